@@ -1,0 +1,40 @@
+// What a CLI command may touch: its arguments, stdin/stdout/stderr, and exit codes. Commands
+// return an exit code rather than calling process.exit, so tests can run them in-process.
+import { readFileSync } from 'node:fs';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** A usage error: printed as one line with the command's usage, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface Io {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  readStdin: () => Buffer;
+}
+
+export const processIo: Io = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  readStdin: () => readFileSync(0),
+};
+
+export interface Command {
+  name: string;
+  usage: string;
+  summary: string;
+  run(args: string[], io: Io): Promise<number> | number;
+}
+
+/** Reads a file argument, or stdin for "-". */
+export function readInput(path: string, io: Io): Buffer {
+  if (path === '-') return io.readStdin();
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code ?? String(err)}`);
+  }
+}

@@ -1,0 +1,53 @@
+// The `bobina` command: a table of subcommands, one file each under commands/.
+// Usage errors exit 2 with one line; unexpected failures exit 1 with one line, never a stack.
+import { compileCommand } from './commands/compile.js';
+import { printersCommand } from './commands/printers.js';
+import { EXIT, processIo, UsageError, type Command, type Io } from './io.js';
+
+const COMMANDS: readonly Command[] = [compileCommand, printersCommand];
+
+function help(): string {
+  const lines = COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`);
+  return `bobina — ESC/POS content compiler and partner printing service\n\nUsage:\n${lines.join('\n')}\n`;
+}
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(help());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${process.env.BOBINA_VERSION ?? 'bobina'}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`bobina: unknown command "${name}"\n\n${help()}`);
+    return EXIT.usage;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(`usage: ${command.usage}\n  ${command.summary}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`bobina ${command.name}: ${err.message}\nusage: ${command.usage}\n`);
+      return EXIT.usage;
+    }
+    io.stderr.write(`bobina ${command.name}: ${(err as Error).message ?? String(err)}\n`);
+    return EXIT.failed;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`bobina: ${(err as Error).message ?? String(err)}\n`);
+    process.exitCode = EXIT.failed;
+  },
+);

@@ -1,0 +1,101 @@
+// Diagnostics as values: the one catalogue of codes, and spans turned from offsets into
+// line/column on demand (passes carry offsets only; see STYLE.md §8–9).
+
+/** A position in the source: 0-based UTF-16 offset, 1-based line and column. */
+export interface Position {
+  offset: number;
+  line: number;
+  column: number;
+}
+
+/** A half-open source range [start, end). */
+export interface Span {
+  start: Position;
+  end: Position;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** What went wrong or was changed, where, and how bad it is. */
+export interface Diagnostic {
+  code: DiagnosticCode;
+  severity: Severity;
+  message: string;
+  span: Span;
+}
+
+/** Every diagnostic code bobina emits, with its severity. Codes are stable: add, never rename. */
+export const DIAGNOSTIC_CODES = {
+  'parse/unknown-tag': 'warning',
+  'parse/unclosed-qrcode': 'error',
+  'parse/stray-closing-tag': 'error',
+  'lower/partial-cut-fallback': 'warning',
+  'lower/condensed-unsupported': 'warning',
+  'lower/qr-raster-fallback': 'info',
+  'lower/qr-empty': 'warning',
+  'lower/qr-too-long': 'error',
+  'lower/qr-too-wide': 'error',
+  'text/control-removed': 'warning',
+  'text/transliterated': 'warning',
+  'text/replaced': 'warning',
+} as const satisfies Record<string, Severity>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+/** A diagnostic before its offsets are resolved to lines and columns. */
+export interface RawDiagnostic {
+  code: DiagnosticCode;
+  message: string;
+  start: number;
+  end: number;
+}
+
+/** Maps offsets to 1-based line/column; built lazily, only when a diagnostic needs it. */
+export class LineIndex {
+  private starts: number[] | undefined;
+  constructor(private readonly source: string) {}
+
+  position(offset: number): Position {
+    const starts = (this.starts ??= lineStarts(this.source));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { offset, line: lo + 1, column: offset - starts[lo]! + 1 };
+  }
+
+  span(start: number, end: number): Span {
+    return { start: this.position(start), end: this.position(end) };
+  }
+}
+
+function lineStarts(source: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13 && source.charCodeAt(i + 1) !== 10) starts.push(i + 1);
+  }
+  return starts;
+}
+
+/** Resolves raw diagnostics against their source, in source order. */
+export function resolveDiagnostics(source: string, raw: readonly RawDiagnostic[]): Diagnostic[] {
+  if (raw.length === 0) return [];
+  const index = new LineIndex(source);
+  return [...raw]
+    .sort((a, b) => a.start - b.start)
+    .map((d) => ({
+      code: d.code,
+      severity: DIAGNOSTIC_CODES[d.code],
+      message: d.message,
+      span: index.span(d.start, d.end),
+    }));
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}

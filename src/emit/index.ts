@@ -1,0 +1,28 @@
+// emit: IR → bytes for a profile (ESC/POS or plain text), optionally with command records.
+import type { Op } from '../lower/ir.js';
+import type { Profile } from '../profiles/index.js';
+import { emitEscPos } from './escpos.js';
+import { emitText } from './generic.js';
+import { ByteWriter, type EmitRecord } from './writer.js';
+
+export interface EmitOptions {
+  /** Keep one record per command (for listings and byte → source maps). */
+  records?: boolean;
+}
+
+export interface EmitResult {
+  bytes: Uint8Array;
+  records?: EmitRecord[];
+}
+
+const EMITTERS = { escpos: emitEscPos, text: emitText } as const;
+
+export function emit(ops: readonly Op[], profile: Profile, options: EmitOptions = {}): EmitResult {
+  const out = new ByteWriter(1024, options.records === true);
+  EMITTERS[profile.output](ops, profile, out);
+  const bytes = out.finish();
+  return out.records ? { bytes, records: out.records } : { bytes };
+}
+
+export type { EmitRecord } from './writer.js';
+export { formatListing, mnemonic } from './listing.js';

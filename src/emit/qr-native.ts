@@ -1,0 +1,41 @@
+// Native QR command families, as a table: family → bytes for one symbol.
+// Epson `GS ( k` (model 2), Bematech `GS k Q`, Daruma `ESC 0x81` (see PRINTERS.md).
+import type { ProfileData } from '../profiles/schema.js';
+import type { ByteWriter } from './writer.js';
+
+type Qr = ProfileData['qr'];
+type Family = (out: ByteWriter, data: Uint8Array, qr: Qr, start: number, end: number) => void;
+
+const EPSON_ECC = { L: 0x30, M: 0x31, Q: 0x32, H: 0x33 } as const;
+const BEMATECH_ECC = { L: 0, M: 1, Q: 2, H: 3 } as const;
+const DARUMA_ECC = { L: 0x4d, M: 0x4d, Q: 0x51, H: 0x48 } as const;
+
+export const QR_FAMILIES: Readonly<Record<string, Family>> = {
+  'epson-gs-k': (out, data, qr, start, end) => {
+    out.mark('qr model 2', start, end);
+    out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, 0x04, 0x00, 0x31, 0x41, 0x32, 0x00));
+    out.mark('qr module size', start, end);
+    out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, 0x03, 0x00, 0x31, 0x43, qr.moduleSize));
+    out.mark('qr error correction', start, end);
+    out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, 0x03, 0x00, 0x31, 0x45, EPSON_ECC[qr.ecc]));
+    out.mark('qr store', start, end);
+    const k = data.length + 3;
+    out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, k & 0xff, k >> 8, 0x31, 0x50, 0x30));
+    out.bytes(data);
+    out.mark('qr print', start, end);
+    out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, 0x03, 0x00, 0x31, 0x51, 0x30));
+  },
+  'bematech-gs-k-q': (out, data, qr, start, end) => {
+    out.mark('qr', start, end);
+    const k = data.length;
+    out.bytes(Uint8Array.of(0x1d, 0x6b, 0x51, BEMATECH_ECC[qr.ecc], qr.moduleSize, 0x00, 0x01, k & 0xff, k >> 8));
+    out.bytes(data);
+  },
+  'daruma-esc-81': (out, data, qr, start, end) => {
+    out.mark('qr', start, end);
+    const k = data.length + 2;
+    const width = Math.min(7, Math.max(3, qr.moduleSize));
+    out.bytes(Uint8Array.of(0x1b, 0x81, k & 0xff, k >> 8, width, DARUMA_ECC[qr.ecc]));
+    out.bytes(data);
+  },
+};

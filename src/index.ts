@@ -1,0 +1,18 @@
+// bobina's public API: compile conteudo for a printer, or run the stages one by one.
+export { compile, listing, lower, emit, type CompileOptions, type CompileResult } from './compile.js';
+export { parse, type ParseResult, type Document, type Node, type TextNode, type CommandNode, type QrCodeNode, type CommandName, TAGS } from './parse/index.js';
+export {
+  listProfiles,
+  loadProfile,
+  createProfile,
+  ProfileError,
+  ProfileSchema,
+  type Profile,
+  type ProfileInput,
+  type ProfileData,
+  type PrinterRef,
+  type Capability,
+} from './profiles/index.js';
+export { DIAGNOSTIC_CODES, hasErrors, type Diagnostic, type DiagnosticCode, type Severity, type Span, type Position } from './diagnostics.js';
+export { formatListing, mnemonic, type EmitRecord } from './emit/index.js';
+export type { Op, OpName, Align, Bitmap } from './lower/index.js';

@@ -1,0 +1,31 @@
+// The IR: a flat list of printer operations, each keeping the source offsets of the node it came
+// from, so every emitted byte traces back to the input.
+
+export type Align = 'left' | 'center' | 'right';
+
+/** A 1-bit image: rows of `bytesPerRow` bytes, most significant bit = leftmost dot, 1 = black. */
+export interface Bitmap {
+  width: number;
+  height: number;
+  bytesPerRow: number;
+  bits: Uint8Array;
+}
+
+interface At {
+  start: number;
+  end: number;
+}
+
+export type Op =
+  | (At & { op: 'align'; align: Align })
+  | (At & { op: 'condensed'; on: boolean })
+  /** Text already safe for the profile's code page: only encodable characters, LF and TAB. */
+  | (At & { op: 'text'; text: string })
+  | (At & { op: 'cut'; partial: boolean })
+  | (At & { op: 'feed'; lines: number })
+  | (At & { op: 'drawer' })
+  /** A QR code in the profile's native command family; `data` is UTF-8 encoded by the emitter. */
+  | (At & { op: 'qr'; data: string })
+  | (At & { op: 'image'; bitmap: Bitmap });
+
+export type OpName = Op['op'];

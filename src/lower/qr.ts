@@ -1,0 +1,105 @@
+// QR lowering: the payload checked (control characters out, size within a QR symbol), then either
+// kept as a native QR op, turned into a raster image from the `qrcode` package's module matrix,
+// or (generic template) printed as a text line.
+import QRCode from 'qrcode';
+import type { RawDiagnostic } from '../diagnostics.js';
+import type { QrCodeNode } from '../parse/ast.js';
+import type { Profile } from '../profiles/index.js';
+import type { Bitmap, Op } from './ir.js';
+
+/** Byte-mode capacity of the largest QR symbol (version 40) per error correction level. */
+const BYTE_CAPACITY = { L: 2953, M: 2331, Q: 1663, H: 1273 } as const;
+const QUIET_ZONE = 4;
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+
+export function lowerQr(node: QrCodeNode, profile: Profile, out: Op[], diagnostics: RawDiagnostic[]): void {
+  const { start, end } = node;
+  const data = stripControls(node, diagnostics);
+  if (data.length === 0) {
+    diagnostics.push({ code: 'lower/qr-empty', message: 'empty <qrcode>: nothing printed', start, end });
+    return;
+  }
+  const { command, ecc, moduleSize } = profile.qr;
+  if (command === 'text') {
+    out.push({ op: 'text', text: data.endsWith('\n') ? data : data + '\n', start, end });
+    return;
+  }
+  if (profile.caps.has('qr.native')) {
+    const size = Buffer.byteLength(data, 'utf8');
+    if (size > BYTE_CAPACITY[ecc]) {
+      diagnostics.push(tooLong(size, ecc, start, end));
+      return;
+    }
+    out.push({ op: 'qr', data, start, end });
+    return;
+  }
+  let modules: { size: number; data: Uint8Array };
+  try {
+    modules = QRCode.create(data, { errorCorrectionLevel: ecc }).modules;
+  } catch {
+    diagnostics.push(tooLong(Buffer.byteLength(data, 'utf8'), ecc, start, end));
+    return;
+  }
+  const widthDots = profile.image!.widthDots;
+  const span = modules.size + 2 * QUIET_ZONE;
+  const scale = Math.min(moduleSize, Math.floor(widthDots / span));
+  if (scale < 1) {
+    diagnostics.push({
+      code: 'lower/qr-too-wide',
+      message: `QR code of ${modules.size} modules does not fit ${widthDots} dots on ${profile.printer}, even at 1 dot per module`,
+      start,
+      end,
+    });
+    return;
+  }
+  diagnostics.push({
+    code: 'lower/qr-raster-fallback',
+    message: `${profile.printer} has no native QR command: printed as a raster image (${modules.size}×${modules.size} modules, ${scale} dots each)`,
+    start,
+    end,
+  });
+  out.push({ op: 'image', bitmap: qrBitmap(modules.data, modules.size, scale), start, end });
+}
+
+function stripControls(node: QrCodeNode, diagnostics: RawDiagnostic[]): string {
+  const { dataStart } = node;
+  return node.data.replace(CONTROL, (ch, index: number) => {
+    const at = dataStart + index;
+    diagnostics.push({
+      code: 'text/control-removed',
+      message: `control character U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} removed from the QR payload`,
+      start: at,
+      end: at + 1,
+    });
+    return '';
+  });
+}
+
+function tooLong(size: number, ecc: keyof typeof BYTE_CAPACITY, start: number, end: number): RawDiagnostic {
+  return {
+    code: 'lower/qr-too-long',
+    message: `QR payload of ${size} bytes is more than a QR code holds at error correction ${ecc} (${BYTE_CAPACITY[ecc]} bytes)`,
+    start,
+    end,
+  };
+}
+
+/** The module matrix drawn at `scale` whole dots per module inside a 4-module quiet zone. */
+export function qrBitmap(matrix: Uint8Array, size: number, scale: number): Bitmap {
+  const width = (size + 2 * QUIET_ZONE) * scale;
+  const bytesPerRow = (width + 7) >> 3;
+  const bits = new Uint8Array(bytesPerRow * width);
+  const row = new Uint8Array(bytesPerRow);
+  const offset = QUIET_ZONE * scale;
+  for (let y = 0; y < size; y++) {
+    row.fill(0);
+    for (let x = 0; x < size; x++) {
+      if (!matrix[y * size + x]) continue;
+      const from = offset + x * scale;
+      for (let dot = from; dot < from + scale; dot++) row[dot >> 3]! |= 0x80 >> (dot & 7);
+    }
+    const top = (offset + y * scale) * bytesPerRow;
+    for (let k = 0; k < scale; k++) bits.set(row, top + k * bytesPerRow);
+  }
+  return { width, height: width, bytesPerRow, bits };
+}

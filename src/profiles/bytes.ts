@@ -1,0 +1,47 @@
+// Byte templates from profile data ("1B 64 n", "0A*n") compiled once into a form the emitter
+// writes without parsing strings in the hot path.
+
+/** One compiled byte template: fixed bytes, with `n` (param) or `XX*n` (repeat) resolved per use. */
+export interface ByteTemplate {
+  readonly parts: readonly TemplatePart[];
+  /** The bytes when the template has no parameter (most commands). */
+  readonly fixed: Uint8Array | undefined;
+}
+
+type TemplatePart = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'param' } | { kind: 'repeat'; byte: number };
+
+export function compileTemplate(hex: string): ByteTemplate {
+  const parts: TemplatePart[] = [];
+  let run: number[] = [];
+  const flush = () => {
+    if (run.length) parts.push({ kind: 'bytes', bytes: Uint8Array.from(run) });
+    run = [];
+  };
+  for (const word of hex.split(' ')) {
+    if (word === 'n') {
+      flush();
+      parts.push({ kind: 'param' });
+    } else if (word.endsWith('*n')) {
+      flush();
+      parts.push({ kind: 'repeat', byte: parseInt(word.slice(0, 2), 16) });
+    } else {
+      run.push(parseInt(word, 16));
+    }
+  }
+  flush();
+  const only = parts[0];
+  const fixed = parts.length === 0 ? new Uint8Array(0) : parts.length === 1 && only?.kind === 'bytes' ? only.bytes : undefined;
+  return { parts, fixed };
+}
+
+/** The bytes of a template for parameter `n`. */
+export function expandTemplate(template: ByteTemplate, n = 0): Uint8Array {
+  if (template.fixed) return template.fixed;
+  const out: number[] = [];
+  for (const part of template.parts) {
+    if (part.kind === 'bytes') out.push(...part.bytes);
+    else if (part.kind === 'param') out.push(n & 0xff);
+    else for (let i = 0; i < n; i++) out.push(part.byte);
+  }
+  return Uint8Array.from(out);
+}

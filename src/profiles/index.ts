@@ -1,0 +1,155 @@
+// Profiles: the built-in templates and user profiles, resolved (`extends`), validated against the
+// schema, and compiled once into what the passes need: a capability set and byte templates.
+import { Value } from 'typebox/value';
+import { BASELINES, TEMPLATES } from './builtin/index.js';
+import { compileTemplate, type ByteTemplate } from './bytes.js';
+import { ProfileSchema, type Commands, type ProfileData } from './schema.js';
+
+/** What a profile can do; passes ask `profile.caps.has('cut.partial')`, never the model's name. */
+export type Capability = 'cut.partial' | 'condensed' | 'qr.native' | 'codepage.select' | 'image';
+
+/** A user profile: any part of a profile, on top of the one it `extends` (a template id or code). */
+export type ProfileInput = Partial<Omit<ProfileData, 'commands' | 'qr' | 'image' | 'columns' | 'codepage'>> & {
+  extends?: string | number;
+  commands?: Partial<Commands>;
+  qr?: Partial<ProfileData['qr']>;
+  image?: Partial<NonNullable<ProfileData['image']>>;
+  columns?: Partial<ProfileData['columns']>;
+  codepage?: Partial<ProfileData['codepage']>;
+};
+
+/** A printer given by template id (5, "5"), code ("MAKER5T20") or a profile object. */
+export type PrinterRef = number | string | ProfileInput | Profile;
+
+/** A loaded, validated profile. */
+export interface Profile extends Readonly<ProfileData> {
+  readonly caps: ReadonlySet<Capability>;
+  /** Command byte templates, compiled once; absent for text output. */
+  readonly bytes: Readonly<Record<keyof Commands | 'codepage', ByteTemplate | undefined>>;
+}
+
+/** A profile that fails the schema, or a reference to no profile: a usage error. */
+export class ProfileError extends Error {
+  override name = 'ProfileError';
+}
+
+const PROFILE = Symbol('bobina.profile');
+
+function resolveExtends(input: Record<string, unknown>, seen: Set<string>): Record<string, unknown> {
+  const parent = input.extends;
+  if (parent === undefined) return input;
+  const key = String(parent);
+  if (seen.has(key)) throw new ProfileError(`profile "extends" cycle through ${key}`);
+  seen.add(key);
+  const base = BASELINES[key] ?? findTemplateData(key);
+  if (!base) throw new ProfileError(`profile extends unknown printer "${key}"; known: ${knownNames()}`);
+  const { extends: _drop, ...own } = input;
+  return merge(resolveExtends(base as Record<string, unknown>, seen), own);
+}
+
+/** Deep merge of plain objects; anything else (scalars, arrays, null) replaces. */
+function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (key === '$comment') continue;
+    const prev = out[key];
+    out[key] = isPlainObject(value) && isPlainObject(prev) ? merge(prev, value) : value;
+  }
+  delete out.$comment;
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function findTemplateData(key: string): object | undefined {
+  return TEMPLATES.find((t) => {
+    const { id, code } = t as { id: number; code: string };
+    return String(id) === key.trim() || code === key.trim().toUpperCase();
+  });
+}
+
+function knownNames(): string {
+  return TEMPLATES.map((t) => `${(t as ProfileData).id} ${(t as ProfileData).code}`).join(', ');
+}
+
+/** Validates resolved profile data and compiles it. Throws ProfileError listing every problem. */
+export function createProfile(input: ProfileInput): Profile {
+  const data = resolveExtends(input as Record<string, unknown>, new Set());
+  if (!Value.Check(ProfileSchema, data)) {
+    const problems = [...Value.Errors(ProfileSchema, data)].map((e) => `${e.instancePath || '/'} ${e.message}`);
+    throw new ProfileError(`invalid printer profile ${describe(data)}: ${problems.join('; ')}`);
+  }
+  if (data.output === 'escpos' && (!data.commands || !data.image)) {
+    throw new ProfileError(`invalid printer profile ${describe(data)}: an escpos profile needs "commands" and "image"`);
+  }
+  const caps = new Set<Capability>();
+  const c = data.commands;
+  if (c?.cutPartial) caps.add('cut.partial');
+  if (c?.condensedOn && c.condensedOff) caps.add('condensed');
+  if (data.qr.command !== 'raster' && data.qr.command !== 'text') caps.add('qr.native');
+  if (data.codepage.select) caps.add('codepage.select');
+  if (data.image) caps.add('image');
+  if (data.output === 'text') {
+    // Plain text has no formatting: the spec says the generic template prints the text with the
+    // tags removed, so these tags are accepted with the same meaning rather than degraded.
+    caps.add('cut.partial');
+    caps.add('condensed');
+  }
+  const compile = (hex: string | null | undefined) => (hex ? compileTemplate(hex) : undefined);
+  const bytes = {
+    init: compile(c?.init),
+    alignLeft: compile(c?.alignLeft),
+    alignCenter: compile(c?.alignCenter),
+    alignRight: compile(c?.alignRight),
+    condensedOn: compile(c?.condensedOn),
+    condensedOff: compile(c?.condensedOff),
+    cutFull: compile(c?.cutFull),
+    cutPartial: compile(c?.cutPartial),
+    feed: compile(c?.feed),
+    drawer: compile(c?.drawer),
+    codepage: compile(data.codepage.select),
+  };
+  return Object.freeze({ ...(data as ProfileData), caps, bytes, [PROFILE]: true });
+}
+
+function describe(data: Record<string, unknown>): string {
+  return data.code ? `"${String(data.code)}"` : '(unnamed)';
+}
+
+const builtins: readonly Profile[] = TEMPLATES.map((t) => createProfile(t as ProfileInput));
+
+/** The seven built-in templates, in id order. */
+export function listProfiles(): readonly Profile[] {
+  return builtins;
+}
+
+/**
+ * Finds a profile by template id (5 or "5"), code ("MAKER5T20", any case), or builds one from a
+ * profile object (`{ extends: "MAKER5T20", qr: { command: "epson-gs-k" } }`).
+ * Throws ProfileError for an unknown printer: that is a usage error, not bad content.
+ */
+export function loadProfile(ref: PrinterRef): Profile {
+  if (typeof ref === 'object' && ref !== null) {
+    if ((ref as Record<symbol, unknown>)[PROFILE]) return ref as Profile;
+    return userProfile(ref as ProfileInput);
+  }
+  const key = String(ref).trim();
+  const found = builtins.find((p) => String(p.id) === key || p.code === key.toUpperCase());
+  if (!found) throw new ProfileError(`unknown printer "${String(ref)}"; known: ${knownNames()}`);
+  return found;
+}
+
+const userCache = new WeakMap<object, Profile>();
+function userProfile(input: ProfileInput): Profile {
+  let profile = userCache.get(input);
+  if (!profile) {
+    profile = createProfile(input);
+    userCache.set(input, profile);
+  }
+  return profile;
+}
+
+export type { ProfileData, Commands } from './schema.js';
+export { ProfileSchema } from './schema.js';

@@ -1,0 +1,21 @@
+// Build: the library as ESM + CJS + .d.ts, the CLI as one ESM file with a shebang.
+// chevrotain is ESM-only, so it is bundled into the CJS build rather than required at run time.
+import { defineConfig } from 'tsup';
+
+export default defineConfig([
+  {
+    entry: { index: 'src/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node20',
+    noExternal: ['chevrotain'],
+  },
+  {
+    entry: { cli: 'src/cli/main.ts' },
+    format: ['esm'],
+    sourcemap: true,
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+]);
