@@ -32,7 +32,7 @@ function hex(chunk: Uint8Array): string {
   return `${show(chunk.subarray(0, HEAD_BYTES))} … (${chunk.length} bytes, sha256 ${digest})`;
 }
 
-/** `1D 56 42 00` → `GS V 66 0`: command bytes named, printable letters as letters, the rest decimal. */
+/** `1D 56 42 00` → `GS V 66 0`, `1D 28 6B …` → `GS ( k …`: the command's letters as letters, arguments in decimal. */
 export function mnemonic(chunk: Uint8Array): string {
   const words: string[] = [];
   const n = Math.min(chunk.length, HEAD_BYTES);
@@ -40,7 +40,7 @@ export function mnemonic(chunk: Uint8Array): string {
     const b = chunk[i]!;
     const name = NAMES[b];
     if (i === 0 && name) words.push(name);
-    else if (i === 1 && b >= 0x21 && b < 0x7f) words.push(String.fromCharCode(b));
+    else if ((i === 1 || (i === 2 && chunk[1] === 0x28)) && b >= 0x21 && b < 0x7f) words.push(String.fromCharCode(b)); // GS ( k: function families
     else if (i === 0) words.push(`0x${b.toString(16).toUpperCase().padStart(2, '0')}`);
     else words.push(String(b));
   }
