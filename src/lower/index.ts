@@ -72,7 +72,7 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
     } else if (node.type === 'command') {
       COMMANDS[node.command](node, profile, out, diagnostics);
     } else {
-      lowerQr(node, profile, out, diagnostics);
+      lowerQr(node, profile, out, ctx);
     }
   }
   return out;

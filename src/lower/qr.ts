@@ -5,6 +5,7 @@ import QRCode from 'qrcode';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { QrCodeNode } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
+import { sanitizeText, type SanitizeContext } from '../text/sanitize.js';
 import type { Bitmap, Op } from './ir.js';
 
 /** Byte-mode capacity of the largest QR symbol (version 40) per error correction level. */
@@ -12,18 +13,22 @@ const BYTE_CAPACITY = { L: 2953, M: 2331, Q: 1663, H: 1273 } as const;
 const QUIET_ZONE = 4;
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 
-export function lowerQr(node: QrCodeNode, profile: Profile, out: Op[], diagnostics: RawDiagnostic[]): void {
+export function lowerQr(node: QrCodeNode, profile: Profile, out: Op[], text: SanitizeContext): void {
   const { start, end } = node;
+  const { diagnostics } = text;
+  if (profile.qr.command === 'text') {
+    // Printed as a line of text, so it is text: the same sanitising as any other.
+    const line = sanitizeText(node.data, node.dataStart, text);
+    if (line) out.push({ op: 'text', text: line.endsWith('\n') ? line : line + '\n', start, end });
+    else diagnostics.push({ code: 'lower/qr-empty', message: 'empty <qrcode>: nothing printed', start, end });
+    return;
+  }
   const data = stripControls(node, diagnostics);
   if (data.length === 0) {
     diagnostics.push({ code: 'lower/qr-empty', message: 'empty <qrcode>: nothing printed', start, end });
     return;
   }
-  const { command, ecc, moduleSize } = profile.qr;
-  if (command === 'text') {
-    out.push({ op: 'text', text: data.endsWith('\n') ? data : data + '\n', start, end });
-    return;
-  }
+  const { ecc, moduleSize } = profile.qr;
   if (profile.caps.has('qr.native')) {
     const size = Buffer.byteLength(data, 'utf8');
     if (size > BYTE_CAPACITY[ecc]) {

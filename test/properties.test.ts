@@ -1,0 +1,118 @@
+// Properties the goldens cannot see, checked on generated input with fast-check.
+import fc from 'fast-check';
+import { readQr } from './support/qr-reader.js';
+import { describe, expect, it } from 'vitest';
+import { compile, listProfiles, loadProfile, parse, type Profile } from '../src/index.js';
+import { conteudo, qrPayload } from './support/arbitraries.js';
+import { rasterImages, toRgba } from './support/raster.js';
+
+const profiles = listProfiles();
+const escpos = profiles.filter((p) => p.output === 'escpos');
+
+/** Which record labels need which capability: an emitted command must be one the profile has. */
+const NEEDS: ReadonlyArray<[RegExp, (p: Profile) => boolean]> = [
+  [/^cut partial$/, (p) => p.caps.has('cut.partial')],
+  [/^condensed (on|off)$/, (p) => p.caps.has('condensed')],
+  [/^qr/, (p) => p.caps.has('qr.native')],
+  [/^(raster band|bit image band)$/, (p) => p.image?.command !== undefined && !p.caps.has('qr.native')],
+  [/^code page/, (p) => p.caps.has('codepage.select')],
+];
+
+describe('parse', () => {
+  it('never throws, and every node span lies inside the input in order', () => {
+    fc.assert(
+      fc.property(fc.oneof(conteudo, fc.string({ unit: 'binary' })), (s) => {
+        const { ast, diagnostics } = parse(s);
+        let last = 0;
+        for (const node of ast.children) {
+          expect(node.start).toBeGreaterThanOrEqual(last);
+          expect(node.end).toBeLessThanOrEqual(s.length);
+          last = node.end;
+        }
+        for (const d of diagnostics) expect(d.span.start.line).toBeGreaterThanOrEqual(1);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps every character of text that holds no tag', () => {
+    fc.assert(
+      fc.property(fc.string().filter((s) => !/<\/?[A-Za-z]/.test(s)), (s) => {
+        const text = parse(s).ast.children.map((n) => (n.type === 'text' ? n.value : '')).join('');
+        expect(text).toBe(s);
+      }),
+    );
+  });
+});
+
+describe('compile', () => {
+  it('gives the same bytes and diagnostics for the same input, on every template', () => {
+    fc.assert(
+      fc.property(conteudo, fc.constantFrom(...profiles), (s, p) => {
+        const a = compile(s, { printer: p });
+        const b = compile(s, { printer: p });
+        expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+        expect(a.diagnostics).toEqual(b.diagnostics);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never lets text put a control byte on the wire: outside commands there is only LF, TAB and printable bytes', () => {
+    fc.assert(
+      fc.property(conteudo, fc.constantFrom(...profiles), (s, p) => {
+        const { bytes, records } = compile(s, { printer: p, records: true });
+        for (const r of records!) {
+          if (r.label !== 'text' && r.label !== 'line') continue;
+          for (const b of bytes.subarray(r.offset, r.offset + r.length)) {
+            expect(b === 0x0a || b === 0x09 || (b >= 0x20 && b !== 0x7f)).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('only emits commands for capabilities the profile has, real or synthetic', () => {
+    const synthetic = [
+      loadProfile({ extends: 'MAKER5T20', commands: { condensedOn: null, condensedOff: null, cutPartial: null } }),
+      loadProfile({ extends: 'MAKER4I9', qr: { command: 'raster' }, codepage: { select: null } }),
+      loadProfile({ extends: 'MAKER3DR800', qr: { command: 'daruma-esc-81' } }),
+    ];
+    fc.assert(
+      fc.property(conteudo, fc.constantFrom(...escpos, ...synthetic), (s, p) => {
+        const { records } = compile(s, { printer: p, records: true });
+        for (const r of records!) {
+          for (const [label, allowed] of NEEDS) if (label.test(r.label)) expect(allowed(p), `${r.label} on ${p.printer}`).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('emits no ESC/POS at all for the generic template', () => {
+    fc.assert(
+      fc.property(conteudo, (s) => {
+        const { bytes } = compile(s, { printer: 0 });
+        for (const b of bytes) expect(b === 0x0a || b === 0x09 || b >= 0x20).toBe(true);
+      }),
+    );
+  });
+
+  it('prints every raster QR code so that a QR reader decodes its exact payload', () => {
+    const targets = escpos.filter((p) => !p.caps.has('qr.native'));
+    fc.assert(
+      fc.property(qrPayload, fc.constantFrom(...targets), (payload, p) => {
+        const { bytes, records, diagnostics } = compile(`<textAlignCenter>x\n<qrcode>${payload}</qrcode>`, { printer: p, records: true });
+        expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        const images = rasterImages(bytes, records!);
+        expect(images).toHaveLength(1);
+        const { data, width, height } = toRgba(images[0]!);
+        const decoded = readQr(data, width, height);
+        expect(decoded, `no QR found for ${JSON.stringify(payload)}`).not.toBeNull();
+        expect(Buffer.from(decoded!.binaryData).toString('utf8')).toBe(payload);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
