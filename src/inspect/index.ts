@@ -1,0 +1,4 @@
+// inspect: the way back from bytes — disassembly, listing, preview rendering and the self-test page.
+export { disassemble, prefixMnemonic, type DisassembleOptions } from './disassemble.js';
+export { formatDisassembly } from './format.js';
+export type { Instruction, Effect, EffectType, ArgValue, Ecc } from './types.js';
