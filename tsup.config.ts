@@ -9,7 +9,7 @@ export default defineConfig([
     dts: true,
     sourcemap: true,
     target: 'node20',
-    noExternal: ['chevrotain'],
+    noExternal: ['chevrotain', 'typebox'],
   },
   {
     entry: { cli: 'src/cli/main.ts' },
@@ -17,5 +17,6 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    noExternal: ['chevrotain', 'typebox'],
   },
 ]);
