@@ -2,9 +2,13 @@
 // Usage errors exit 2 with one line; unexpected failures exit 1 with one line, never a stack.
 import { compileCommand } from './commands/compile.js';
 import { printersCommand } from './commands/printers.js';
+import { serveCommand } from './commands/serve.js';
+import { usersCommand } from './commands/users.js';
+import { terminalsCommand } from './commands/terminals.js';
+import { keysCommand } from './commands/keys.js';
 import { EXIT, processIo, UsageError, type Command, type Io } from './io.js';
 
-const COMMANDS: readonly Command[] = [compileCommand, printersCommand];
+const COMMANDS: readonly Command[] = [compileCommand, printersCommand, serveCommand, usersCommand, terminalsCommand, keysCommand];
 
 function help(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`);
