@@ -1,0 +1,1 @@
+module.exports = { createCanvas() { throw new Error('canvas is not installed (bench stub)'); } };

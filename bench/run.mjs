@@ -1,0 +1,67 @@
+// `npm run bench`: installs the bench package (peers pinned in bench/package-lock.json, with
+// --ignore-scripts because esc-pos-encoder@2 hard-depends on canvas, whose native build fails),
+// builds the library, runs every suite in child node processes of the same kind, and writes
+// bench/RESULTS.md. BENCH_TIME=<seconds per case> shortens or lengthens the run (default 1.5).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { writeResults } from './lib/report.mjs';
+
+const bench = fileURLToPath(new URL('.', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const step = (msg) => console.log(`\n== ${msg}`);
+
+if (!existsSync(`${bench}node_modules/.package-lock.json`) || !existsSync(`${bench}node_modules/benny`)) {
+  step('installing the bench package (npm ci --ignore-scripts in bench/)');
+  execFileSync(npm, ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: bench, stdio: 'inherit' });
+}
+step('building the library (npx tsup)');
+execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'inherit' });
+
+const node = (args, opts = {}) => {
+  const r = spawnSync(process.execPath, args, { cwd: bench, encoding: 'utf8', ...opts });
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed:\n${r.stderr}`);
+  return r.stdout;
+};
+
+step('throughput, raster path, stages and linearity (benny)');
+const suitesRun = spawnSync(process.execPath, ['lib/suites.mjs'], { cwd: bench, stdio: 'inherit' });
+if (suitesRun.status !== 0) process.exit(suitesRun.status ?? 1);
+const suites = JSON.parse(readFileSync(`${bench}out/suites.json`, 'utf8'));
+
+step('JS heap allocated per receipt (--expose-gc, GC-free loops)');
+const heap = JSON.parse(node(['--expose-gc', '--max-semi-space-size=256', '--min-semi-space-size=256', 'lib/heap.mjs']));
+console.log(heap);
+
+step('import + first compile in a fresh process (median of 11)');
+const startup = {};
+for (const path of ['native', 'raster']) {
+  const runs = [];
+  for (let i = 0; i < 11; i++) {
+    const t0 = performance.now();
+    const inner = JSON.parse(node(['lib/startup.mjs', path]));
+    runs.push({ ...inner, processMs: performance.now() - t0 });
+  }
+  const empty = [];
+  for (let i = 0; i < 11; i++) {
+    const t0 = performance.now();
+    node(['-e', '0']);
+    empty.push(performance.now() - t0);
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  startup[path] = {
+    importMs: median(runs.map((r) => r.importMs)),
+    firstCompileMs: median(runs.map((r) => r.firstCompileMs)),
+    totalMs: median(runs.map((r) => r.totalMs)),
+    processMs: median(runs.map((r) => r.processMs)),
+    emptyNodeProcessMs: median(empty),
+  };
+}
+console.log(startup);
+
+const cpuModel = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m) ?? [])[1] ?? cpus()[0]?.model ?? 'unknown';
+const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+writeResults(`${bench}RESULTS.md`, { suites, heap, startup, machine: { nproc, cpuModel, node: process.version } });
+step('wrote bench/RESULTS.md');
