@@ -64,7 +64,8 @@ export function walk(b: Uint8Array, dialect: Dialect): Instruction[] {
       i = r.end;
       continue;
     }
-    if (isText(b[i]!)) {
+    // A bare LF that no command table names (plain-text output) is still a line of text.
+    if (isText(b[i]!) || b[i] === 0x0a) {
       let j = i;
       while (j < b.length && isText(b[j]!)) j++;
       // A line's text and its LF are one entry: that is how receipts read.

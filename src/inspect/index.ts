@@ -2,3 +2,5 @@
 export { disassemble, prefixMnemonic, type DisassembleOptions } from './disassemble.js';
 export { formatDisassembly } from './format.js';
 export type { Instruction, Effect, EffectType, ArgValue, Ecc } from './types.js';
+export { renderSvg, renderPng, renderPage, type RenderOptions } from './render.js';
+export type { Page, Mark } from './layout.js';

@@ -1,0 +1,204 @@
+// Layout: walks a disassembly like the printer's print head would — a line buffer flushed by LF,
+// alignment, condensed width, line spacing, images and QR codes — and places marks on a page
+// measured in printer dots. The SVG writer only draws what this decides.
+import type { Align, Bitmap } from '../lower/ir.js';
+import type { Profile } from '../profiles/index.js';
+import { qrBitmap } from './qr-matrix.js';
+import type { Ecc, Effect, Instruction } from './types.js';
+
+export type Mark =
+  | { kind: 'text'; x: number; y: number; text: string; charWidth: number; condensed: boolean }
+  | { kind: 'bitmap'; x: number; y: number; bitmap: Bitmap; scaleX: number; scaleY: number }
+  | { kind: 'cut'; y: number; partial: boolean }
+  | { kind: 'note'; y: number; label: string }
+  | { kind: 'feed'; y0: number; y1: number; label: string };
+
+export interface Page {
+  /** Paper width in dots. */
+  width: number;
+  height: number;
+  title: string;
+  marks: Mark[];
+}
+
+/** ESC 2 default line spacing, in dots (3.75 mm on the TM-T20 family). */
+const DEFAULT_SPACING = 30;
+/** Font A is 12×24 dots; text sits on a 24-dot line. */
+const TEXT_HEIGHT = 24;
+const CUT_GAP = 16;
+const TAB = 8;
+
+type LineItem =
+  | { type: 'text'; text: string; x: number; charWidth: number; condensed: boolean }
+  | { type: 'band'; x: number; bitmap: Bitmap; scaleX: number; scaleY: number };
+
+class Head {
+  y = 8;
+  align: Align = 'left';
+  condensed = false;
+  spacing: number | null = null;
+  qr: { size: number; ecc: Ecc; data: Uint8Array } = { size: 3, ecc: 'L', data: new Uint8Array(0) };
+  line: LineItem[] = [];
+  lineX = 0;
+  lineAlign: Align = 'left';
+  readonly marks: Mark[] = [];
+
+  constructor(
+    readonly width: number,
+    readonly columns: { normal: number; condensed: number },
+  ) {}
+
+  charWidth(): number {
+    return this.width / (this.condensed ? this.columns.condensed : this.columns.normal);
+  }
+
+  start(): void {
+    if (this.line.length === 0) this.lineAlign = this.align;
+  }
+
+  char(ch: string): void {
+    const cw = this.charWidth();
+    if (this.lineX + cw > this.width + 0.01) this.flush();
+    this.start();
+    const last = this.line[this.line.length - 1];
+    if (last?.type === 'text' && last.charWidth === cw) last.text += ch;
+    else this.line.push({ type: 'text', text: ch, x: this.lineX, charWidth: cw, condensed: this.condensed });
+    this.lineX += cw;
+  }
+
+  text(text: string): void {
+    for (const ch of text) {
+      if (ch === '\n') this.flush();
+      else if (ch === '\t') {
+        const cw = this.charWidth();
+        const next = (Math.floor(this.lineX / cw / TAB) + 1) * TAB;
+        while (this.lineX / cw < next - 0.01 && this.lineX + cw <= this.width + 0.01) this.char(' ');
+      } else if (ch !== '\r') this.char(ch);
+    }
+  }
+
+  /** Prints the line buffer (LF): aligned as a whole, as tall as its tallest item or the line spacing. */
+  flush(): void {
+    const spacing = this.spacing ?? DEFAULT_SPACING;
+    let content = 0;
+    const dx = this.offset(this.lineX, this.lineAlign);
+    for (const item of this.line) {
+      if (item.type === 'text') {
+        content = Math.max(content, TEXT_HEIGHT);
+        this.marks.push({ kind: 'text', x: item.x + dx, y: this.y, text: item.text, charWidth: item.charWidth, condensed: item.condensed });
+      } else {
+        content = Math.max(content, item.bitmap.height * item.scaleY);
+        this.marks.push({ kind: 'bitmap', x: item.x + dx, y: this.y, bitmap: item.bitmap, scaleX: item.scaleX, scaleY: item.scaleY });
+      }
+    }
+    this.y += Math.max(spacing, content);
+    this.line = [];
+    this.lineX = 0;
+  }
+
+  /** Flushes only when something is pending: commands that act at the start of a line. */
+  settle(): void {
+    if (this.line.length > 0) this.flush();
+  }
+
+  offset(width: number, align: Align): number {
+    const free = Math.max(0, this.width - width);
+    return align === 'center' ? Math.floor(free / 2) : align === 'right' ? free : 0;
+  }
+
+  image(bitmap: Bitmap, scaleX: number, scaleY: number, note?: string): void {
+    this.settle();
+    const x = this.offset(bitmap.width * scaleX, this.align);
+    if (note) this.marks.push({ kind: 'note', y: this.y, label: note });
+    this.marks.push({ kind: 'bitmap', x, y: this.y, bitmap, scaleX, scaleY });
+    this.y += bitmap.height * scaleY;
+  }
+
+  qrSymbol(data: Uint8Array, size: number, ecc: Ecc, family: string): void {
+    const bitmap = qrBitmap(data, ecc, size);
+    if (!bitmap) {
+      this.settle();
+      this.marks.push({ kind: 'note', y: this.y, label: `${family}: ${data.length} bytes do not fit a QR symbol` });
+      return;
+    }
+    const modules = bitmap.width / Math.max(1, Math.round(size));
+    this.image(bitmap, 1, 1, `native QR (${family}), ${modules}×${modules} modules of ${size} dots`);
+  }
+
+  feed(y0: number, label: string): void {
+    this.marks.push({ kind: 'feed', y0, y1: this.y, label });
+  }
+}
+
+type Handlers = { [K in Effect['type']]: (e: Extract<Effect, { type: K }>, h: Head, ins: Instruction) => void };
+
+const HANDLERS: Handlers = {
+  reset: (_e, h) => {
+    h.align = 'left';
+    h.condensed = false;
+    h.spacing = null;
+  },
+  codepage: () => {},
+  align: (e, h) => {
+    h.align = e.align;
+    h.start();
+  },
+  condensed: (e, h) => {
+    h.condensed = e.on;
+  },
+  cut: (e, h) => {
+    h.settle();
+    h.y += CUT_GAP;
+    h.marks.push({ kind: 'cut', y: h.y, partial: e.partial });
+    h.y += CUT_GAP;
+  },
+  feed: (e, h) => {
+    h.settle();
+    if (e.reverse) {
+      h.marks.push({ kind: 'note', y: h.y, label: `reverse feed ${e.lines ?? e.dots} ${e.lines !== undefined ? 'lines' : 'dots'} (not drawn)` });
+      return;
+    }
+    const y0 = h.y;
+    h.y += e.lines !== undefined ? e.lines * (h.spacing ?? DEFAULT_SPACING) : (e.dots ?? 0);
+    h.feed(y0, e.lines !== undefined ? `feed ${e.lines} lines` : `feed ${e.dots} dots`);
+  },
+  drawer: (e, h) => {
+    const timing = e.onMs !== undefined ? `, ${e.onMs} ms${e.offMs !== undefined ? ` / ${e.offMs} ms` : ''}` : '';
+    h.marks.push({ kind: 'note', y: h.y, label: `⚡ drawer pulse, pin ${e.pin}${timing}` });
+  },
+  lf: (_e, h) => h.flush(),
+  spacing: (e, h) => {
+    h.spacing = e.dots;
+  },
+  'qr-size': (e, h) => {
+    h.qr.size = e.size;
+  },
+  'qr-ecc': (e, h) => {
+    h.qr.ecc = e.ecc;
+  },
+  'qr-store': (e, h) => {
+    h.qr.data = e.data;
+  },
+  'qr-print': (_e, h, ins) => h.qrSymbol(h.qr.data, h.qr.size, h.qr.ecc, ins.mnemonic),
+  qr: (e, h, ins) => h.qrSymbol(e.data, e.size, e.ecc, ins.mnemonic),
+  raster: (e, h) => h.image(e.bitmap, e.scaleX, e.scaleY),
+  band: (e, h) => {
+    h.start();
+    h.line.push({ type: 'band', x: h.lineX, bitmap: e.bitmap, scaleX: e.scaleX, scaleY: e.scaleY });
+    h.lineX += e.bitmap.width * e.scaleX;
+  },
+  text: (e, h) => h.text(e.text),
+};
+
+/** The page a printer with `profile` would print for this disassembly. */
+export function layout(instructions: readonly Instruction[], profile: Profile): Page {
+  const width = profile.image?.widthDots ?? profile.columns.normal * 12;
+  const h = new Head(width, profile.columns);
+  for (const ins of instructions) {
+    if (ins.effect) (HANDLERS[ins.effect.type] as (e: Effect, h: Head, i: Instruction) => void)(ins.effect, h, ins);
+    else if (ins.kind !== 'command') h.marks.push({ kind: 'note', y: h.y, label: `${ins.kind} ${ins.mnemonic} at 0x${ins.offset.toString(16)}` });
+  }
+  h.settle();
+  const title = `${profile.code} · ${profile.printer} · ${width} dots · ${profile.columns.normal}/${profile.columns.condensed} columns`;
+  return { width, height: h.y + 16, title, marks: h.marks };
+}
