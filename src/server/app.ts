@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
+import { authenticate } from './auth/authenticate.js';
 import { installErrorHandlers } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { intentionRoutes } from './routes/intentions.js';
@@ -28,6 +29,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(o.logLevel ?? 'info', o.logStream),
     bodyLimit: BODY_LIMIT,
+    // JSON bodies are taken as typed: with coercion a null impressoraId would become 0 (a real
+    // template) and a null referencia "".
+    ajv: { customOptions: { coerceTypes: false } },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
   });
@@ -53,8 +57,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     maxFailures: o.maxLoginFailures ?? 10,
     failureWindowMs: o.loginFailureWindowMs ?? 15 * 60 * 1000,
   });
-  await app.register(templateRoutes);
   await app.register(async (printing) => {
+    printing.addHook('onRequest', authenticate(o.store));
+    await printing.register(templateRoutes);
     await printing.register(intentionRoutes, { store: o.store });
   });
   return app;

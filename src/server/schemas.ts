@@ -71,7 +71,7 @@ export const templatesSchema = {
   },
 };
 
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Optional(Type.Union([Type.Null(), t]));
 
 export const InsertBody = Type.Object({
   referencia: nullable(Type.String()),
@@ -122,6 +122,7 @@ export const insertSchema = {
 export const getByIdSchema = {
   tags: ['printing'],
   summary: 'Status of a print intention',
-  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.Integer() }),
+  // Query strings are not coerced (see app.ts), so the integer id is checked by pattern.
+  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }),
   response: { 200: IntentionResponse, ...errors(400, 401, 404) },
 };

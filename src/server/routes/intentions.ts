@@ -1,9 +1,9 @@
-// POST /IntencaoImpressao/Insert and GET /IntencaoImpressao/GetById (spec §4.3, §4.4). Insert
-// resolves the printer, calls compile(), and commits bytes + diagnostics before answering.
+// POST /IntencaoImpressao/Insert and GET /IntencaoImpressao/GetById (spec §4.3, §4.4), behind the
+// printing scope's authentication. Insert resolves the printer, calls compile(), and commits
+// bytes + diagnostics before answering.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { compile, hasErrors } from '../../index.js';
-import { authenticate } from '../auth/authenticate.js';
 import { sha256 } from '../auth/secrets.js';
 import { Problem } from '../errors.js';
 import { getByIdSchema, insertSchema } from '../schemas.js';
@@ -18,8 +18,6 @@ function replay(reply: FastifyReply, answer: IdempotentAnswer, requestHash: stri
 
 export async function intentionRoutes(app: FastifyInstance, { store }: { store: Store }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  api.addHook('onRequest', authenticate(store));
-
   api.post('/IntencaoImpressao/Insert', { schema: insertSchema }, async (request, reply) => {
     const { body, userId } = request;
     const key = request.headers['idempotency-key'];
@@ -46,8 +44,9 @@ export async function intentionRoutes(app: FastifyInstance, { store }: { store: 
   });
 
   api.get('/IntencaoImpressao/GetById', { schema: getByIdSchema }, async (request) => {
-    const intention = await store.getIntention(request.userId, request.query.intencaoImpressaoId);
-    if (!intention) throw new Problem('intention-not-found', { intencaoImpressaoId: request.query.intencaoImpressaoId });
+    const id = Number(request.query.intencaoImpressaoId);
+    const intention = await store.getIntention(request.userId, id);
+    if (!intention) throw new Problem('intention-not-found', { intencaoImpressaoId: id });
     return intentionView(intention);
   });
 }

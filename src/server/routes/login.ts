@@ -31,7 +31,8 @@ export async function loginRoutes(app: FastifyInstance, o: LoginOptions) {
   async function guard<T extends object>(request: FastifyRequest, attempt: () => Promise<Problem | T>): Promise<T> {
     for (const limit of [byAccount, byAddress]) {
       const s = await limit(request, { increment: false });
-      if (!s.isAllowed && s.isExceeded) throw new Problem('too-many-attempts').withRetryAfter(s.ttlInSeconds);
+      // A read does not count this attempt, so `max` failures already recorded means refuse.
+      if (!s.isAllowed && s.remaining === 0) throw new Problem('too-many-attempts').withRetryAfter(s.ttlInSeconds);
     }
     const result = await attempt();
     if (result instanceof Problem) {

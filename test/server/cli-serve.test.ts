@@ -1,0 +1,104 @@
+// End to end through the built CLI: accounts and terminals added with `bobina users/terminals/keys`,
+// then `bobina serve` on a free port spoken to over HTTP, restarted, and still holding everything.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
+let dir: string;
+let db: string;
+let child: ChildProcess | undefined;
+
+const bobina = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function serve(): Promise<string> {
+  const port = await freePort();
+  child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', db], {
+    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const proc = child;
+  await new Promise<void>((resolve, reject) => {
+    let err = '';
+    proc.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.includes('listening on')) resolve();
+    });
+    proc.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+  return `http://127.0.0.1:${port}`;
+}
+
+async function stop() {
+  const proc = child;
+  if (!proc || proc.exitCode !== null) return;
+  await new Promise((resolve) => {
+    proc.on('exit', resolve);
+    proc.kill('SIGTERM');
+  });
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'bobina-cli-'));
+  db = join(dir, 'bobina.sqlite');
+});
+afterAll(async () => {
+  await stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const json = { 'content-type': 'application/json' };
+
+describe('bobina serve with accounts managed from the CLI', () => {
+  it('adds a user, refuses a duplicate e-mail, and links a terminal', () => {
+    const add = bobina('users', 'add', '--email', 'ana@example.com', '--password', 'pw-ana-1', '--name', 'Ana', '--meta', 'documentNumber=123', '--role', 'RECONCILIATION_CONCILIATOR');
+    expect(add.status).toBe(0);
+    const dup = bobina('users', 'add', '--email', 'ANA@example.com', '--password', 'x', '--name', 'Other');
+    expect(dup.status).toBe(1);
+    expect(dup.stderr).toMatch(/already exists/);
+    expect(bobina('terminals', 'add', '--email', 'ana@example.com', '--terminal', 'PDV-1', '--printer', 'maker1mp4200').status).toBe(0);
+    expect(bobina('terminals', 'add', '--email', 'ana@example.com', '--terminal', 'PDV-2', '--printer', '3', '--disabled').status).toBe(0);
+    expect(bobina('terminals', 'add', '--email', 'ana@example.com', '--terminal', 'X', '--printer', 'NOPE').status).toBe(2);
+  });
+
+  it('logs in, inserts and reads back over HTTP, and keeps everything across a restart', async () => {
+    const apiKey = bobina('keys', 'create', '--email', 'ana@example.com', '--name', 'pos').stdout.trim();
+    expect(apiKey).toMatch(/^bob_/);
+
+    let base = await serve();
+    const tokenRes = await fetch(`${base}/auth/reconciliation/token`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'ana@example.com', password: 'pw-ana-1', grant_type: 'password' }) });
+    expect(tokenRes.status).toBe(200);
+    const { access_token, user_detail } = (await tokenRes.json()) as { access_token: string; user_detail: { metadata: unknown[] } };
+    expect(user_detail.metadata).toHaveLength(1);
+
+    const ins = await fetch(`${base}/IntencaoImpressao/Insert?key=${access_token}`, { method: 'POST', headers: json, body: JSON.stringify({ referencia: 'e2e', conteudo: 'Olá<paperCutFull>', terminalId: 'PDV-1' }) });
+    expect(ins.status).toBe(200);
+    const created = ((await ins.json()) as { intencaoImpressao: { id: number; status: string } }).intencaoImpressao;
+    expect(created.status).toBe('ImpressaoEnviada');
+    const disabled = await fetch(`${base}/IntencaoImpressao/Insert`, { method: 'POST', headers: { ...json, authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ conteudo: 'x', terminalId: 'PDV-2' }) });
+    expect(disabled.status).toBe(409);
+
+    await stop();
+    base = await serve();
+    for (const k of [access_token, apiKey]) {
+      const res = await fetch(`${base}/IntencaoImpressao/GetById?key=${encodeURIComponent(k)}&intencaoImpressaoId=${created.id}`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { intencaoImpressao: { referencia: string } }).intencaoImpressao.referencia).toBe('e2e');
+    }
+    const docs = await fetch(`${base}/openapi.json`);
+    expect(docs.status).toBe(200);
+  });
+});

@@ -1,0 +1,130 @@
+// The login endpoint of spec §4.1/§7: success shape, the documented error labels, refresh-token
+// rotation and the rate limit on failed attempts.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ALICE, harness, login, type Harness } from './helpers.js';
+
+const URL = '/auth/reconciliation/token';
+let h: Harness;
+beforeEach(async () => { h = await harness(); });
+afterEach(async () => { await h.close(); });
+
+const post = (payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+  h.app.inject({ method: 'POST', url: URL, headers, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+
+describe('POST /auth/reconciliation/token', () => {
+  it('returns the documented token response for valid credentials, not cacheable', async () => {
+    const res = await post({ email: ALICE.email, password: ALICE.password, grant_type: 'password' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const body = res.json();
+    expect(body.access_token).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.refresh_token).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: 'reconciliation' });
+    expect(body.user_detail).toMatchObject({ name: 'Alice', email: ALICE.email, roles: ['RECONCILIATION_CONCILIATOR'] });
+    expect(body.user_detail.metadata).toEqual([
+      { id: { userId: body.user_detail.id, key: 'documentNumber' }, value: '12345678000199', schema: 'STRING_ARRAY' },
+      { id: { userId: body.user_detail.id, key: 'whitelabel' }, value: 'acme', schema: 'STRING_ARRAY' },
+    ]);
+  });
+
+  it('treats the e-mail case-insensitively', async () => {
+    const res = await post({ email: ALICE.email.toUpperCase(), password: ALICE.password, grant_type: 'password' });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it.each([
+    ['an empty body', ''],
+    ['malformed JSON', '{"email": '],
+    ['a JSON array', '[]'],
+    ['neither e-mail nor password', { grant_type: 'password' }],
+    ['fields of the wrong type', { email: 1, password: {}, grant_type: 'password' }],
+  ])('answers 400 "Credentials is required" for %s', async (_name, payload) => {
+    const res = await post(payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ message: 'Credentials is required', code: 'credentials-required' });
+    expect(res.json().requestId).toEqual(expect.any(String));
+  });
+
+  it('answers 400 "Credentials is required" when no body and no content type are sent', async () => {
+    const res = await h.app.inject({ method: 'POST', url: URL });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Credentials is required');
+  });
+
+  it('answers 500 "Request token error" when e-mail and password are present but grant_type is missing', async () => {
+    const res = await post({ email: ALICE.email, password: ALICE.password });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toMatchObject({ message: 'Request token error', code: 'request-token-error' });
+  });
+
+  it('answers 401 "Invalid access token" alike for a wrong password and an unknown e-mail', async () => {
+    const wrong = await post({ email: ALICE.email, password: 'nope', grant_type: 'password' });
+    const unknown = await post({ email: 'who@example.com', password: 'nope', grant_type: 'password' });
+    for (const res of [wrong, unknown]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ message: 'Invalid access token', code: 'invalid-access-token' });
+    }
+    const { requestId: _a, ...a } = wrong.json();
+    const { requestId: _b, ...b } = unknown.json();
+    expect(a).toEqual(b);
+  });
+
+  it('answers 401 for an unknown grant type', async () => {
+    const res = await post({ email: ALICE.email, password: ALICE.password, grant_type: 'client_credentials' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('Invalid access token');
+  });
+
+  it('rotates refresh tokens: a refresh gives a new pair and the used refresh token never works again', async () => {
+    const first = await login(h.app);
+    const refreshed = await post({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+    expect(refreshed.statusCode).toBe(200);
+    const second = refreshed.json();
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(second.user_detail.email).toBe(ALICE.email);
+
+    const reused = await post({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+    expect(reused.statusCode).toBe(401);
+    expect(reused.json().message).toBe('Invalid access token');
+
+    const templates = await h.app.inject({ url: `/ImpressoraTemplate/GetTemplates?key=${second.access_token}` });
+    expect(templates.statusCode).toBe(200);
+    expect((await post({ grant_type: 'refresh_token', refresh_token: second.refresh_token })).statusCode).toBe(200);
+  });
+
+  it('refuses a refresh with an unknown or missing refresh token', async () => {
+    expect((await post({ grant_type: 'refresh_token', refresh_token: 'not-a-token' })).statusCode).toBe(401);
+    expect((await post({ grant_type: 'refresh_token' })).statusCode).toBe(401);
+  });
+
+  it('rate limits repeated failures for an account with 429 and Retry-After, even with the right password', async () => {
+    for (let i = 0; i < 10; i++) {
+      expect((await post({ email: ALICE.email, password: `wrong-${i}`, grant_type: 'password' })).statusCode).toBe(401);
+    }
+    const limited = await post({ email: ALICE.email, password: ALICE.password, grant_type: 'password' });
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json()).toMatchObject({ code: 'too-many-attempts', requestId: expect.any(String) });
+  });
+
+  it('does not count successful logins toward the limit', async () => {
+    for (let i = 0; i < 15; i++) expect((await post({ email: ALICE.email, password: ALICE.password, grant_type: 'password' })).statusCode).toBe(200);
+  });
+
+  it('rate limits failures from one address across accounts', async () => {
+    for (let i = 0; i < 40; i++) await post({ email: `user${i}@example.com`, password: 'x', grant_type: 'password' });
+    const res = await post({ email: 'bob@example.com', password: 'bob-secret-pw', grant_type: 'password' });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBeDefined();
+  });
+
+  it('never writes passwords or tokens to the log', async () => {
+    const tokens = await login(h.app);
+    await post({ email: ALICE.email, password: 'another-wrong-password', grant_type: 'password' });
+    await post({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    const logs = h.logs();
+    expect(logs).toContain('/auth/reconciliation/token');
+    for (const secret of [ALICE.password, 'another-wrong-password', tokens.access_token, tokens.refresh_token]) expect(logs).not.toContain(secret);
+  });
+});
