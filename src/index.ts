@@ -15,4 +15,5 @@ export {
 } from './profiles/index.js';
 export { DIAGNOSTIC_CODES, hasErrors, type Diagnostic, type DiagnosticCode, type Severity, type Span, type Position } from './diagnostics.js';
 export { formatListing, mnemonic, type EmitRecord } from './emit/index.js';
+export { disassemble, formatDisassembly, renderSvg, renderPng, renderPage, selfTest, type Instruction, type Effect, type DisassembleOptions, type RenderOptions, type Page, type SelfTestResult } from './inspect/index.js';
 export type { Op, OpName, Align, Bitmap } from './lower/index.js';

@@ -2,13 +2,19 @@
 // Usage errors exit 2 with one line; unexpected failures exit 1 with one line, never a stack.
 import { compileCommand } from './commands/compile.js';
 import { printersCommand } from './commands/printers.js';
+import { disasmCommand } from './commands/disasm.js';
+import { previewCommand } from './commands/preview.js';
+import { selftestCommand } from './commands/selftest.js';
 import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
 import { terminalsCommand } from './commands/terminals.js';
 import { keysCommand } from './commands/keys.js';
 import { EXIT, processIo, UsageError, type Command, type Io } from './io.js';
 
-const COMMANDS: readonly Command[] = [compileCommand, printersCommand, serveCommand, usersCommand, terminalsCommand, keysCommand];
+/** Injected by tsup from package.json (see tsup.config.ts). */
+declare const BOBINA_VERSION: string;
+
+const COMMANDS: readonly Command[] = [compileCommand, printersCommand, disasmCommand, previewCommand, selftestCommand, serveCommand, usersCommand, terminalsCommand, keysCommand];
 
 function help(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`);
@@ -22,7 +28,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     return name ? EXIT.ok : EXIT.usage;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout.write(`${process.env.BOBINA_VERSION ?? 'bobina'}\n`);
+    io.stdout.write(`bobina ${BOBINA_VERSION}\n`);
     return EXIT.ok;
   }
   const command = COMMANDS.find((c) => c.name === name);

@@ -1,0 +1,26 @@
+// `bobina disasm <file.bin|-> [--printer <id|code>]`: any ESC/POS stream as a readable listing.
+import { ProfileError } from '../../profiles/index.js';
+import { disassemble, formatDisassembly } from '../../inspect/index.js';
+import { parse } from '../args.js';
+import { EXIT, readInput, UsageError, type Command } from '../io.js';
+
+export const disasmCommand: Command = {
+  name: 'disasm',
+  usage: 'bobina disasm <file.bin|-> [--printer <id|code>]',
+  summary: 'list an ESC/POS byte stream one command per line (dialect and code page from --printer, default 5)',
+  run(args, io) {
+    const { values, positionals } = parse(args, { printer: { type: 'string', short: 'p' } }, 1);
+    const file = positionals[0];
+    if (!file) throw new UsageError('missing input file (use - for stdin)');
+    const bytes = new Uint8Array(readInput(file, io));
+    let listing;
+    try {
+      listing = formatDisassembly(bytes, disassemble(bytes, { printer: values.printer ?? 5 }));
+    } catch (err) {
+      if (err instanceof ProfileError) throw new UsageError(err.message);
+      throw err;
+    }
+    io.stdout.write(listing);
+    return EXIT.ok;
+  },
+};

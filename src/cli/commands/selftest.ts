@@ -1,0 +1,38 @@
+// `bobina selftest --printer <id|code> [-o out.bin] [--preview page.png|page.svg]`: the page a
+// user prints once to check a real printer against its profile. Without -o, its listing.
+import { writeFileSync } from 'node:fs';
+import { ProfileError } from '../../profiles/index.js';
+import { disassemble, formatDisassembly, renderSvg, selfTest } from '../../inspect/index.js';
+import { svgToPng } from '../../inspect/render.js';
+import { parse } from '../args.js';
+import { EXIT, UsageError, type Command } from '../io.js';
+
+export const selftestCommand: Command = {
+  name: 'selftest',
+  usage: 'bobina selftest --printer <id|code> [-o out.bin] [--preview page.png|page.svg]',
+  summary: 'build the self-test page for a printer: bytes to -o, a picture to --preview, else its listing on stdout',
+  run(args, io) {
+    const { values } = parse(
+      args,
+      { printer: { type: 'string', short: 'p' }, output: { type: 'string', short: 'o' }, preview: { type: 'string' } },
+      0,
+    );
+    if (!values.printer) throw new UsageError('missing --printer <id|code>');
+    const preview = values.preview;
+    if (preview && !/\.(png|svg)$/i.test(preview)) throw new UsageError('--preview must end in .png or .svg');
+    let page;
+    try {
+      page = selfTest(values.printer);
+    } catch (err) {
+      if (err instanceof ProfileError) throw new UsageError(err.message);
+      throw err;
+    }
+    if (values.output) writeFileSync(values.output, page.bytes);
+    if (preview) {
+      const svg = renderSvg(page.bytes, { printer: values.printer });
+      writeFileSync(preview, /\.png$/i.test(preview) ? svgToPng(svg) : svg);
+    }
+    if (!values.output && !preview) io.stdout.write(formatDisassembly(page.bytes, disassemble(page.bytes, { printer: values.printer })));
+    return EXIT.ok;
+  },
+};
