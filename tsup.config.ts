@@ -1,6 +1,9 @@
 // Build: the library as ESM + CJS + .d.ts, the CLI as one ESM file with a shebang.
 // chevrotain is ESM-only, so it is bundled into the CJS build rather than required at run time.
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 export default defineConfig([
   {
@@ -17,6 +20,7 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    define: { BOBINA_VERSION: JSON.stringify(version) },
     noExternal: ['chevrotain', 'typebox'],
   },
 ]);
