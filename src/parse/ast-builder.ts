@@ -7,38 +7,56 @@ import { QRCODE_TAG, suggestTag, TAGS } from './tags.js';
 
 const TAG_NAME = /^<(\/?)([A-Za-z][A-Za-z0-9_-]*)[ \t]*(\/?)>$/;
 
-interface Item {
-  offset: number;
-  token?: IToken;
-  qrcode?: CstNode;
-}
-
 /** Builds the AST from the document CST, appending diagnostics to `diagnostics`. */
 export function buildAst(cst: CstNode, source: string, diagnostics: RawDiagnostic[]): Document {
-  const items = orderedItems(cst);
   const children: Node[] = [];
-  for (const item of items) {
-    if (item.qrcode) children.push(qrcodeNode(item.qrcode, diagnostics));
-    else pushToken(item.token!, children, diagnostics);
-  }
+  forEachInSourceOrder(cst, (element) => {
+    if (isToken(element)) pushToken(element, children, diagnostics);
+    else children.push(qrcodeNode(element, diagnostics));
+  });
   return { type: 'document', source, children };
 }
 
-/** The CST groups children by kind; the AST needs them in source order. */
-function orderedItems(cst: CstNode): Item[] {
-  const items: Item[] = [];
-  for (const [kind, group] of Object.entries(cst.children)) {
-    for (const element of group) {
-      if (kind === 'qrcode') {
-        const node = element as CstNode;
-        items.push({ offset: (node.children.QrOpen![0] as IToken).startOffset, qrcode: node });
-      } else {
-        const token = element as IToken;
-        items.push({ offset: token.startOffset, token });
+type Element = IToken | CstNode;
+
+function isToken(element: Element): element is IToken {
+  return (element as IToken).tokenType !== undefined;
+}
+
+function offsetOf(element: Element): number {
+  return isToken(element) ? element.startOffset : (element.children.QrOpen![0] as IToken).startOffset;
+}
+
+/**
+ * The CST groups children by kind, each group already in source order; the AST needs them
+ * interleaved in source order. A merge of the (at most six) sorted groups: linear, no sort and
+ * no wrapper object per element.
+ */
+function forEachInSourceOrder(cst: CstNode, visit: (element: Element) => void): void {
+  const groups: Element[][] = [];
+  for (const kind in cst.children) groups.push(cst.children[kind] as Element[]);
+  if (groups.length === 1) {
+    for (const element of groups[0]!) visit(element);
+    return;
+  }
+  const next = new Array<number>(groups.length).fill(0);
+  for (;;) {
+    let best = -1;
+    let bestOffset = Infinity;
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g]!;
+      const i = next[g]!;
+      if (i < group.length) {
+        const offset = offsetOf(group[i]!);
+        if (offset < bestOffset) {
+          bestOffset = offset;
+          best = g;
+        }
       }
     }
+    if (best < 0) return;
+    visit(groups[best]![next[best]!++]!);
   }
-  return items.sort((a, b) => a.offset - b.offset);
 }
 
 function pushToken(token: IToken, out: Node[], diagnostics: RawDiagnostic[]): void {
