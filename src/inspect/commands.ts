@@ -62,10 +62,10 @@ const gsParenK = block16((d) => {
   const cn = d[0];
   const fn = QR_FUNCTIONS[d[1] ?? -1];
   if (cn !== 49 || !fn) return { args: { cn: cn ?? -1, fn: d[1] ?? -1 } };
-  const a: Record<string, ArgValue> = { function: fn.name };
+  const a: Record<string, ArgValue> = {};
   if (d[1] === 0x50) a.data = new TextDecoder().decode(d.subarray(3));
   else if (d.length > 2) a.n = d[2]!;
-  return { args: a, effect: fn.effect?.(d) };
+  return { args: a, effect: fn.effect?.(d), name: fn.name };
 });
 
 /** GS k: barcodes (NUL-terminated types 0–6, counted types 65+), and Bematech's QR (m = 'Q'). */

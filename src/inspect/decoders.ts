@@ -9,6 +9,8 @@ export interface Decoded {
   end: number;
   args?: Record<string, ArgValue>;
   effect?: Effect;
+  /** A more precise name than the table's, when the arguments select a function (GS ( k fn). */
+  name?: string;
 }
 
 export type Decoder = (b: Uint8Array, at: number) => Decoded | null;
@@ -40,14 +42,14 @@ export const untilNul =
 
 /** `pL pH` then that many bytes; `body` decodes the block (GS ( x, FS ( x families). */
 export const block16 =
-  (body?: (data: Uint8Array) => { args?: Record<string, ArgValue>; effect?: Effect }): Decoder =>
+  (body?: (data: Uint8Array) => { args?: Record<string, ArgValue>; effect?: Effect; name?: string }): Decoder =>
   (b, at) => {
     if (at + 2 > b.length) return null;
     const n = b[at]! | (b[at + 1]! << 8);
     if (at + 2 + n > b.length) return null;
     const data = b.subarray(at + 2, at + 2 + n);
     const decoded = body?.(data) ?? {};
-    return { end: at + 2 + n, args: { length: n, ...decoded.args }, effect: decoded.effect };
+    return { end: at + 2 + n, args: { length: n, ...decoded.args }, effect: decoded.effect, name: decoded.name };
   };
 
 /** Converts column-major ESC * data (top byte first, MSB = top dot) into a row-major bitmap. */

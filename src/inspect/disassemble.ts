@@ -60,7 +60,7 @@ export function walk(b: Uint8Array, dialect: Dialect): Instruction[] {
         break;
       }
       if (r.effect?.type === 'codepage') encoding = CODEPAGES[r.effect.page] ?? encoding;
-      out.push({ offset: i, length: r.end - i, kind: 'command', mnemonic, name: spec.name, args: r.args ?? {}, ...(r.effect && { effect: r.effect }) });
+      out.push({ offset: i, length: r.end - i, kind: 'command', mnemonic, name: r.name ?? spec.name, args: r.args ?? {}, ...(r.effect && { effect: r.effect }) });
       i = r.end;
       continue;
     }
