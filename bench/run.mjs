@@ -3,7 +3,7 @@
 // builds the library, runs every suite in child node processes of the same kind, and writes
 // bench/RESULTS.md. BENCH_TIME=<seconds per case> shortens or lengthens the run (default 1.5).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { writeResults } from './lib/report.mjs';
@@ -60,6 +60,7 @@ for (const path of ['native', 'raster']) {
   };
 }
 console.log(startup);
+writeFileSync(`${bench}out/probes.json`, JSON.stringify({ heap, startup }, null, 2));
 
 const cpuModel = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m) ?? [])[1] ?? cpus()[0]?.model ?? 'unknown';
 const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
