@@ -12,7 +12,7 @@ export interface ServeOptions {
 }
 
 export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstance; url: string; close: () => Promise<void> }> {
-  const store = await openStore(o.db === undefined ? {} : { db: o.db });
+  const store = await openStore({ backgroundCheckpoints: true, ...(o.db === undefined ? {} : { db: o.db }) });
   const app = await buildApp({ store, logLevel: o.logLevel ?? process.env.LOG_LEVEL ?? 'info' });
   app.addHook('onClose', async () => store.close());
   const url = await app.listen({ port: o.port, host: o.host });

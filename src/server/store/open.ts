@@ -8,6 +8,8 @@ export const DEFAULT_DB = './bobina.sqlite';
 
 export interface OpenOptions {
   db?: string;
+  /** For the long-running server: WAL checkpoints on a worker thread. */
+  backgroundCheckpoints?: boolean;
   databaseUrl?: string;
 }
 
@@ -16,5 +18,5 @@ export async function openStore(options: OpenOptions = {}): Promise<Store> {
   if (url) throw new Error('DATABASE_URL is set, but the PostgreSQL store is not implemented yet; unset it to use SQLite');
   const file = options.db ?? process.env.BOBINA_DB ?? DEFAULT_DB;
   const sync = process.env.BOBINA_SQLITE_SYNC?.toUpperCase() === 'FULL' ? 'FULL' : 'NORMAL';
-  return openSqliteStore(file, { synchronous: sync });
+  return openSqliteStore(file, { synchronous: sync, backgroundCheckpoints: options.backgroundCheckpoints ?? false });
 }

@@ -2,6 +2,7 @@
 // so an intention is committed before the handler answers.
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 import {
   DuplicateError,
@@ -26,6 +27,8 @@ interface IntentionRow {
 export interface SqliteOptions {
   /** `NORMAL` (default) survives a process crash; `FULL` also survives power loss, at a cost per commit. */
   synchronous?: 'NORMAL' | 'FULL';
+  /** Checkpoint the WAL from a worker thread (the server) rather than inline (short CLI runs). */
+  backgroundCheckpoints?: boolean;
 }
 
 function migrate(db: Database.Database): void {
@@ -58,6 +61,11 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  let stopCheckpointer: (() => Promise<void>) | undefined;
+  if (options.backgroundCheckpoints && file !== ':memory:') {
+    db.pragma('wal_autocheckpoint = 0');
+    stopCheckpointer = startCheckpointer(file);
+  }
 
   const q = {
     insertUser: db.prepare('INSERT INTO users (id, email, name, password_hash, metadata, roles, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
@@ -155,6 +163,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
       return r && { requestHash: r.request_hash, statusCode: r.status_code, body: r.body };
     },
     async close() {
+      await stopCheckpointer?.();
       db.close();
     },
   };
