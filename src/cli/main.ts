@@ -9,6 +9,7 @@ import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
 import { terminalsCommand } from './commands/terminals.js';
 import { keysCommand } from './commands/keys.js';
+import { ProfileError } from '../profiles/index.js';
 import { EXIT, processIo, UsageError, type Command, type Io } from './io.js';
 
 /** Injected by tsup from package.json (see tsup.config.ts). */
@@ -43,7 +44,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   try {
     return await command.run(args, io);
   } catch (err) {
-    if (err instanceof UsageError) {
+    // An unknown or invalid --printer is the user's mistake, whichever command hits it.
+    if (err instanceof UsageError || err instanceof ProfileError) {
       io.stderr.write(`bobina ${command.name}: ${err.message}\nusage: ${command.usage}\n`);
       return EXIT.usage;
     }

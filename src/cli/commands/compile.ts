@@ -1,6 +1,6 @@
 // `bobina compile <file|-> --printer <id|code> [-o out] [--format bin|hex|json] [--strict]`
 import { writeFileSync } from 'node:fs';
-import { compile, formatListing, ProfileError, type Diagnostic } from '../../index.js';
+import { compile, formatListing, type Diagnostic } from '../../index.js';
 import { parse } from '../args.js';
 import { EXIT, readInput, UsageError, type Command, type Io } from '../io.js';
 
@@ -28,13 +28,7 @@ export const compileCommand: Command = {
     if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
 
     const source = readInput(file, io).toString('utf8');
-    let result;
-    try {
-      result = compile(source, { printer: values.printer, records: format === 'hex' });
-    } catch (err) {
-      if (err instanceof ProfileError) throw new UsageError(err.message);
-      throw err;
-    }
+    const result = compile(source, { printer: values.printer, records: format === 'hex' });
     const name = file === '-' ? '<stdin>' : file;
     for (const d of result.diagnostics) io.stderr.write(formatDiagnostic(name, d) + '\n');
 

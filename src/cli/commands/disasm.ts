@@ -1,5 +1,4 @@
 // `bobina disasm <file.bin|-> [--printer <id|code>]`: any ESC/POS stream as a readable listing.
-import { ProfileError } from '../../profiles/index.js';
 import { disassemble, formatDisassembly } from '../../inspect/index.js';
 import { parse } from '../args.js';
 import { EXIT, readInput, UsageError, type Command } from '../io.js';
@@ -13,13 +12,7 @@ export const disasmCommand: Command = {
     const file = positionals[0];
     if (!file) throw new UsageError('missing input file (use - for stdin)');
     const bytes = new Uint8Array(readInput(file, io));
-    let listing;
-    try {
-      listing = formatDisassembly(bytes, disassemble(bytes, { printer: values.printer ?? 5 }));
-    } catch (err) {
-      if (err instanceof ProfileError) throw new UsageError(err.message);
-      throw err;
-    }
+    const listing = formatDisassembly(bytes, disassemble(bytes, { printer: values.printer ?? 5 }));
     io.stdout.write(listing);
     return EXIT.ok;
   },

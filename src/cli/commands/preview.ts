@@ -1,7 +1,7 @@
 // `bobina preview <file|-> --printer <id|code> [-o receipt.png|receipt.svg] [--bytes]`: compile,
 // then render the emitted bytes (through the disassembler) as the printer would print them.
 import { writeFileSync } from 'node:fs';
-import { compile, ProfileError } from '../../index.js';
+import { compile } from '../../index.js';
 import { renderSvg } from '../../inspect/index.js';
 import { svgToPng } from '../../inspect/render.js';
 import { parse } from '../args.js';
@@ -33,19 +33,14 @@ export const previewCommand: Command = {
     const input = readInput(file, io);
     let svg;
     let failed = false;
-    try {
-      if (values.bytes) {
-        svg = renderSvg(new Uint8Array(input), { printer: values.printer });
-      } else {
-        const result = compile(input.toString('utf8'), { printer: values.printer });
-        const name = file === '-' ? '<stdin>' : file;
-        for (const d of result.diagnostics) io.stderr.write(formatDiagnostic(name, d) + '\n');
-        failed = result.diagnostics.some((d) => d.severity === 'error');
-        svg = renderSvg(result.bytes, { printer: values.printer });
-      }
-    } catch (err) {
-      if (err instanceof ProfileError) throw new UsageError(err.message);
-      throw err;
+    if (values.bytes) {
+      svg = renderSvg(new Uint8Array(input), { printer: values.printer });
+    } else {
+      const result = compile(input.toString('utf8'), { printer: values.printer });
+      const name = file === '-' ? '<stdin>' : file;
+      for (const d of result.diagnostics) io.stderr.write(formatDiagnostic(name, d) + '\n');
+      failed = result.diagnostics.some((d) => d.severity === 'error');
+      svg = renderSvg(result.bytes, { printer: values.printer });
     }
     const body = write(svg);
     if (values.output) writeFileSync(values.output, body);

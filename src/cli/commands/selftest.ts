@@ -1,7 +1,6 @@
 // `bobina selftest --printer <id|code> [-o out.bin] [--preview page.png|page.svg]`: the page a
 // user prints once to check a real printer against its profile. Without -o, its listing.
 import { writeFileSync } from 'node:fs';
-import { ProfileError } from '../../profiles/index.js';
 import { disassemble, formatDisassembly, renderSvg, selfTest } from '../../inspect/index.js';
 import { svgToPng } from '../../inspect/render.js';
 import { parse } from '../args.js';
@@ -20,13 +19,7 @@ export const selftestCommand: Command = {
     if (!values.printer) throw new UsageError('missing --printer <id|code>');
     const preview = values.preview;
     if (preview && !/\.(png|svg)$/i.test(preview)) throw new UsageError('--preview must end in .png or .svg');
-    let page;
-    try {
-      page = selfTest(values.printer);
-    } catch (err) {
-      if (err instanceof ProfileError) throw new UsageError(err.message);
-      throw err;
-    }
+    const page = selfTest(values.printer);
     if (values.output) writeFileSync(values.output, page.bytes);
     if (preview) {
       const svg = renderSvg(page.bytes, { printer: values.printer });
