@@ -63,11 +63,19 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Template position by id ("5") or code ("MAKER5T20"); the one place a reference is matched. */
+const templateIndex = new Map<string, number>(
+  TEMPLATES.flatMap((t, i) => [[String((t as ProfileData).id), i] as const, [(t as ProfileData).code, i] as const]),
+);
+
+function findTemplate(ref: string | number): number | undefined {
+  const key = String(ref).trim();
+  return templateIndex.get(key) ?? templateIndex.get(key.toUpperCase());
+}
+
 function findTemplateData(key: string): object | undefined {
-  return TEMPLATES.find((t) => {
-    const { id, code } = t as { id: number; code: string };
-    return String(id) === key.trim() || code === key.trim().toUpperCase();
-  });
+  const i = findTemplate(key);
+  return i === undefined ? undefined : TEMPLATES[i];
 }
 
 function knownNames(): string {
@@ -135,8 +143,8 @@ export function loadProfile(ref: PrinterRef): Profile {
     if ((ref as Record<symbol, unknown>)[PROFILE]) return ref as Profile;
     return userProfile(ref as ProfileInput);
   }
-  const key = String(ref).trim();
-  const found = builtins.find((p) => String(p.id) === key || p.code === key.toUpperCase());
+  const i = findTemplate(ref);
+  const found = i === undefined ? undefined : builtins[i];
   if (!found) throw new ProfileError(`unknown printer "${String(ref)}"; known: ${knownNames()}`);
   return found;
 }
