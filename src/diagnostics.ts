@@ -72,13 +72,15 @@ export class LineIndex {
   }
 }
 
+/** Line starts after LF, CRLF or a lone CR, found by native scans rather than a character loop. */
 function lineStarts(source: string): number[] {
   const starts = [0];
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 10) starts.push(i + 1);
-    else if (c === 13 && source.charCodeAt(i + 1) !== 10) starts.push(i + 1);
+  if (source.indexOf('\r') < 0) {
+    for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+    return starts;
   }
+  const breaks = /\r\n?|\n/g;
+  for (let m = breaks.exec(source); m !== null; m = breaks.exec(source)) starts.push(breaks.lastIndex);
   return starts;
 }
 

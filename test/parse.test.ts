@@ -52,3 +52,26 @@ describe('parse', () => {
     expect(d!.span).toEqual({ start: { offset: 2, line: 2, column: 1 }, end: { offset: 7, line: 2, column: 6 } });
   });
 });
+
+describe('lexer', () => {
+  // Text and QR payload are custom matchers with explicit start characters (the lexer's
+  // first-character optimisation): every UTF-16 code unit must still start one of them.
+  const units = Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c));
+
+  it('starts a text run at every UTF-16 code unit other than "<"', () => {
+    // Each unit right after a lone "<", so each one has to start a token of its own.
+    const text = units.filter((u) => u !== '<').map((u) => `<${u}`).join('');
+    expect(kinds(text)).toEqual([`text:${text}`]);
+    expect(codes(text)).toEqual([]);
+  });
+
+  it('starts a QR payload at every UTF-16 code unit', () => {
+    const payloads = units.map((u) => `${u}x`);
+    expect(kinds(payloads.map((p) => `<qrcode>${p}</qrcode>`).join(''))).toEqual(payloads.map((p) => `qr:${p}`));
+  });
+
+  it('ends a payload only at a real </qrcode> (spaces and tabs allowed before ">")', () => {
+    expect(kinds('<qrcode>a</qrcodex></qrcode \t>b')).toEqual(['qr:a</qrcodex>', 'text:b']);
+    expect(kinds('<qrcode>a</qrcode')).toEqual(['qr:a</qrcode']);
+  });
+});

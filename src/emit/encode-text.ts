@@ -1,9 +1,13 @@
-// Text into bytes through a code page lookup table: one table read per character, no per-call
-// encoder setup. Text reaching here was sanitised by lowering, so every character is in the table.
+// Text into bytes through a code page. Text reaching here was sanitised by lowering, so every
+// character is in the code page. Text within Latin-1 (most receipts) is written natively, one
+// byte per character, and only the bytes from 0x80 up are then mapped through the table; other
+// text goes character by character through the table.
 import type { CodepageTable } from '../text/codepage.js';
 import type { ByteWriter } from './writer.js';
 
 const utf8 = new TextEncoder();
+/** Any character above Latin-1. On a one-byte string V8 answers this without scanning. */
+const BEYOND_LATIN1 = /[^\x00-\xff]/;
 
 export function writeText(out: ByteWriter, text: string, table: CodepageTable): void {
   if (table === null) {
@@ -12,13 +16,22 @@ export function writeText(out: ByteWriter, text: string, table: CodepageTable): 
     out.length += written;
     return;
   }
+  if (!BEYOND_LATIN1.test(text)) {
+    const from = out.latin1(text);
+    const buf = out.raw();
+    for (let i = from, end = out.length; i < end; i++) {
+      const b = buf[i]!;
+      if (b >= 0x80) buf[i] = table[b]!;
+    }
+    return;
+  }
   const n = text.length;
   out.reserve(n);
   const buf = out.raw();
   let at = out.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    buf[at++] = c < 0x80 ? c : table[c]! & 0xff;
+    buf[at++] = c < 0x80 ? c : table[c]!;
   }
   out.length = at;
 }

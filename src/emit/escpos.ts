@@ -36,10 +36,16 @@ function endLine(s: State, start: number): void {
   s.atLineStart = true;
 }
 
+const ALIGN = {
+  left: { key: 'alignLeft', label: 'align left' },
+  center: { key: 'alignCenter', label: 'align center' },
+  right: { key: 'alignRight', label: 'align right' },
+} as const;
+
 const EMITTERS: Emitters = {
   align: ({ align, start, end }, s) => {
-    const key = align === 'left' ? 'alignLeft' : align === 'center' ? 'alignCenter' : 'alignRight';
-    command(s, `align ${align}`, s.profile.bytes[key], start, end);
+    const { key, label } = ALIGN[align];
+    command(s, label, s.profile.bytes[key], start, end);
   },
   condensed: ({ on, start, end }, s) =>
     command(s, on ? 'condensed on' : 'condensed off', s.profile.bytes[on ? 'condensedOn' : 'condensedOff'], start, end),
@@ -75,7 +81,8 @@ export function emitEscPos(ops: readonly Op[], profile: Profile, out: ByteWriter
   const s: State = { out, profile, table: codepageTable(profile.codepage.encoding), atLineStart: true };
   command(s, 'initialize', profile.bytes.init, 0, 0);
   if (profile.caps.has('codepage.select')) {
-    command(s, `code page ${profile.codepage.encoding.toUpperCase()}`, profile.bytes.codepage, 0, 0);
+    const label = out.records ? `code page ${profile.codepage.encoding.toUpperCase()}` : '';
+    command(s, label, profile.bytes.codepage, 0, 0);
   }
   for (const op of ops) (EMITTERS[op.op] as (op: Op, s: State) => void)(op, s);
   const last = ops[ops.length - 1];

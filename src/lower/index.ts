@@ -8,7 +8,7 @@ import type { RawDiagnostic } from '../diagnostics.js';
 import type { CommandNode, Document } from '../parse/ast.js';
 import type { CommandName } from '../parse/tags.js';
 import type { Profile } from '../profiles/index.js';
-import { codepageName, codepageTable } from '../text/codepage.js';
+import { codepage } from '../text/codepage.js';
 import { sanitizeText, type SanitizeContext } from '../text/sanitize.js';
 import type { Op } from './ir.js';
 import { lowerQr } from './qr.js';
@@ -61,8 +61,8 @@ export interface LowerResult {
 export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagnostic[]): Op[] {
   const out: Op[] = [];
   const ctx: SanitizeContext = {
-    table: codepageTable(profile.codepage.encoding),
-    where: `${codepageName(profile.codepage.encoding)} on ${profile.printer}`,
+    codepage: codepage(profile.codepage.encoding),
+    printer: profile.printer,
     diagnostics,
   };
   for (const node of ast.children) {

@@ -1,91 +1,104 @@
-// CST → AST: gives the pure grammar its meaning. Known tags become commands, everything else is
-// text exactly as written; unknown tag-like names, stray and unclosed qrcode tags are diagnosed.
-import type { CstNode, IToken } from 'chevrotain';
+// Tokens → AST: the meaning of what the parser recognises. Known tags become commands, everything
+// else is text exactly as written; unknown tag-like names, stray and unclosed qrcode tags are
+// diagnosed. The parser calls one method per grammar element, in source order.
+import type { IToken } from 'chevrotain';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { Document, Node } from './ast.js';
-import { QRCODE_TAG, suggestTag, TAGS } from './tags.js';
+import { QRCODE_TAG, suggestTag, TAGS, type CommandName } from './tags.js';
 
 const TAG_NAME = /^<(\/?)([A-Za-z][A-Za-z0-9_-]*)[ \t]*(\/?)>$/;
 
-/** Builds the AST from the document CST, appending diagnostics to `diagnostics`. */
-export function buildAst(cst: CstNode, source: string, diagnostics: RawDiagnostic[]): Document {
-  const children: Node[] = [];
-  forEachInSourceOrder(cst, (element) => {
-    if (isToken(element)) pushToken(element, children, diagnostics);
-    else children.push(qrcodeNode(element, diagnostics));
-  });
-  return { type: 'document', source, children };
-}
+/** `<name>` as written most of the time → its command: one Map lookup, no regex. */
+const PLAIN_TAGS = new Map<string, CommandName>(Object.entries(TAGS).map(([name, command]) => [`<${name}>`, command]));
 
-type Element = IToken | CstNode;
+export class AstBuilder {
+  private children: Node[] = [];
+  private diagnostics: RawDiagnostic[] = [];
 
-function isToken(element: Element): element is IToken {
-  return (element as IToken).tokenType !== undefined;
-}
-
-function offsetOf(element: Element): number {
-  return isToken(element) ? element.startOffset : (element.children.QrOpen![0] as IToken).startOffset;
-}
-
-/**
- * The CST groups children by kind, each group already in source order; the AST needs them
- * interleaved in source order. A merge of the (at most six) sorted groups: linear, no sort and
- * no wrapper object per element.
- */
-function forEachInSourceOrder(cst: CstNode, visit: (element: Element) => void): void {
-  const groups: Element[][] = [];
-  for (const kind in cst.children) groups.push(cst.children[kind] as Element[]);
-  if (groups.length === 1) {
-    for (const element of groups[0]!) visit(element);
-    return;
+  /** Starts a document; diagnostics are appended to `diagnostics`. */
+  begin(diagnostics: RawDiagnostic[]): void {
+    this.children = [];
+    this.diagnostics = diagnostics;
   }
-  const next = new Array<number>(groups.length).fill(0);
-  for (;;) {
-    let best = -1;
-    let bestOffset = Infinity;
-    for (let g = 0; g < groups.length; g++) {
-      const group = groups[g]!;
-      const i = next[g]!;
-      if (i < group.length) {
-        const offset = offsetOf(group[i]!);
-        if (offset < bestOffset) {
-          bestOffset = offset;
-          best = g;
-        }
-      }
-    }
-    if (best < 0) return;
-    visit(groups[best]![next[best]!++]!);
-  }
-}
 
-function pushToken(token: IToken, out: Node[], diagnostics: RawDiagnostic[]): void {
-  const start = token.startOffset;
-  const end = start + token.image.length;
-  switch (token.tokenType.name) {
-    case 'Tag': {
-      const [, closing, name, selfClosing] = TAG_NAME.exec(token.image)!;
-      const command = closing ? undefined : TAGS[name!];
-      if (command) {
-        out.push({ type: 'command', command, tag: name!, start, end });
-        return;
-      }
-      diagnostics.push(unknownTag(token.image, name!, closing === '/' && !selfClosing, start, end));
-      break;
-    }
-    case 'QrEmpty':
-      out.push({ type: 'qrcode', data: '', dataStart: end, start, end });
+  end(source: string): Document {
+    const doc: Document = { type: 'document', source, children: this.children };
+    this.children = [];
+    this.diagnostics = [];
+    return doc;
+  }
+
+  /** A text run or a lone `<`: printed as written. */
+  text(token: IToken): void {
+    const start = token.startOffset;
+    this.appendText(token.image, start, start + token.image.length);
+  }
+
+  /** A tag-like `<name>`: a command if known, otherwise text with a warning. */
+  tag(token: IToken): void {
+    const { image } = token;
+    const start = token.startOffset;
+    const end = start + image.length;
+    const plain = PLAIN_TAGS.get(image);
+    if (plain) {
+      this.children.push({ type: 'command', command: plain, tag: image.slice(1, -1), start, end });
       return;
-    case 'StrayQrClose':
-      diagnostics.push({
-        code: 'parse/stray-closing-tag',
-        message: `</${QRCODE_TAG}> without an opening <${QRCODE_TAG}>`,
+    }
+    const [, closing, name, selfClosing] = TAG_NAME.exec(image)!;
+    const command = closing ? undefined : TAGS[name!];
+    if (command) {
+      this.children.push({ type: 'command', command, tag: name!, start, end });
+      return;
+    }
+    this.diagnostics.push(unknownTag(image, name!, closing === '/' && !selfClosing, start, end));
+    this.appendText(image, start, end);
+  }
+
+  /** `<qrcode/>`: a QR code with no data (lowering reports it). */
+  qrEmpty(token: IToken): void {
+    const start = token.startOffset;
+    const end = start + token.image.length;
+    this.children.push({ type: 'qrcode', data: '', dataStart: end, start, end });
+  }
+
+  /** `</qrcode>` with no opening tag: dropped, with an error. */
+  strayClose(token: IToken): void {
+    const start = token.startOffset;
+    this.diagnostics.push({
+      code: 'parse/stray-closing-tag',
+      message: `</${QRCODE_TAG}> without an opening <${QRCODE_TAG}>`,
+      start,
+      end: start + token.image.length,
+    });
+  }
+
+  /** `<qrcode>data</qrcode>`; data and the closing tag may be missing (an unclosed qrcode). */
+  qrcode(open: IToken, data: IToken | undefined, close: IToken | undefined): void {
+    const start = open.startOffset;
+    const dataStart = start + open.image.length;
+    const last = close ?? data ?? open;
+    const end = last.startOffset + last.image.length;
+    if (!close) {
+      this.diagnostics.push({
+        code: 'parse/unclosed-qrcode',
+        message: `<${QRCODE_TAG}> is never closed: add </${QRCODE_TAG}> after the data to encode`,
         start,
-        end,
+        end: dataStart,
       });
-      return;
+    }
+    this.children.push({ type: 'qrcode', data: data?.image ?? '', dataStart, start, end });
   }
-  appendText(out, token.image, start, end);
+
+  /** Adjacent text (e.g. `a`, `<`, `3`) merges into one node. */
+  private appendText(value: string, start: number, end: number): void {
+    const last = this.children[this.children.length - 1];
+    if (last?.type === 'text' && last.end === start) {
+      last.value += value;
+      last.end = end;
+    } else {
+      this.children.push({ type: 'text', value, start, end });
+    }
+  }
 }
 
 function unknownTag(image: string, name: string, closing: boolean, start: number, end: number): RawDiagnostic {
@@ -94,33 +107,4 @@ function unknownTag(image: string, name: string, closing: boolean, start: number
   if (known && closing && known !== QRCODE_TAG) hint = `; <${known}> takes no closing tag`;
   else if (known && known !== name) hint = `; did you mean <${known}>?`;
   return { code: 'parse/unknown-tag', message: `unknown tag ${image} is printed as text${hint}`, start, end };
-}
-
-/** Adjacent text (e.g. `a`, `<`, `3`) merges into one node. */
-function appendText(out: Node[], value: string, start: number, end: number): void {
-  const last = out[out.length - 1];
-  if (last?.type === 'text' && last.end === start) {
-    last.value += value;
-    last.end = end;
-  } else {
-    out.push({ type: 'text', value, start, end });
-  }
-}
-
-function qrcodeNode(node: CstNode, diagnostics: RawDiagnostic[]): Node {
-  const open = node.children.QrOpen![0] as IToken;
-  const data = node.children.QrData?.[0] as IToken | undefined;
-  const close = node.children.QrClose?.[0] as IToken | undefined;
-  const start = open.startOffset;
-  const last = close ?? data ?? open;
-  const end = last.startOffset + last.image.length;
-  if (!close) {
-    diagnostics.push({
-      code: 'parse/unclosed-qrcode',
-      message: `<${QRCODE_TAG}> is never closed: add </${QRCODE_TAG}> after the data to encode`,
-      start,
-      end: start + open.image.length,
-    });
-  }
-  return { type: 'qrcode', data: data?.image ?? '', dataStart: start + open.image.length, start, end };
 }

@@ -1,7 +1,6 @@
 // parse: conteudo string → AST + diagnostics. Never throws on any string.
 import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from '../diagnostics.js';
 import type { Document } from './ast.js';
-import { buildAst } from './ast-builder.js';
 import { parser } from './parser.js';
 import { lexer } from './tokens.js';
 
@@ -12,10 +11,7 @@ export interface ParseResult {
 
 /** Parses with raw (offset-only) diagnostics: the form the pipeline passes along. */
 export function parseRaw(source: string, diagnostics: RawDiagnostic[]): Document {
-  const { tokens } = lexer.tokenize(source);
-  parser.input = tokens;
-  const cst = parser.document();
-  return buildAst(cst, source, diagnostics);
+  return parser.parseDocument(lexer.tokenize(source).tokens, source, diagnostics);
 }
 
 /**

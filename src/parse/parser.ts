@@ -1,38 +1,57 @@
-// The grammar, pure: a CstParser with no semantic actions (the visitor in ast-builder.ts gives it
-// meaning). It accepts every token sequence the lexer can produce, so parsing cannot fail; an
-// unclosed `<qrcode>` is a qrcode without its QrClose, reported by the visitor.
-import { CstParser, type CstNode } from 'chevrotain';
+// The grammar, as a chevrotain parser with embedded actions: each recognised element is handed to
+// the AST builder as it is parsed, so no concrete syntax tree is built and then walked again.
+// It accepts every token sequence the lexer can produce, so parsing cannot fail; an unclosed
+// `<qrcode>` is a qrcode without its QrClose, reported by the builder.
+import { EmbeddedActionsParser, type IOrAlt, type IToken } from 'chevrotain';
+import type { RawDiagnostic } from '../diagnostics.js';
+import type { Document } from './ast.js';
+import { AstBuilder } from './ast-builder.js';
 import { allTokens, LAngle, QrClose, QrData, QrEmpty, QrOpen, StrayQrClose, Tag, Text } from './tokens.js';
 
-export class ConteudoParser extends CstParser {
+export class ConteudoParser extends EmbeddedActionsParser {
+  private readonly ast = new AstBuilder();
+
   constructor() {
     super(allTokens, { recoveryEnabled: false });
     this.performSelfAnalysis();
   }
 
+  /** Parses a token vector into the document's AST; diagnostics are appended to `diagnostics`. */
+  parseDocument(tokens: IToken[], source: string, diagnostics: RawDiagnostic[]): Document {
+    this.input = tokens;
+    this.ast.begin(diagnostics);
+    this.document();
+    return this.ast.end(source);
+  }
+
+  /** The alternatives of `document`, built once (not one array of closures per element). */
+  private readonly elements: IOrAlt<void>[] = [
+    { ALT: () => this.act(this.ast.text, this.CONSUME(Text)) },
+    { ALT: () => this.act(this.ast.text, this.CONSUME(LAngle)) },
+    { ALT: () => this.act(this.ast.tag, this.CONSUME(Tag)) },
+    { ALT: () => this.act(this.ast.qrEmpty, this.CONSUME(QrEmpty)) },
+    { ALT: () => this.act(this.ast.strayClose, this.CONSUME(StrayQrClose)) },
+    { ALT: () => this.SUBRULE(this.qrcode) },
+  ];
+
   /** document := ( Text | LAngle | Tag | QrEmpty | StrayQrClose | qrcode )* */
   public document = this.RULE('document', () => {
-    this.MANY(() => {
-      this.OR([
-        { ALT: () => this.CONSUME(Text) },
-        { ALT: () => this.CONSUME(LAngle) },
-        { ALT: () => this.CONSUME(Tag) },
-        { ALT: () => this.CONSUME(QrEmpty) },
-        { ALT: () => this.CONSUME(StrayQrClose) },
-        { ALT: () => this.SUBRULE(this.qrcode) },
-      ]);
-    });
+    this.MANY(() => this.OR(this.elements));
   });
 
   /** qrcode := QrOpen QrData? QrClose?  (a missing QrClose is reported, not a parse error) */
   public qrcode = this.RULE('qrcode', () => {
-    this.CONSUME(QrOpen);
-    this.OPTION(() => this.CONSUME(QrData));
-    this.OPTION2(() => this.CONSUME(QrClose));
+    const open = this.CONSUME(QrOpen);
+    const data = this.OPTION(() => this.CONSUME(QrData));
+    const close = this.OPTION2(() => this.CONSUME(QrClose));
+    if (!this.RECORDING_PHASE) this.ast.qrcode(open, data, close);
   });
+
+  /** Runs a builder step, except while chevrotain records the grammar (its tokens are fake). */
+  private act(step: (this: AstBuilder, token: IToken) => void, token: IToken): void {
+    if (!this.RECORDING_PHASE) step.call(this.ast, token);
+  }
 }
 
 /** The one parser instance (chevrotain parsers are built once and reset per input). */
 export const parser = new ConteudoParser();
-
-export type { CstNode };

@@ -2,31 +2,34 @@
 // than LF and TAB removed (text must never smuggle ESC, GS, DLE or NUL to the printer); characters
 // the code page lacks transliterated or replaced by "?". Each change is a diagnostic.
 import type { RawDiagnostic } from '../diagnostics.js';
-import type { CodepageTable } from './codepage.js';
+import type { Codepage, CodepageTable } from './codepage.js';
 import { transliterate } from './transliterate.js';
 
-/** Anything other than printable ASCII, TAB and LF needs a closer look. */
-const NEEDS_WORK = /[^\x20-\x7e\t\n]/;
-
 export interface SanitizeContext {
-  table: CodepageTable;
-  /** For messages: "CP850 on Epson TM-T20". */
-  where: string;
+  codepage: Codepage;
+  /** The printer's name, for messages ("… is not in CP850 on Epson TM-T20"). */
+  printer: string;
   diagnostics: RawDiagnostic[];
 }
 
-/** Returns `value` cleaned; `offset` is where `value` starts in the source, for diagnostics. */
+/**
+ * Returns `value` cleaned (the same string when nothing needs changing); `offset` is where
+ * `value` starts in the source, for diagnostics.
+ */
 export function sanitizeText(value: string, offset: number, ctx: SanitizeContext): string {
-  if (!NEEDS_WORK.test(value)) return value;
-  const { table } = ctx;
+  if (!ctx.codepage.suspect.test(value)) return value;
+  const { table } = ctx.codepage;
+  const where = `${ctx.codepage.name} on ${ctx.printer}`;
   const encodable = (s: string) => isEncodable(s, table);
   let out = '';
   let from = 0;
-  for (let i = 0; i < value.length; i++) {
+  // Jump from one suspect character to the next (a native scan), copying what lies between.
+  const find = ctx.codepage.findSuspect;
+  find.lastIndex = 0;
+  for (let m = find.exec(value); m !== null; m = find.exec(value)) {
+    const i = m.index;
     const c = value.charCodeAt(i);
-    if (c >= 0x20 && c < 0x7f) continue;
-    if (c === 10 || c === 9) continue;
-    if (c >= 0xa0 && (c < 0xd800 || c >= 0xe000) && (table === null || table[c]! >= 0)) continue;
+    if (c > 0xff && (c < 0xd800 || c >= 0xe000) && table !== null && table[c]! >= 0) continue;
     out += value.slice(from, i);
     if (c === 13) {
       if (value.charCodeAt(i + 1) !== 10) out += '\n';
@@ -59,7 +62,7 @@ export function sanitizeText(value: string, offset: number, ctx: SanitizeContext
         out += alt;
         ctx.diagnostics.push({
           code: 'text/transliterated',
-          message: `${codePoint(ch)} "${ch}" is not in ${ctx.where}: printed as "${alt}"`,
+          message: `${codePoint(ch)} "${ch}" is not in ${where}: printed as "${alt}"`,
           start,
           end,
         });
@@ -67,15 +70,15 @@ export function sanitizeText(value: string, offset: number, ctx: SanitizeContext
         out += '?';
         ctx.diagnostics.push({
           code: 'text/replaced',
-          message: `${codePoint(ch)} "${ch}" is not in ${ctx.where}: printed as "?"`,
+          message: `${codePoint(ch)} "${ch}" is not in ${where}: printed as "?"`,
           start,
           end,
         });
       }
     }
-    i += width - 1;
+    find.lastIndex = i + width;
   }
-  return out + value.slice(from);
+  return from === 0 ? value : out + value.slice(from);
 }
 
 function isEncodable(s: string, table: CodepageTable): boolean {
