@@ -15,16 +15,42 @@ export interface EmitRecord {
   end: number;
 }
 
-let spare: Buffer | undefined = Buffer.allocUnsafeSlow(16 * 1024);
+/** One working buffer seen three ways: Buffer (for `write`), plain bytes, 32-bit words. */
+interface Store {
+  buf: Buffer;
+  bytes: Uint8Array;
+  words: Uint32Array;
+}
+
+/** allocUnsafeSlow: memory of its own, from offset 0, so word-aligned. */
+function store(size: number): Store {
+  const buf = Buffer.allocUnsafeSlow(size);
+  return { buf, bytes: new Uint8Array(buf.buffer, 0, size), words: new Uint32Array(buf.buffer, 0, size >>> 2) };
+}
+
+let spare: Store | undefined = store(16 * 1024);
+
+/**
+ * Node's Latin-1 writer without `Buffer#write`'s argument juggling (which costs more than the
+ * copy for a short line). Every Node release has it; `write(…, 'latin1')` is the fallback.
+ */
+type Latin1Write = (this: Buffer, text: string, offset: number, length: number) => number;
+const latin1Write: Latin1Write =
+  (Buffer.prototype as unknown as { latin1Write?: Latin1Write }).latin1Write ??
+  function (this: Buffer, text, offset, length) {
+    return this.write(text, offset, length, 'latin1');
+  };
 
 export class ByteWriter {
-  /** The working buffer; a Buffer so text can be written by `latin1Write` (native, one pass). */
-  private buf: Buffer;
+  private store: Store;
+  /** The working bytes (`store.bytes`). */
+  private buf: Uint8Array;
   length = 0;
   readonly records: EmitRecord[] | undefined;
 
   constructor(withRecords = false) {
-    this.buf = spare ?? Buffer.allocUnsafeSlow(16 * 1024);
+    this.store = spare ?? store(16 * 1024);
+    this.buf = this.store.bytes;
     spare = undefined;
     this.records = withRecords ? [] : undefined;
   }
@@ -44,9 +70,10 @@ export class ByteWriter {
     if (need <= this.buf.length) return;
     let size = this.buf.length * 2;
     while (size < need) size *= 2;
-    const next = Buffer.allocUnsafeSlow(size);
-    this.buf.copy(next, 0, 0, this.length);
-    this.buf = next;
+    const next = store(size);
+    next.bytes.set(this.store.bytes.subarray(0, this.length));
+    this.store = next;
+    this.buf = next.bytes;
   }
 
   byte(b: number): void {
@@ -72,7 +99,7 @@ export class ByteWriter {
   latin1(text: string): number {
     this.reserve(text.length);
     const from = this.length;
-    this.length += this.buf.write(text, from, 'latin1');
+    this.length += latin1Write.call(this.store.buf, text, from, text.length);
     return from;
   }
 
@@ -81,18 +108,22 @@ export class ByteWriter {
     return this.buf;
   }
 
+  /** `raw()` as 32-bit words (word `w` holds bytes 4w…4w+3). */
+  rawWords(): Uint32Array {
+    return this.store.words;
+  }
+
   /** The bytes written, as an exact-size copy; closes the last record and frees the scratch. */
   finish(): Uint8Array {
     const last = this.records?.[this.records.length - 1];
     if (last) last.length = this.length - last.offset;
-    const out = new Uint8Array(this.length);
-    this.buf.copy(out, 0, 0, this.length);
+    const out = this.store.bytes.slice(0, this.length);
     this.release();
     return out;
   }
 
   /** Hands the working buffer back for the next emit (also on a failed emit). */
   release(): void {
-    if (this.buf.length <= 1024 * 1024) spare = this.buf;
+    if (this.buf.length <= 1024 * 1024) spare = this.store;
   }
 }

@@ -8,8 +8,24 @@ import { QRCODE_TAG, suggestTag, TAGS, type CommandName } from './tags.js';
 
 const TAG_NAME = /^<(\/?)([A-Za-z][A-Za-z0-9_-]*)[ \t]*(\/?)>$/;
 
-/** `<name>` as written most of the time → its command: one Map lookup, no regex. */
-const PLAIN_TAGS = new Map<string, CommandName>(Object.entries(TAGS).map(([name, command]) => [`<${name}>`, command]));
+interface PlainTag {
+  image: string;
+  tag: string;
+  command: CommandName;
+}
+
+/**
+ * Known tags as they are written almost always (`<name>`), by length: finding one is a compare
+ * with the one to three of the same length — no regex, and no hashing of a fresh substring.
+ */
+const PLAIN_TAGS: PlainTag[][] = [];
+for (const [tag, command] of Object.entries(TAGS)) (PLAIN_TAGS[tag.length + 2] ??= []).push({ image: `<${tag}>`, tag, command });
+
+function plainTag(image: string): PlainTag | undefined {
+  const candidates = PLAIN_TAGS[image.length];
+  if (candidates) for (const known of candidates) if (known.image === image) return known;
+  return undefined;
+}
 
 export class AstBuilder {
   private children: Node[] = [];
@@ -39,9 +55,9 @@ export class AstBuilder {
     const { image } = token;
     const start = token.startOffset;
     const end = start + image.length;
-    const plain = PLAIN_TAGS.get(image);
+    const plain = plainTag(image);
     if (plain) {
-      this.children.push({ type: 'command', command: plain, tag: image.slice(1, -1), start, end });
+      this.children.push({ type: 'command', command: plain.command, tag: plain.tag, start, end });
       return;
     }
     const [, closing, name, selfClosing] = TAG_NAME.exec(image)!;

@@ -24,8 +24,12 @@ for (let c = 0, bucket = -1; c < 0x10000; c++) {
 }
 const ANY_BUT_LT = ANY.filter((c) => c !== LT);
 
+/** One result array for every custom match: chevrotain reads it at once and keeps only the image. */
+const matched: [string] = [''];
 function match(text: string, start: number, end: number): CustomPatternMatcherReturn | null {
-  return end > start ? [text.substring(start, end)] : null;
+  if (end <= start) return null;
+  matched[0] = text.substring(start, end);
+  return matched;
 }
 
 /** Text: up to the next `<` (or the end). */
@@ -52,8 +56,16 @@ export const QrOpen = createToken({ name: 'QrOpen', pattern: /<qrcode[ \t]*>/, p
 export const QrEmpty = createToken({ name: 'QrEmpty', pattern: /<qrcode[ \t]*\/>/ });
 /** `</qrcode>` in normal text: a stray closing tag. */
 export const StrayQrClose = createToken({ name: 'StrayQrClose', pattern: /<\/qrcode[ \t]*>/ });
-/** Any other tag-like `<name>`, `</name>` or `<name/>`: known or not, the AST builder decides. */
-export const Tag = createToken({ name: 'Tag', pattern: /<\/?[A-Za-z][A-Za-z0-9_-]*[ \t]*\/?>/ });
+/**
+ * Any other tag-like `<name>`, `</name>` or `<name/>`: known or not, the AST builder decides.
+ * Tried first among the tokens starting with `<` (most of them are tags), so it steps aside for
+ * the three qrcode forms; the lookahead hides its first character from chevrotain, hence the hint.
+ */
+export const Tag = createToken({
+  name: 'Tag',
+  pattern: /<(?!qrcode[ \t]*\/?>|\/qrcode[ \t]*>)\/?[A-Za-z][A-Za-z0-9_-]*[ \t]*\/?>/,
+  start_chars_hint: ['<'],
+});
 /** A `<` that starts no tag: printed as written. */
 export const LAngle = createToken({ name: 'LAngle', pattern: '<' });
 /** A run of text without `<`. */
@@ -80,7 +92,7 @@ export const allTokens = [QrOpen, QrEmpty, StrayQrClose, Tag, LAngle, Text, QrDa
 export const lexer = new Lexer(
   {
     modes: {
-      text: [QrOpen, QrEmpty, StrayQrClose, Tag, LAngle, Text],
+      text: [Tag, QrOpen, QrEmpty, StrayQrClose, LAngle, Text],
       qr: [QrClose, QrData],
     },
     defaultMode: 'text',
