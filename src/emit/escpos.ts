@@ -20,7 +20,6 @@ interface State {
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
 type Emitters = { [K in Op['op']]: (op: OpOf<K>, s: State) => void };
 
-const utf8 = new TextEncoder();
 const LF = Uint8Array.of(0x0a);
 
 function command(s: State, label: string, template: ByteTemplate | undefined, start: number, end: number, n = 0): void {
@@ -67,7 +66,7 @@ const EMITTERS: Emitters = {
   drawer: ({ start, end }, s) => command(s, 'drawer pulse pin 2', s.profile.bytes.drawer, start, end),
   qr: ({ data, start, end }, s) => {
     endLine(s, start);
-    QR_FAMILIES[s.profile.qr.command]!(s.out, utf8.encode(data), s.profile.qr, start, end);
+    QR_FAMILIES[s.profile.qr.command]!(s.out, data, s.profile.qr, start, end);
   },
   image: ({ bitmap, start, end }, s) => {
     endLine(s, start);

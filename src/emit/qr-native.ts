@@ -4,7 +4,8 @@ import type { ProfileData } from '../profiles/schema.js';
 import type { ByteWriter } from './writer.js';
 
 type Qr = ProfileData['qr'];
-type Family = (out: ByteWriter, data: Uint8Array, qr: Qr, start: number, end: number) => void;
+/** Writes one symbol; `data` is sent as UTF-8 (its byte length goes in the command's header). */
+type Family = (out: ByteWriter, data: string, qr: Qr, start: number, end: number) => void;
 
 const EPSON_ECC = { L: 0x30, M: 0x31, Q: 0x32, H: 0x33 } as const;
 const BEMATECH_ECC = { L: 0, M: 1, Q: 2, H: 3 } as const;
@@ -19,23 +20,23 @@ export const QR_FAMILIES: Readonly<Record<string, Family>> = {
     out.mark('qr error correction', start, end);
     out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, 0x03, 0x00, 0x31, 0x45, EPSON_ECC[qr.ecc]));
     out.mark('qr store', start, end);
-    const k = data.length + 3;
+    const k = Buffer.byteLength(data, 'utf8') + 3;
     out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, k & 0xff, k >> 8, 0x31, 0x50, 0x30));
-    out.bytes(data);
+    out.utf8(data);
     out.mark('qr print', start, end);
     out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, 0x03, 0x00, 0x31, 0x51, 0x30));
   },
   'bematech-gs-k-q': (out, data, qr, start, end) => {
     out.mark('qr', start, end);
-    const k = data.length;
+    const k = Buffer.byteLength(data, 'utf8');
     out.bytes(Uint8Array.of(0x1d, 0x6b, 0x51, BEMATECH_ECC[qr.ecc], qr.moduleSize, 0x00, 0x01, k & 0xff, k >> 8));
-    out.bytes(data);
+    out.utf8(data);
   },
   'daruma-esc-81': (out, data, qr, start, end) => {
     out.mark('qr', start, end);
-    const k = data.length + 2;
+    const k = Buffer.byteLength(data, 'utf8') + 2;
     const width = Math.min(7, Math.max(3, qr.moduleSize));
     out.bytes(Uint8Array.of(0x1b, 0x81, k & 0xff, k >> 8, width, DARUMA_ECC[qr.ecc]));
-    out.bytes(data);
+    out.utf8(data);
   },
 };

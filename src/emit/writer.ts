@@ -31,15 +31,21 @@ function store(size: number): Store {
 let spare: Store | undefined = store(16 * 1024);
 
 /**
- * Node's Latin-1 writer without `Buffer#write`'s argument juggling (which costs more than the
- * copy for a short line). Every Node release has it; `write(…, 'latin1')` is the fallback.
+ * Node's own string writers, without `Buffer#write`'s argument juggling (which costs more than
+ * the copy for a short line). Every Node release has them; `write(…, encoding)` is the fallback.
  */
-type Latin1Write = (this: Buffer, text: string, offset: number, length: number) => number;
-const latin1Write: Latin1Write =
-  (Buffer.prototype as unknown as { latin1Write?: Latin1Write }).latin1Write ??
-  function (this: Buffer, text, offset, length) {
-    return this.write(text, offset, length, 'latin1');
-  };
+type StringWrite = (this: Buffer, text: string, offset: number, length: number) => number;
+function nativeWrite(encoding: 'latin1' | 'utf8'): StringWrite {
+  const direct = (Buffer.prototype as unknown as Record<string, StringWrite | undefined>)[`${encoding}Write`];
+  return (
+    direct ??
+    function (this: Buffer, text, offset, length) {
+      return this.write(text, offset, length, encoding);
+    }
+  );
+}
+const latin1Write = nativeWrite('latin1');
+const utf8Write = nativeWrite('utf8');
 
 export class ByteWriter {
   private store: Store;
@@ -101,6 +107,14 @@ export class ByteWriter {
     const from = this.length;
     this.length += latin1Write.call(this.store.buf, text, from, text.length);
     return from;
+  }
+
+  /** Writes `text` as UTF-8 (natively, no intermediate array); returns the byte count. */
+  utf8(text: string): number {
+    this.reserve(text.length * 3);
+    const written = utf8Write.call(this.store.buf, text, this.length, text.length * 3);
+    this.length += written;
+    return written;
   }
 
   /** Direct access for tight loops: call `reserve(n)` first, then write `raw()[length++]`. */

@@ -15,30 +15,40 @@ interface PlainTag {
 }
 
 /**
- * Known tags as they are written almost always (`<name>`), by length: finding one is a compare
- * with the one to three of the same length — no regex, and no hashing of a fresh substring.
+ * Known tags as they are written almost always (`<name>`), by length: finding one compares the
+ * source with the one to three of that length, character by character — no regex, and no string
+ * comparison of a fresh substring (which costs more than the scan).
  */
 const PLAIN_TAGS: PlainTag[][] = [];
 for (const [tag, command] of Object.entries(TAGS)) (PLAIN_TAGS[tag.length + 2] ??= []).push({ image: `<${tag}>`, tag, command });
 
-function plainTag(image: string): PlainTag | undefined {
-  const candidates = PLAIN_TAGS[image.length];
-  if (candidates) for (const known of candidates) if (known.image === image) return known;
+/** The known tag written as `<name>` at `source[at, at + length)` (a Tag token), if it is one. */
+function plainTag(source: string, at: number, length: number): PlainTag | undefined {
+  const candidates = PLAIN_TAGS[length];
+  if (candidates === undefined) return undefined;
+  next: for (const known of candidates) {
+    // The token starts with "<" and ends with ">": compare what lies between.
+    for (let i = 1; i < length - 1; i++) if (source.charCodeAt(at + i) !== known.image.charCodeAt(i)) continue next;
+    return known;
+  }
   return undefined;
 }
 
 export class AstBuilder {
+  private source = '';
   private children: Node[] = [];
   private diagnostics: RawDiagnostic[] = [];
 
   /** Starts a document; diagnostics are appended to `diagnostics`. */
-  begin(diagnostics: RawDiagnostic[]): void {
+  begin(source: string, diagnostics: RawDiagnostic[]): void {
+    this.source = source;
     this.children = [];
     this.diagnostics = diagnostics;
   }
 
-  end(source: string): Document {
-    const doc: Document = { type: 'document', source, children: this.children };
+  end(): Document {
+    const doc: Document = { type: 'document', source: this.source, children: this.children };
+    this.source = '';
     this.children = [];
     this.diagnostics = [];
     return doc;
@@ -55,7 +65,7 @@ export class AstBuilder {
     const { image } = token;
     const start = token.startOffset;
     const end = start + image.length;
-    const plain = plainTag(image);
+    const plain = plainTag(this.source, start, image.length);
     if (plain) {
       this.children.push({ type: 'command', command: plain.command, tag: plain.tag, start, end });
       return;

@@ -19,9 +19,9 @@ export class ConteudoParser extends EmbeddedActionsParser {
   /** Parses a token vector into the document's AST; diagnostics are appended to `diagnostics`. */
   parseDocument(tokens: IToken[], source: string, diagnostics: RawDiagnostic[]): Document {
     this.input = tokens;
-    this.ast.begin(diagnostics);
+    this.ast.begin(source, diagnostics);
     this.document();
-    return this.ast.end(source);
+    return this.ast.end();
   }
 
   /** The alternatives of `document`, built once (not one array of closures per element). */

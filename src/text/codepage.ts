@@ -26,12 +26,15 @@ const pages = new Map<string, Codepage>();
 
 /** The code page for an encoding name (`cp850`, `cp860`, `utf8`…), built on first use. */
 export function codepage(encoding: string): Codepage {
+  const known = pages.get(encoding);
+  if (known !== undefined) return known;
   const key = encoding.toLowerCase();
   let page = pages.get(key);
   if (page === undefined) {
     page = key === 'utf8' || key === 'utf-8' ? utf8Page() : singleBytePage(key);
     pages.set(key, page);
   }
+  pages.set(encoding, page);
   return page;
 }
 
