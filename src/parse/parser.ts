@@ -26,11 +26,36 @@ export class ConteudoParser extends EmbeddedActionsParser {
 
   /** The alternatives of `document`, built once (not one array of closures per element). */
   private readonly elements: IOrAlt<void>[] = [
-    { ALT: () => this.act(this.ast.text, this.CONSUME(Text)) },
-    { ALT: () => this.act(this.ast.text, this.CONSUME(LAngle)) },
-    { ALT: () => this.act(this.ast.tag, this.CONSUME(Tag)) },
-    { ALT: () => this.act(this.ast.qrEmpty, this.CONSUME(QrEmpty)) },
-    { ALT: () => this.act(this.ast.strayClose, this.CONSUME(StrayQrClose)) },
+    {
+      ALT: () => {
+        const token = this.CONSUME(Text);
+        if (!this.RECORDING_PHASE) this.ast.text(token);
+      },
+    },
+    {
+      ALT: () => {
+        const token = this.CONSUME(LAngle);
+        if (!this.RECORDING_PHASE) this.ast.text(token);
+      },
+    },
+    {
+      ALT: () => {
+        const token = this.CONSUME(Tag);
+        if (!this.RECORDING_PHASE) this.ast.tag(token);
+      },
+    },
+    {
+      ALT: () => {
+        const token = this.CONSUME(QrEmpty);
+        if (!this.RECORDING_PHASE) this.ast.qrEmpty(token);
+      },
+    },
+    {
+      ALT: () => {
+        const token = this.CONSUME(StrayQrClose);
+        if (!this.RECORDING_PHASE) this.ast.strayClose(token);
+      },
+    },
     { ALT: () => this.SUBRULE(this.qrcode) },
   ];
 
@@ -46,11 +71,6 @@ export class ConteudoParser extends EmbeddedActionsParser {
     const close = this.OPTION2(() => this.CONSUME(QrClose));
     if (!this.RECORDING_PHASE) this.ast.qrcode(open, data, close);
   });
-
-  /** Runs a builder step, except while chevrotain records the grammar (its tokens are fake). */
-  private act(step: (this: AstBuilder, token: IToken) => void, token: IToken): void {
-    if (!this.RECORDING_PHASE) step.call(this.ast, token);
-  }
 }
 
 /** The one parser instance (chevrotain parsers are built once and reset per input). */
