@@ -13,6 +13,8 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     noExternal: ['chevrotain', 'typebox'],
+    // import.meta.url in the CJS build (code pages load iconv-lite lazily with createRequire).
+    shims: true,
   },
   {
     entry: { cli: 'src/cli/main.ts' },

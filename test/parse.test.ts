@@ -75,3 +75,19 @@ describe('lexer', () => {
     expect(kinds('<qrcode>a</qrcode')).toEqual(['qr:a</qrcode']);
   });
 });
+
+describe('grammar definition', () => {
+  // The shared lexer and parser skip chevrotain's definition checks to start faster; these build
+  // both with the checks on, so a grammar or token mistake still fails here.
+  it('passes chevrotain lexer validation', async () => {
+    const { Lexer } = await import('chevrotain');
+    const { lexerDefinition } = await import('../src/parse/tokens.js');
+    const checked = new Lexer(lexerDefinition, { positionTracking: 'onlyOffset', ensureOptimizations: true });
+    expect(checked.lexerDefinitionErrors).toEqual([]);
+  });
+
+  it('passes chevrotain parser validation', async () => {
+    const { ConteudoParser } = await import('../src/parse/parser.js');
+    expect(() => new ConteudoParser({ validate: true })).not.toThrow();
+  });
+});

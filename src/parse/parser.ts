@@ -11,8 +11,12 @@ import { allTokens, LAngle, QrClose, QrData, QrEmpty, QrOpen, StrayQrClose, Tag,
 export class ConteudoParser extends EmbeddedActionsParser {
   private readonly ast = new AstBuilder();
 
-  constructor() {
-    super(allTokens, { recoveryEnabled: false });
+  /**
+   * `validate`: run chevrotain's grammar checks (ambiguity, left recursion…). They cost
+   * milliseconds at every start, so the one shared parser skips them and the tests build one with them.
+   */
+  constructor({ validate = false } = {}) {
+    super(allTokens, { recoveryEnabled: false, skipValidations: !validate });
     this.performSelfAnalysis();
   }
 

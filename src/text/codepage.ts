@@ -2,7 +2,28 @@
 // byte, or -1 where the code page lacks the character) and, derived from it, one regular
 // expression that finds the first character needing the sanitiser. Clean text — the common case —
 // is then checked by one native regex scan instead of a loop in JavaScript.
-import iconv from 'iconv-lite';
+//
+// The pages printers select with ESC t come from a file generated from iconv-lite (and tested
+// against it); iconv-lite itself is loaded only for any other page a profile names.
+import { createRequire } from 'node:module';
+import { CODEPAGE_CHARS } from './codepages.generated.js';
+
+type Iconv = typeof import('iconv-lite');
+let iconvLite: Iconv | undefined;
+const iconv = (): Iconv => (iconvLite ??= createRequire(import.meta.url)('iconv-lite') as Iconv);
+
+/** The character of each of the 256 bytes of a single-byte code page (U+FFFD where none). */
+export function codepageChars(encoding: string): string {
+  const key = encoding.toLowerCase();
+  const known = CODEPAGE_CHARS[key];
+  if (known !== undefined) return known;
+  if (!iconv().encodingExists(key)) throw new Error(`unknown code page "${encoding}"`);
+  const all = Buffer.alloc(256);
+  for (let b = 0; b < 256; b++) all[b] = b;
+  const decoded = iconv().decode(all, key);
+  if (decoded.length !== 256) throw new Error(`code page "${encoding}" is not a single-byte code page`);
+  return decoded;
+}
 
 /** Char code → byte, -1 where absent. `null` for UTF-8 output, where every character encodes. */
 export type CodepageTable = Int16Array | null;
@@ -53,11 +74,7 @@ function utf8Page(): Codepage {
 }
 
 function singleBytePage(encoding: string): Codepage {
-  if (!iconv.encodingExists(encoding)) throw new Error(`unknown code page "${encoding}"`);
-  const all = Buffer.alloc(256);
-  for (let b = 0; b < 256; b++) all[b] = b;
-  const decoded = iconv.decode(all, encoding);
-  if (decoded.length !== 256) throw new Error(`code page "${encoding}" is not a single-byte code page`);
+  const decoded = codepageChars(encoding);
   const table = new Int16Array(65536).fill(-1);
   for (let b = 0; b < 256; b++) {
     const c = decoded.charCodeAt(b);
