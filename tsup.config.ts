@@ -13,7 +13,8 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     noExternal: ['chevrotain', 'typebox'],
-    // import.meta.url in the CJS build (code pages load iconv-lite lazily with createRequire).
+    // import.meta.url in the CJS build, for the createRequire calls that load parts on first use
+    // (iconv-lite for other code pages, resvg for PNG previews, qrcode, TypeBox for profile errors).
     shims: true,
   },
   {

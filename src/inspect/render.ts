@@ -1,10 +1,11 @@
 // Preview rendering from bytes: disassemble in the printer's dialect, lay out, draw SVG, and
-// rasterise to PNG with @resvg/resvg-js (prebuilt binaries from npm, no system packages).
-import { Resvg } from '@resvg/resvg-js';
+// rasterise to PNG with @resvg/resvg-js (prebuilt binaries from npm, no system packages), which is
+// loaded only when a PNG is asked for.
 import { loadProfile, type PrinterRef } from '../profiles/index.js';
 import { walk } from './disassemble.js';
 import { dialectFor } from './dialect.js';
 import { layout, type Page } from './layout.js';
+import { resvg } from './resvg.js';
 import { pageToSvg } from './svg.js';
 
 export interface RenderOptions {
@@ -33,11 +34,12 @@ export function renderPng(bytes: Uint8Array, options: RenderOptions & { scale?: 
 }
 
 export function svgToPng(svg: string, scale = 1): Uint8Array {
-  const resvg = new Resvg(svg, {
+  const { Resvg } = resvg();
+  const renderer = new Resvg(svg, {
     background: '#ffffff',
     fitTo: scale === 1 ? { mode: 'original' } : { mode: 'zoom', value: scale },
     font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans Mono' },
     shapeRendering: 1,
   });
-  return new Uint8Array(resvg.render().asPng());
+  return new Uint8Array(renderer.render().asPng());
 }
