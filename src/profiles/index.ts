@@ -1,9 +1,12 @@
 // Profiles: the built-in templates and user profiles, resolved (`extends`), validated against the
 // schema, and compiled once into what the passes need: a capability set and byte templates.
-import { Value } from 'typebox/value';
+// A built-in template is built on first use, so a process pays only for the printers it uses.
 import { BASELINES, TEMPLATES } from './builtin/index.js';
 import { compileTemplate, type ByteTemplate } from './bytes.js';
-import { ProfileSchema, type Commands, type ProfileData } from './schema.js';
+import { firstMismatch } from './check.js';
+import { ProfileSchema } from './profile-schema.js';
+import type { Commands, ProfileData } from './schema.js';
+import { typeboxVerdict } from './typebox-verdict.js';
 
 /** What a profile can do; passes ask `profile.caps.has('cut.partial')`, never the model's name. */
 export type Capability = 'cut.partial' | 'condensed' | 'qr.native' | 'codepage.select' | 'image';
@@ -85,10 +88,7 @@ function knownNames(): string {
 /** Validates resolved profile data and compiles it. Throws ProfileError listing every problem. */
 export function createProfile(input: ProfileInput): Profile {
   const data = resolveExtends(input as Record<string, unknown>, new Set());
-  if (!Value.Check(ProfileSchema, data)) {
-    const problems = [...Value.Errors(ProfileSchema, data)].map((e) => `${e.instancePath || '/'} ${e.message}`);
-    throw new ProfileError(`invalid printer profile ${describe(data)}: ${problems.join('; ')}`);
-  }
+  checkSchema(data);
   if (data.output === 'escpos' && (!data.commands || !data.image)) {
     throw new ProfileError(`invalid printer profile ${describe(data)}: an escpos profile needs "commands" and "image"`);
   }
@@ -122,15 +122,34 @@ export function createProfile(input: ProfileInput): Profile {
   return Object.freeze({ ...(data as ProfileData), caps, bytes, [PROFILE]: true });
 }
 
+/**
+ * Throws ProfileError unless `data` matches the schema. The matcher in check.ts accepts exactly what
+ * TypeBox accepts; TypeBox itself is loaded only for a profile the matcher rejects, to give its own
+ * list of problems.
+ */
+function checkSchema(data: Record<string, unknown>): asserts data is ProfileData {
+  const path = firstMismatch(ProfileSchema, data);
+  if (path === undefined) return;
+  const verdict = typeboxVerdict(ProfileSchema, data);
+  if (verdict?.valid) return;
+  const problems = verdict?.problems ?? [`${path || '/'} does not match the profile schema`];
+  throw new ProfileError(`invalid printer profile ${describe(data)}: ${problems.join('; ')}`);
+}
+
 function describe(data: Record<string, unknown>): string {
   return data.code ? `"${String(data.code)}"` : '(unnamed)';
 }
 
-const builtins: readonly Profile[] = TEMPLATES.map((t) => createProfile(t as ProfileInput));
+const builtins: Profile[] = [];
+let all: readonly Profile[] | undefined;
+
+function builtin(i: number): Profile {
+  return (builtins[i] ??= createProfile(TEMPLATES[i] as ProfileInput));
+}
 
 /** The seven built-in templates, in id order. */
 export function listProfiles(): readonly Profile[] {
-  return builtins;
+  return (all ??= TEMPLATES.map((_, i) => builtin(i)));
 }
 
 /**
@@ -144,7 +163,7 @@ export function loadProfile(ref: PrinterRef): Profile {
     return userProfile(ref as ProfileInput);
   }
   const i = findTemplate(ref);
-  const found = i === undefined ? undefined : builtins[i];
+  const found = i === undefined ? undefined : builtin(i);
   if (!found) throw new ProfileError(`unknown printer "${String(ref)}"; known: ${knownNames()}`);
   return found;
 }
@@ -160,4 +179,4 @@ function userProfile(input: ProfileInput): Profile {
 }
 
 export type { ProfileData, Commands } from './schema.js';
-export { ProfileSchema } from './schema.js';
+export { ProfileSchema } from './profile-schema.js';

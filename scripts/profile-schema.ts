@@ -1,0 +1,19 @@
+// Regenerates src/profiles/schema.json from the TypeBox definition in src/profiles/schema.ts:
+// `npm run profile-schema`. The library loads the JSON, not TypeBox, because building the schema
+// with TypeBox costs more at import than the whole compiler. TypeBox's non-enumerable markers
+// (`~kind`, `~optional`) are written as ordinary keys; src/profiles/profile-schema.ts hides them again.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ProfileSchema } from '../src/profiles/schema.js';
+
+/** A copy with every own string key, enumerable or not, so JSON.stringify keeps the markers. */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value !== 'object' || value === null) return value;
+  if (Object.getOwnPropertySymbols(value).length) throw new Error('symbol keys do not survive JSON');
+  return Object.fromEntries(Object.getOwnPropertyNames(value).map((key) => [key, plain((value as Record<string, unknown>)[key])]));
+}
+
+const out = join(import.meta.dirname, '..', 'src', 'profiles', 'schema.json');
+writeFileSync(out, `${JSON.stringify(plain(ProfileSchema), null, 2)}\n`);
+console.log(`wrote ${out}`);

@@ -1,0 +1,26 @@
+// TypeBox's verdict and error list for a profile the matcher in check.ts rejected. TypeBox is loaded
+// here, on this error path only. It is ESM-only, so require() needs require(esm): Node 20.19+,
+// 22.12+. On a Node without it the caller falls back to the matcher's own path.
+import { createRequire } from 'node:module';
+
+type ValueModule = typeof import('typebox/value');
+
+let value: ValueModule | undefined;
+
+/** TypeBox's Value.Check, and when it fails, Value.Errors as "/path message" lines. */
+export interface Verdict {
+  valid: boolean;
+  problems: string[];
+}
+
+/** TypeBox's verdict on `data`, or undefined when TypeBox cannot be loaded synchronously. */
+export function typeboxVerdict(schema: object, data: unknown): Verdict | undefined {
+  try {
+    value ??= createRequire(import.meta.url)('typebox/value') as ValueModule;
+  } catch {
+    return undefined;
+  }
+  const { Value } = value;
+  if (Value.Check(schema as never, data)) return { valid: true, problems: [] };
+  return { valid: false, problems: [...Value.Errors(schema as never, data)].map((e) => `${e.instancePath || '/'} ${e.message}`) };
+}
