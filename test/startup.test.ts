@@ -1,0 +1,55 @@
+// What importing the built package loads: compiling must not load the previewer's PNG renderer,
+// qrcode's file/PNG renderers (pngjs, zlib) or TypeBox, nor qrcode at all unless a QR code is
+// rasterised; each loads on first use, from the ESM and the CJS build alike.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './support/cli.js';
+
+const HEAVY = /node_modules\/(@resvg\/|pngjs\/|typebox\/|qrcode\/lib\/(server|renderer)\b)/;
+const QRCODE = /node_modules\/qrcode\//;
+
+/**
+ * Runs `first` then `then` in a fresh node, with `b` = the built package, and returns the CJS
+ * modules matching `watch` that were loaded after each.
+ */
+function loaded(kind: 'esm' | 'cjs', watch: RegExp, first: string, then: string): { first: string[]; then: string[] } {
+  const load = kind === 'esm' ? `const b = await import(${JSON.stringify(join(ROOT, 'dist', 'index.js'))});` : `const b = require(${JSON.stringify(join(ROOT, 'dist', 'index.cjs'))});`;
+  const seen = `Object.keys(require('node:module')._cache).filter((f) => ${watch}.test(f.replaceAll('\\\\', '/')))`;
+  const script = `${kind === 'esm' ? "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" : ''}
+    ${load} ${first}; const first = ${seen}; ${then}; console.log(JSON.stringify({ first, then: ${seen} }));`;
+  const r = spawnSync(process.execPath, [`--input-type=${kind === 'esm' ? 'module' : 'commonjs'}`, '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout) as { first: string[]; then: string[] };
+}
+
+const receipt = JSON.stringify(readFileSync(join(ROOT, 'fixtures', 'nfce.txt'), 'utf8'));
+const native = `b.compile(${receipt}, { printer: { extends: 'MAKER5T20', qr: { command: 'epson-gs-k' } } })`;
+const raster = `const bytes = b.compile(${receipt}, { printer: 'MAKER5T20' }).bytes`;
+
+describe.each(['esm', 'cjs'] as const)('the built package (%s)', (kind) => {
+  it('compiles without the PNG renderer, qrcode renderers or TypeBox, and loads resvg for the first PNG', () => {
+    const r = loaded(kind, HEAVY, `${native}; ${raster}`, 'if (!(b.renderPng(bytes, { printer: 5 }).length > 1000)) throw new Error("no png")');
+    expect(r.first).toEqual([]);
+    expect(r.then.some((f) => f.includes('@resvg/resvg-js'))).toBe(true);
+  });
+
+  it('loads qrcode only for a QR code it rasterises', () => {
+    const r = loaded(kind, QRCODE, native, raster);
+    expect(r.first).toEqual([]);
+    expect(r.then.some((f) => f.endsWith('qrcode/lib/core/qrcode.js'))).toBe(true);
+  });
+
+  it('loads TypeBox only to explain a bad profile', () => {
+    const bad = `let message = ''; try { b.loadProfile({ extends: 5, commands: { drawer: '1B 70 0' } }) } catch (e) { message = e.message }`;
+    const r = loaded(kind, HEAVY, `${native}; ${raster}`, `${bad}; if (!message.includes('/commands/drawer must match pattern')) throw new Error(message)`);
+    expect(r.first).toEqual([]);
+  });
+});
+
+it('keeps static imports of TypeBox, resvg, pngjs and qrcode out of the library bundle', () => {
+  for (const file of ['index.js', 'index.cjs']) {
+    expect(readFileSync(join(ROOT, 'dist', file), 'utf8')).not.toMatch(/(from |require\()"(typebox|@resvg\/resvg-js|qrcode|pngjs)(\/[^"]*)?"/);
+  }
+});
