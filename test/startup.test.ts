@@ -1,13 +1,14 @@
 // What importing the built package loads: compiling must not load the previewer's PNG renderer,
-// qrcode's file/PNG renderers (pngjs, zlib) or TypeBox, nor qrcode at all unless a QR code is
-// rasterised; each loads on first use, from the ESM and the CJS build alike.
+// qrcode's file/PNG renderers (pngjs, zlib), TypeBox or iconv-lite (CP850 comes from a generated
+// table), nor qrcode at all unless a QR code is rasterised; each loads on first use, from the ESM
+// and the CJS build alike.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './support/cli.js';
 
-const HEAVY = /node_modules\/(@resvg\/|pngjs\/|typebox\/|qrcode\/lib\/(server|renderer)\b)/;
+const HEAVY = /node_modules\/(@resvg\/|pngjs\/|typebox\/|iconv-lite\/|qrcode\/lib\/(server|renderer)\b)/;
 const QRCODE = /node_modules\/qrcode\//;
 
 /**
@@ -29,10 +30,16 @@ const native = `b.compile(${receipt}, { printer: { extends: 'MAKER5T20', qr: { c
 const raster = `const bytes = b.compile(${receipt}, { printer: 'MAKER5T20' }).bytes`;
 
 describe.each(['esm', 'cjs'] as const)('the built package (%s)', (kind) => {
-  it('compiles without the PNG renderer, qrcode renderers or TypeBox, and loads resvg for the first PNG', () => {
+  it('compiles without the PNG renderer, qrcode renderers, TypeBox or iconv-lite, and loads resvg for the first PNG', () => {
     const r = loaded(kind, HEAVY, `${native}; ${raster}`, 'if (!(b.renderPng(bytes, { printer: 5 }).length > 1000)) throw new Error("no png")');
     expect(r.first).toEqual([]);
     expect(r.then.some((f) => f.includes('@resvg/resvg-js'))).toBe(true);
+  });
+
+  it('loads iconv-lite for the disassembler when it decodes text', () => {
+    const r = loaded(kind, /node_modules\/iconv-lite\//, `${raster}`, 'b.disassemble(bytes, { printer: 5 })');
+    expect(r.first).toEqual([]);
+    expect(r.then.length).toBeGreaterThan(0);
   });
 
   it('loads qrcode only for a QR code it rasterises', () => {
@@ -48,8 +55,8 @@ describe.each(['esm', 'cjs'] as const)('the built package (%s)', (kind) => {
   });
 });
 
-it('keeps static imports of TypeBox, resvg, pngjs and qrcode out of the library bundle', () => {
+it('keeps static imports of TypeBox, resvg, pngjs, qrcode and iconv-lite out of the library bundle', () => {
   for (const file of ['index.js', 'index.cjs']) {
-    expect(readFileSync(join(ROOT, 'dist', file), 'utf8')).not.toMatch(/(from |require\()"(typebox|@resvg\/resvg-js|qrcode|pngjs)(\/[^"]*)?"/);
+    expect(readFileSync(join(ROOT, 'dist', file), 'utf8')).not.toMatch(/(from |require\()"(typebox|@resvg\/resvg-js|qrcode|pngjs|iconv-lite)(\/[^"]*)?"/);
   }
 });
