@@ -4,7 +4,7 @@
 // its schema check is done by the tests rather than at every load.
 import { BASELINES, TEMPLATES } from './builtin/index.js';
 import { compileTemplate, type ByteTemplate } from './bytes.js';
-import { firstMismatch } from './check.js';
+import { Check } from './check.generated.js';
 import { ProfileSchema } from './profile-schema.js';
 import type { Commands, ProfileData } from './schema.js';
 import { typeboxVerdict } from './typebox-verdict.js';
@@ -129,16 +129,15 @@ function build(data: ProfileData): Profile {
 }
 
 /**
- * Throws ProfileError unless `data` matches the schema. The matcher in check.ts accepts exactly what
- * TypeBox accepts; TypeBox itself is loaded only for a profile the matcher rejects, to give its own
- * list of problems.
+ * Throws ProfileError unless `data` matches the schema. The check is TypeBox's, compiled ahead of
+ * time (check.generated.ts); TypeBox itself is loaded only for a profile that fails it, to list
+ * what is wrong.
  */
 function checkSchema(data: Record<string, unknown>): asserts data is ProfileData {
-  const path = firstMismatch(ProfileSchema, data);
-  if (path === undefined) return;
+  if (Check(data)) return;
   const verdict = typeboxVerdict(ProfileSchema, data);
   if (verdict?.valid) return;
-  const problems = verdict?.problems ?? [`${path || '/'} does not match the profile schema`];
+  const problems = verdict?.problems ?? ['it does not match the profile schema (run on Node 20.19+ or 22.12+ for the details)'];
   throw new ProfileError(`invalid printer profile ${describe(data)}: ${problems.join('; ')}`);
 }
 
