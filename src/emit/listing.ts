@@ -1,7 +1,6 @@
 // The readable listing of an emitted job: one command per line with hex, mnemonic and the source
 // span (line:col-line:col). Text shows as a quoted string with non-ASCII bytes escaped, so the
 // listing pins every byte; long raster data shows as its size and a hash.
-import { createHash } from 'node:crypto';
 import { LineIndex } from '../diagnostics.js';
 import type { EmitRecord } from './writer.js';
 
@@ -28,7 +27,8 @@ function pos(index: LineIndex, offset: number): string {
 function hex(chunk: Uint8Array): string {
   const show = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).toUpperCase().padStart(2, '0')).join(' ');
   if (chunk.length <= HEAD_BYTES * 2) return show(chunk);
-  const digest = createHash('sha256').update(chunk).digest('hex').slice(0, 16);
+  // node:crypto is loaded here, on the first long command of a listing, not when bobina is imported.
+  const digest = process.getBuiltinModule('node:crypto').createHash('sha256').update(chunk).digest('hex').slice(0, 16);
   return `${show(chunk.subarray(0, HEAD_BYTES))} … (${chunk.length} bytes, sha256 ${digest})`;
 }
 
