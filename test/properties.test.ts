@@ -2,11 +2,12 @@
 import fc from 'fast-check';
 import { readQr } from './support/qr-reader.js';
 import { describe, expect, it } from 'vitest';
-import { compile, listProfiles, loadProfile, parse, type Profile } from '../src/index.js';
+import { compile, emit, listProfiles, loadProfile, lower, parse, type Profile } from '../src/index.js';
 import { conteudo, qrPayload } from './support/arbitraries.js';
 import { rasterImages, toRgba } from './support/raster.js';
 
 const profiles = listProfiles();
+const compileOps = (ops: Parameters<typeof emit>[0], p: Profile) => emit(ops, p).bytes;
 const escpos = profiles.filter((p) => p.output === 'escpos');
 
 /** Which record labels need which capability: an emitted command must be one the profile has. */
@@ -68,6 +69,21 @@ describe('compile', () => {
             expect(b === 0x0a || b === 0x09 || (b >= 0x20 && b !== 0x7f)).toBe(true);
           }
         }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('marks a text op latin1 only when it is, and writes the same bytes as without the mark', () => {
+    const withoutMark = (p: Profile, s: string) => {
+      const { ops } = lower(parse(s).ast, p);
+      return compileOps(ops.map((op) => (op.op === 'text' ? { ...op, latin1: undefined } : op)), p);
+    };
+    fc.assert(
+      fc.property(fc.oneof(conteudo, fc.string({ unit: 'binary' })), fc.constantFrom(...profiles), (s, p) => {
+        const { ops } = lower(parse(s).ast, p);
+        for (const op of ops) if (op.op === 'text' && op.latin1) expect(/[^\x00-\xff]/.test(op.text)).toBe(false);
+        expect(compileOps(ops, p)).toEqual(withoutMark(p, s));
       }),
       { numRuns: 300 },
     );

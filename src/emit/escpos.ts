@@ -48,9 +48,9 @@ const EMITTERS: Emitters = {
   },
   condensed: ({ on, start, end }, s) =>
     command(s, on ? 'condensed on' : 'condensed off', s.profile.bytes[on ? 'condensedOn' : 'condensedOff'], start, end),
-  text: ({ text, start, end }, s) => {
+  text: ({ text, latin1, start, end }, s) => {
     s.out.mark('text', start, end);
-    writeText(s.out, text, s.table);
+    writeText(s.out, text, s.table, latin1 === true);
     s.atLineStart = text.charCodeAt(text.length - 1) === 10;
   },
   cut: ({ partial, start, end }, s) => {

@@ -67,8 +67,11 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
   };
   for (const node of ast.children) {
     if (node.type === 'text') {
-      const text = sanitizeText(node.value, node.start, ctx);
-      if (text) out.push({ op: 'text', text, start: node.start, end: node.end });
+      // Text the code page's suspect class does not match prints as is; on a single-byte page that
+      // class takes in everything above Latin-1, so such text is also within Latin-1.
+      const clean = !ctx.codepage.suspect.test(node.value);
+      const text = clean ? node.value : sanitizeText(node.value, node.start, ctx);
+      if (text) out.push({ op: 'text', text, start: node.start, end: node.end, latin1: clean && ctx.codepage.table !== null });
     } else if (node.type === 'command') {
       COMMANDS[node.command](node, profile, out, diagnostics);
     } else {

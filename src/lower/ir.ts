@@ -19,8 +19,12 @@ interface At {
 export type Op =
   | (At & { op: 'align'; align: Align })
   | (At & { op: 'condensed'; on: boolean })
-  /** Text already safe for the profile's code page: only encodable characters, LF and TAB. */
-  | (At & { op: 'text'; text: string })
+  /**
+   * Text already safe for the profile's code page: only encodable characters, LF and TAB.
+   * `latin1: true` says every character is at most U+00FF (lowering learns it from its own check),
+   * so the emitter can write the text natively without scanning it again; absent means unknown.
+   */
+  | (At & { op: 'text'; text: string; latin1?: boolean })
   | (At & { op: 'cut'; partial: boolean })
   | (At & { op: 'feed'; lines: number })
   | (At & { op: 'drawer' })
