@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { CODEPAGE_CHARS } from '../src/text/codepages.generated.js';
 import { codepage, codepageChars } from '../src/text/codepage.js';
-import { compile } from '../src/index.js';
+import { compile, loadProfile, ProfileError } from '../src/index.js';
 
 const everyByte = Buffer.from(Array.from({ length: 256 }, (_, b) => b));
 
@@ -22,8 +22,12 @@ describe('code pages', () => {
     expect([...bytes.subarray(5, 9)]).toEqual([...iconv.encode('Łódź', 'iso-8859-2')]);
   });
 
-  it('refuses unknown and multi-byte pages', () => {
+  it('refuses unknown and multi-byte pages, and a profile naming one, as a ProfileError', () => {
     expect(() => codepage('cp99999')).toThrow('unknown code page "cp99999"');
     expect(() => codepage('shift_jis')).toThrow('not a single-byte code page');
+    for (const encoding of ['cp99999', 'constructor', '__proto__', 'toString']) {
+      expect(() => loadProfile({ extends: 'MAKER5T20', codepage: { encoding } })).toThrow(ProfileError);
+      expect(() => loadProfile({ extends: 'MAKER5T20', codepage: { encoding } })).toThrow(`unknown code page "${encoding}"`);
+    }
   });
 });

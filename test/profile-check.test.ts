@@ -1,4 +1,5 @@
-// The profile schema without TypeBox's machinery at run time: the JSON copy is TypeBox's schema,
+// The profile schema without TypeBox's schema and value modules at run time (the generated checker
+// needs only typebox/guard, which is bundled): the JSON copy is TypeBox's schema,
 // the ahead-of-time checker TypeBox generated for it (check.generated.ts) accepts exactly what
 // Value.Check accepts, and a rejected profile gets TypeBox's messages.
 import fc from 'fast-check';

@@ -32,7 +32,8 @@ let spare: Store | undefined = store(16 * 1024);
 
 /**
  * Node's own string writers, without `Buffer#write`'s argument juggling (which costs more than
- * the copy for a short line). Every Node release has them; `write(…, encoding)` is the fallback.
+ * the copy for a short line). They are not in Node's documented API, though every release from
+ * 20 to 24 has them; should one drop them, `write(…, encoding)` does the same job.
  */
 type StringWrite = (this: Buffer, text: string, offset: number, length: number) => number;
 function nativeWrite(encoding: 'latin1' | 'utf8'): StringWrite {

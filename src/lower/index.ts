@@ -9,7 +9,7 @@ import type { CommandNode, Document } from '../parse/ast.js';
 import type { CommandName } from '../parse/tags.js';
 import type { Profile } from '../profiles/index.js';
 import { codepage } from '../text/codepage.js';
-import { sanitizeText, type SanitizeContext } from '../text/sanitize.js';
+import { sanitizeSuspect, type SanitizeContext } from '../text/sanitize.js';
 import type { Op } from './ir.js';
 import { lowerQr } from './qr.js';
 
@@ -69,9 +69,13 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
     if (node.type === 'text') {
       // Text the code page's suspect class does not match prints as is; on a single-byte page that
       // class takes in everything above Latin-1, so such text is also within Latin-1.
-      const clean = !ctx.codepage.suspect.test(node.value);
-      const text = clean ? node.value : sanitizeText(node.value, node.start, ctx);
-      if (text) out.push({ op: 'text', text, start: node.start, end: node.end, latin1: clean && ctx.codepage.table !== null });
+      const { value, start, end } = node;
+      if (!ctx.codepage.suspect.test(value)) {
+        out.push(ctx.codepage.table === null ? { op: 'text', text: value, start, end } : { op: 'text', text: value, start, end, latin1: true });
+        continue;
+      }
+      const text = sanitizeSuspect(value, start, ctx);
+      if (text) out.push({ op: 'text', text, start, end });
     } else if (node.type === 'command') {
       COMMANDS[node.command](node, profile, out, diagnostics);
     } else {

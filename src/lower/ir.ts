@@ -21,10 +21,11 @@ export type Op =
   | (At & { op: 'condensed'; on: boolean })
   /**
    * Text already safe for the profile's code page: only encodable characters, LF and TAB.
-   * `latin1: true` says every character is at most U+00FF (lowering learns it from its own check),
-   * so the emitter can write the text natively without scanning it again; absent means unknown.
+   * `latin1: true` is lowering's mark that every character is at most U+00FF (it learns that from
+   * its own check), so the emitter writes the text natively without scanning it again. Ops built or
+   * edited by hand should leave it out: absent means "not known", and the emitter then checks.
    */
-  | (At & { op: 'text'; text: string; latin1?: boolean })
+  | (At & { op: 'text'; text: string; latin1?: true })
   | (At & { op: 'cut'; partial: boolean })
   | (At & { op: 'feed'; lines: number })
   | (At & { op: 'drawer' })

@@ -3,6 +3,7 @@
 // A built-in template is built on first use, so a process pays only for the printers it uses, and
 // its schema check is done by the tests rather than at every load.
 import { BASELINES, TEMPLATES } from './builtin/index.js';
+import { codepage } from '../text/codepage.js';
 import { compileTemplate, type ByteTemplate } from './bytes.js';
 import { Check } from './check.generated.js';
 import { ProfileSchema } from './profile-schema.js';
@@ -97,6 +98,11 @@ export function createProfile(input: ProfileInput): Profile {
 function build(data: ProfileData): Profile {
   if (data.output === 'escpos' && (!data.commands || !data.image)) {
     throw new ProfileError(`invalid printer profile ${describe(data)}: an escpos profile needs "commands" and "image"`);
+  }
+  try {
+    codepage(data.codepage.encoding); // built here, once, so a bad name is the profile's error
+  } catch (error) {
+    throw new ProfileError(`invalid printer profile ${describe(data)}: ${(error as Error).message}`);
   }
   const caps = new Set<Capability>();
   const c = data.commands;

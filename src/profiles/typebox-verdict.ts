@@ -1,6 +1,7 @@
-// TypeBox's verdict and error list for a profile the matcher in check.ts rejected. TypeBox is loaded
-// here, on this error path only. It is ESM-only, so require() needs require(esm): Node 20.19+,
-// 22.12+. On a Node without it the caller falls back to the matcher's own path.
+// TypeBox's verdict and error list for a profile the generated checker (check.generated.ts)
+// rejected. TypeBox's value module is loaded here, on this error path only. It is ESM-only, so
+// require() needs require(esm): Node 20.19+, 22.12+ (the engines range). Where that fails, the
+// caller reports a general "does not match the profile schema".
 import { createRequire } from 'node:module';
 
 type ValueModule = typeof import('typebox/value');

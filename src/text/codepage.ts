@@ -15,8 +15,7 @@ const iconv = (): Iconv => (iconvLite ??= createRequire(import.meta.url)('iconv-
 /** The character of each of the 256 bytes of a single-byte code page (U+FFFD where none). */
 export function codepageChars(encoding: string): string {
   const key = encoding.toLowerCase();
-  const known = CODEPAGE_CHARS[key];
-  if (known !== undefined) return known;
+  if (Object.hasOwn(CODEPAGE_CHARS, key)) return CODEPAGE_CHARS[key]!;
   if (!iconv().encodingExists(key)) throw new Error(`unknown code page "${encoding}"`);
   const all = Buffer.alloc(256);
   for (let b = 0; b < 256; b++) all[b] = b;
@@ -52,7 +51,7 @@ export function codepage(encoding: string): Codepage {
   const key = encoding.toLowerCase();
   let page = pages.get(key);
   if (page === undefined) {
-    page = key === 'utf8' || key === 'utf-8' ? utf8Page() : singleBytePage(key);
+    page = key === 'utf8' || key === 'utf-8' ? utf8Page() : singleBytePage(encoding);
     pages.set(key, page);
   }
   pages.set(encoding, page);
@@ -65,7 +64,7 @@ export function codepageTable(encoding: string): CodepageTable {
 }
 
 /** Display name of a code page for messages ("CP850"). */
-export function codepageName(encoding: string): string {
+function codepageName(encoding: string): string {
   return encoding.toUpperCase().replace(/^UTF-?8$/, 'UTF-8');
 }
 

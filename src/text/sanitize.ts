@@ -17,7 +17,11 @@ export interface SanitizeContext {
  * `value` starts in the source, for diagnostics.
  */
 export function sanitizeText(value: string, offset: number, ctx: SanitizeContext): string {
-  if (!ctx.codepage.suspect.test(value)) return value;
+  return ctx.codepage.suspect.test(value) ? sanitizeSuspect(value, offset, ctx) : value;
+}
+
+/** `sanitizeText` for text the caller already found a suspect character in. */
+export function sanitizeSuspect(value: string, offset: number, ctx: SanitizeContext): string {
   const { table } = ctx.codepage;
   const where = `${ctx.codepage.name} on ${ctx.printer}`;
   const encodable = (s: string) => isEncodable(s, table);
