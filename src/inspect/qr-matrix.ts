@@ -1,6 +1,6 @@
 // A native QR command's payload redrawn as the symbol the printer would print, from the qrcode
 // package's module matrix (the same core module lowering uses for raster QR codes).
-import QRCode from './qrcode-core.js';
+import QRCode from '../lower/qrcode-core.js';
 import type { Bitmap } from '../lower/ir.js';
 import type { Ecc } from './types.js';
 

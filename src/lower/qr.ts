@@ -1,7 +1,7 @@
 // QR lowering: the payload checked (control characters out, size within a QR symbol), then either
 // kept as a native QR op, turned into a raster image from the `qrcode` package's module matrix,
 // or (generic template) printed as a text line.
-import QRCode from '../inspect/qrcode-core.js';
+import QRCode from './qrcode-core.js';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { QrCodeNode } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
