@@ -5,6 +5,7 @@ import type { IToken } from 'chevrotain';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { Document, Node } from './ast.js';
 import { QRCODE_TAG, suggestTag, TAGS, type CommandName } from './tags.js';
+import { QrEmpty, StrayQrClose, Tag } from './tokens.js';
 
 const TAG_NAME = /^<(\/?)([A-Za-z][A-Za-z0-9_-]*)[ \t]*(\/?)>$/;
 
@@ -52,6 +53,20 @@ export class AstBuilder {
     this.children = [];
     this.diagnostics = [];
     return doc;
+  }
+
+  /** One element token, by kind (the parser's alternatives all end here: one call site). */
+  token(token: IToken): void {
+    switch (token.tokenType) {
+      case Tag:
+        return this.tag(token);
+      case QrEmpty:
+        return this.qrEmpty(token);
+      case StrayQrClose:
+        return this.strayClose(token);
+      default:
+        return this.text(token); // Text, or a lone `<` (LAngle)
+    }
   }
 
   /** A text run or a lone `<`: printed as written. */

@@ -2,7 +2,7 @@
 // the AST builder as it is parsed, so no concrete syntax tree is built and then walked again.
 // It accepts every token sequence the lexer can produce, so parsing cannot fail; an unclosed
 // `<qrcode>` is a qrcode without its QrClose, reported by the builder.
-import { EmbeddedActionsParser, type IOrAlt, type IToken } from 'chevrotain';
+import { EmbeddedActionsParser, type IOrAlt, type IToken, type TokenType } from 'chevrotain';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { Document } from './ast.js';
 import { AstBuilder } from './ast-builder.js';
@@ -30,36 +30,11 @@ export class ConteudoParser extends EmbeddedActionsParser {
 
   /** The alternatives of `document`, built once (not one array of closures per element). */
   private readonly elements: IOrAlt<void>[] = [
-    {
-      ALT: () => {
-        const token = this.CONSUME(Text);
-        if (!this.RECORDING_PHASE) this.ast.text(token);
-      },
-    },
-    {
-      ALT: () => {
-        const token = this.CONSUME(LAngle);
-        if (!this.RECORDING_PHASE) this.ast.text(token);
-      },
-    },
-    {
-      ALT: () => {
-        const token = this.CONSUME(Tag);
-        if (!this.RECORDING_PHASE) this.ast.tag(token);
-      },
-    },
-    {
-      ALT: () => {
-        const token = this.CONSUME(QrEmpty);
-        if (!this.RECORDING_PHASE) this.ast.qrEmpty(token);
-      },
-    },
-    {
-      ALT: () => {
-        const token = this.CONSUME(StrayQrClose);
-        if (!this.RECORDING_PHASE) this.ast.strayClose(token);
-      },
-    },
+    this.element(Text),
+    this.element(LAngle),
+    this.element(Tag),
+    this.element(QrEmpty),
+    this.element(StrayQrClose),
     { ALT: () => this.SUBRULE(this.qrcode) },
   ];
 
@@ -75,6 +50,16 @@ export class ConteudoParser extends EmbeddedActionsParser {
     const close = this.OPTION2(() => this.CONSUME(QrClose));
     if (!this.RECORDING_PHASE) this.ast.qrcode(open, data, close);
   });
+
+  /** An alternative of one token, handed to the AST builder (except while chevrotain records). */
+  private element(token: TokenType): IOrAlt<void> {
+    return {
+      ALT: () => {
+        const consumed = this.CONSUME(token);
+        if (!this.RECORDING_PHASE) this.ast.token(consumed);
+      },
+    };
+  }
 }
 
 /** The one parser instance (chevrotain parsers are built once and reset per input). */
