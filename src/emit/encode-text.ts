@@ -5,16 +5,13 @@
 import type { CodepageTable } from '../text/codepage.js';
 import type { ByteWriter } from './writer.js';
 
-const utf8 = new TextEncoder();
 /** Any character above Latin-1. On a one-byte string V8 answers this without scanning. */
 const BEYOND_LATIN1 = /[^\x00-\xff]/;
 
 /** `latin1`: the caller knows every character is at most U+00FF (otherwise this checks). */
 export function writeText(out: ByteWriter, text: string, table: CodepageTable, latin1 = false): void {
   if (table === null) {
-    out.reserve(text.length * 3);
-    const { written } = utf8.encodeInto(text, out.raw().subarray(out.length));
-    out.length += written;
+    out.utf8(text);
     return;
   }
   if (latin1 || !BEYOND_LATIN1.test(text)) {

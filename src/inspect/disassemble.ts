@@ -1,8 +1,8 @@
 // The disassembler: any byte stream → one Instruction per command or text run. Text runs are
 // decoded in the code page the stream selected (ESC t) or the profile's. Bytes no table entry
 // matches come out as `unknown` and the walk goes on; it never throws on any input.
-import { createRequire } from 'node:module';
 import type { PrinterRef } from '../profiles/index.js';
+import { decodeBytes } from '../text/codepage.js';
 import { CODEPAGES, dialectFor, match, type Dialect } from './dialect.js';
 import type { Instruction } from './types.js';
 
@@ -25,14 +25,9 @@ export function prefixMnemonic(prefix: ArrayLike<number>): string {
 /** A byte that starts a text run: printable ASCII or any byte of the upper half of the code page. */
 const isText = (b: number) => (b >= 0x20 && b !== 0x7f) || b === 0x09;
 
-// iconv-lite is loaded on the first text run: compiling no longer needs it, so importing bobina
-// should not load it for the disassembler's sake.
-type Iconv = typeof import('iconv-lite');
-let iconvLite: Iconv | undefined;
-const iconv = (): Iconv => (iconvLite ??= createRequire(import.meta.url)('iconv-lite') as Iconv);
-
+/** A text run in its code page (iconv-lite, loaded on the first run), or byte for byte if unknown. */
 function decodeText(bytes: Uint8Array, encoding: string): string {
-  return iconv().encodingExists(encoding) ? iconv().decode(Buffer.from(bytes), encoding) : String.fromCharCode(...bytes);
+  return decodeBytes(bytes, encoding) ?? String.fromCharCode(...bytes);
 }
 
 export interface DisassembleOptions {

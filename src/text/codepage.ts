@@ -24,6 +24,14 @@ export function codepageChars(encoding: string): string {
   return decoded;
 }
 
+/**
+ * Bytes → text in any encoding iconv-lite knows (the disassembler's text runs), or undefined for
+ * one it does not. Loads iconv-lite on first use.
+ */
+export function decodeBytes(bytes: Uint8Array, encoding: string): string | undefined {
+  return iconv().encodingExists(encoding) ? iconv().decode(Buffer.from(bytes), encoding) : undefined;
+}
+
 /** Char code → byte, -1 where absent. `null` for UTF-8 output, where every character encodes. */
 export type CodepageTable = Int16Array | null;
 
