@@ -2,12 +2,10 @@
 // hand-written reference and esc-pos-encoder@2 on the three fixtures, run in turns in one process
 // (rounds interleaved, so load on a shared machine hits all three alike); prints the best round of
 // each and the ratios. `npm run bench` stays the measurement of record (benny, RESULTS.md).
-// Run `npm run bench` once first (it installs the peers), or `npm ci --ignore-scripts` in bench/.
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { buildLibrary, installBenchPackage } from './lib/setup.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'inherit' });
+installBenchPackage();
+buildLibrary();
 
 const A = await import('./lib/adapters.mjs');
 const { FIXTURES, loadReceipt, toOps } = await import('./lib/receipts.mjs');

@@ -3,22 +3,15 @@
 // builds the library, runs every suite in child node processes of the same kind, and writes
 // bench/RESULTS.md. BENCH_TIME=<seconds per case> shortens or lengthens the run (default 1.5).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { writeResults } from './lib/report.mjs';
+import { benchDir, buildLibrary, installBenchPackage, step } from './lib/setup.mjs';
 
-const bench = fileURLToPath(new URL('.', import.meta.url));
-const root = fileURLToPath(new URL('..', import.meta.url));
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const step = (msg) => console.log(`\n== ${msg}`);
+const bench = benchDir;
 
-if (!existsSync(`${bench}node_modules/.package-lock.json`) || !existsSync(`${bench}node_modules/benny`)) {
-  step('installing the bench package (npm ci --ignore-scripts in bench/)');
-  execFileSync(npm, ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: bench, stdio: 'inherit' });
-}
-step('building the library (npx tsup)');
-execFileSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'inherit' });
+installBenchPackage();
+buildLibrary();
 
 const node = (args, opts = {}) => {
   const r = spawnSync(process.execPath, args, { cwd: bench, encoding: 'utf8', ...opts });
