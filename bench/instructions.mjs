@@ -1,0 +1,146 @@
+// `npm run bench:instructions`: the same comparisons as `npm run bench`, counted in CPU
+// instructions instead of seconds, so the ratios repeat exactly from run to run on a shared VM
+// (where timings move by 2× between runs). Writes bench/INSTRUCTIONS.md.
+//
+// How: valgrind's cachegrind (no cache simulation) counts the instructions of a whole node process
+// running under V8's --predictable mode (single-threaded, fixed seeds: the same count each run).
+// Each system runs on one receipt N, 2N and 3N times in separate processes; the count between N
+// and 3N over 2N is one receipt's steady-state cost (start-up and JIT warm-up cancel out), and
+// the two halves must agree, which shows the JIT had settled by N.
+// Instructions are not time (memory stalls, and native code vs JIT, weigh differently), so
+// `npm run bench` stays the measurement of record; this is the noise-free cross-check.
+// BOBINA_DIST=<path to a built index.js> counts another build of the library (an A/B of a change).
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { benchDir, buildLibrary, installBenchPackage, rootDir, step } from './lib/setup.mjs';
+
+try {
+  execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+} catch {
+  console.error('bench:instructions needs valgrind (Debian: apt-get install valgrind).');
+  process.exit(1);
+}
+
+installBenchPackage();
+buildLibrary();
+
+// chevrotain alone, bundled the way the library bundles it: its share of the start-up.
+mkdirSync(`${benchDir}out`, { recursive: true });
+const esbuild = createRequire(`${rootDir}package.json`)('esbuild');
+esbuild.buildSync({
+  stdin: { contents: "export { Lexer, EmbeddedActionsParser, createToken } from 'chevrotain';", resolveDir: rootDir },
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outfile: `${benchDir}out/chevrotain-only.js`,
+  logLevel: 'error',
+});
+
+const NODE_FLAGS = ['--single-threaded', '--predictable', '--random-seed=1', '--hash-seed=1'];
+const VALGRIND = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', '--smc-check=all-non-file'];
+
+/** Instructions executed by one `node lib/icount-child.mjs …args` process. */
+function count(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('valgrind', [...VALGRIND, process.execPath, ...NODE_FLAGS, 'lib/icount-child.mjs', ...args.map(String)], { cwd: benchDir });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const m = /I\s+refs:\s+([\d,]+)/.exec(err);
+      if (code !== 0 || !m) reject(new Error(`valgrind node icount-child.mjs ${args.join(' ')} failed (${code}):\n${err.slice(-2000)}`));
+      else resolve(Number(m[1].replaceAll(',', '')));
+    });
+  });
+}
+
+/** Runs thunks `width` at a time (one valgrind per core). */
+async function pool(thunks, width) {
+  const results = new Array(thunks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < thunks.length) {
+        const i = next++;
+        results[i] = await thunks[i]();
+      }
+    }),
+  );
+  return results;
+}
+
+/** Per-receipt instructions of `system` on `fixture`, from runs of n, 2n and 3n receipts. */
+function perReceipt(system, fixture, n) {
+  return [n, 2 * n, 3 * n].map((k) => () => count([system, fixture, k]));
+}
+
+// Receipts per step: enough for the JIT and the GC rhythm to settle (the check at the end).
+const N = { small: 10000, nfce: 5000, report: 500 };
+const SYSTEMS = ['bobina', 'reference', 'esc-pos-encoder@2'];
+const jobs = [];
+for (const fixture of Object.keys(N)) for (const system of SYSTEMS) jobs.push({ group: 'throughput', system, fixture, n: N[fixture] });
+jobs.push({ group: 'raster', system: 'bobina-raster', fixture: 'nfce', n: 300 });
+jobs.push({ group: 'raster', system: 'qrcode-create', fixture: 'nfce', n: 300 });
+
+step(`counting instructions (${jobs.length * 3 + 5} valgrind runs, ${availableParallelism()} at a time; about 15 minutes on 2 cores)`);
+const startupRuns = [['empty'], ['import-chevrotain'], ['import'], ['startup', 'native'], ['startup', 'raster']];
+const thunks = [...jobs.flatMap((j) => perReceipt(j.system, j.fixture, j.n)), ...startupRuns.map((args) => () => count(args))];
+const counts = await pool(thunks, availableParallelism());
+
+const rows = jobs.map((job, i) => {
+  const [a, b, c] = counts.slice(3 * i, 3 * i + 3);
+  const first = (b - a) / job.n;
+  const second = (c - b) / job.n;
+  return { ...job, perReceipt: (c - a) / (2 * job.n), halvesDiffer: Math.abs(first - second) / Math.max(first, second) };
+});
+const [empty, chevrotainOnly, importOnly, startNative, startRaster] = counts.slice(jobs.length * 3);
+const startup = {
+  chevrotainImport: chevrotainOnly - empty,
+  bobinaImport: importOnly - empty,
+  firstCompileNative: startNative - importOnly,
+  firstCompileRaster: startRaster - importOnly,
+  emptyProcess: empty,
+};
+
+// Report.
+const M = (n) => `${(n / 1e6).toFixed(1)} M`;
+const K = (n) => Math.round(n).toLocaleString('en-US');
+const x = (n) => `${n.toFixed(2)}×`;
+const find = (system, fixture) => rows.find((r) => r.system === system && r.fixture === fixture);
+const L = ['# bobina instruction counts', ''];
+L.push('Generated by `npm run bench:instructions` (`node bench/instructions.mjs`). Do not edit by hand.', '');
+L.push(`- Node ${process.version}, valgrind ${execFileSync('valgrind', ['--version'], { encoding: 'utf8' }).trim().replace(/^valgrind-/, '')} (cachegrind, no cache simulation), V8 flags \`${NODE_FLAGS.join(' ')}\``);
+L.push('- One receipt = (instructions of a process compiling it 3N times − the same for N times) ÷ 2N, so process start-up and JIT warm-up cancel out. The same code gives the same counts on every run; instructions are not time, so `bench/RESULTS.md` stays the record and this is the cross-check the noise cannot move.', '');
+L.push('## Throughput: instructions per receipt (native QR)', '', '| receipt | bobina | reference | esc-pos-encoder@2 | esc-pos-encoder@2 ÷ bobina (target ≥ 3×) | reference ÷ bobina (target ≥ 0.50×) | esc-pos-encoder@2 ÷ reference (the ceiling of the first ratio) |', '|---|---:|---:|---:|---:|---:|---:|');
+for (const fixture of Object.keys(N)) {
+  const [bob, ref, enc] = SYSTEMS.map((s) => find(s, fixture).perReceipt);
+  L.push(`| ${fixture} | ${K(bob)} | ${K(ref)} | ${K(enc)} | ${x(enc / bob)} | ${x(ref / bob)} | ${x(enc / ref)} |`);
+}
+L.push('', 'A ratio of counts reads like a ratio of speeds: "esc-pos-encoder@2 ÷ bobina = 3×" means bobina runs a third of its instructions.', '');
+const rasterBob = find('bobina-raster', 'nfce').perReceipt;
+const floor = find('qrcode-create', 'nfce').perReceipt;
+L.push('## Raster QR path on nfce', '', '| system | instructions per receipt | ÷ floor |', '|---|---:|---:|');
+L.push(`| bobina, T20 default (raster QR) | ${K(rasterBob)} | ${x(rasterBob / floor)} (target ≤ 1.30×) |`);
+L.push(`| qrcode \`QRCode.create()\` alone (floor) | ${K(floor)} | — |`, '');
+L.push('## Start-up: import + first compile of nfce in a fresh process', '', '| part | instructions |', '|---|---:|');
+L.push(`| a node process that reads (b) and exits (the baseline, subtracted below) | ${M(startup.emptyProcess)} |`);
+L.push(`| import of chevrotain alone, bundled as in dist/ (for scale: roughly its share of the next line) | ${M(startup.chevrotainImport)} |`);
+L.push(`| import of bobina (bundle load, lexer and parser built) | ${M(startup.bobinaImport)} |`);
+L.push(`| first compile, native QR | ${M(startup.firstCompileNative)} |`);
+L.push(`| first compile, raster QR (loads qrcode) | ${M(startup.firstCompileRaster)} |`);
+L.push(`| **import + first compile, native QR** | **${M(startup.bobinaImport + startup.firstCompileNative)}** |`, '');
+const unsettled = rows.filter((r) => r.halvesDiffer > 0.02);
+L.push('## Check', '');
+L.push(
+  unsettled.length === 0
+    ? `For every row, the cost of receipts N…2N and of 2N…3N agree within 2% (largest gap ${(Math.max(...rows.map((r) => r.halvesDiffer)) * 100).toFixed(2)}%): the JIT had settled.`
+    : `**Not settled** (N…2N and 2N…3N differ by more than 2%): ${unsettled.map((r) => `${r.system} on ${r.fixture} (${(r.halvesDiffer * 100).toFixed(1)}%)`).join(', ')}. Raise N for those.`,
+  '',
+);
+writeFileSync(`${benchDir}INSTRUCTIONS.md`, L.join('\n'));
+writeFileSync(`${benchDir}out/instructions.json`, JSON.stringify({ rows, startup }, null, 2));
+console.log(L.join('\n'));
+step('wrote bench/INSTRUCTIONS.md');

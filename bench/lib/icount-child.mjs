@@ -1,0 +1,45 @@
+// One measured process for `npm run bench:instructions`: loads one system and runs it on one
+// receipt `iterations` times, or (`startup`) imports bobina and compiles (b) once. The parent runs
+// it under valgrind with different iteration counts; the difference of the instruction totals,
+// divided by the difference of the counts, is the steady-state cost of one receipt.
+const [what, fixture, iterationsArg] = process.argv.slice(2);
+const iterations = Number(iterationsArg ?? 0);
+const NATIVE = { extends: 'MAKER5T20', qr: { command: 'epson-gs-k' } };
+// BOBINA_DIST: another build of the library to count (an A/B of a change), instead of dist/.
+const dist = process.env.BOBINA_DIST ? new URL(process.env.BOBINA_DIST, `file://${process.cwd()}/`).href : '../../dist/index.js';
+
+if (['empty', 'import-chevrotain', 'import', 'startup'].includes(what)) {
+  // Start-up: [import] + read (b) + [first compile]; every variant reads the file, so the
+  // differences between them are the import and the compile alone.
+  let compile;
+  if (what === 'import-chevrotain') await import('../out/chevrotain-only.js');
+  else if (what !== 'empty') ({ compile } = await import(dist));
+  const { readFileSync } = await import('node:fs');
+  const src = readFileSync(new URL('../../fixtures/nfce.txt', import.meta.url), 'utf8');
+  if (what === 'startup') compile(src, { printer: fixture === 'raster' ? 'MAKER5T20' : NATIVE });
+} else {
+  const { loadReceipt, toOps } = await import('./receipts.mjs');
+  const src = loadReceipt(fixture);
+  let run;
+  if (what === 'bobina' || what === 'bobina-raster') {
+    const { compile, loadProfile } = await import(dist);
+    const printer = loadProfile(what === 'bobina' ? NATIVE : 'MAKER5T20');
+    run = () => compile(src, { printer }).bytes;
+  } else if (what === 'reference') {
+    const { referenceEncode } = await import('./reference.mjs');
+    run = () => referenceEncode(src);
+  } else if (what === 'qrcode-create') {
+    const { QRCode } = await import('./adapters.mjs');
+    const data = toOps(src).find((o) => o.op === 'qr').data;
+    run = () => QRCode.create(data, { errorCorrectionLevel: 'M' }).modules.data;
+  } else if (what === 'esc-pos-encoder@2') {
+    const { escPosEncoder2 } = await import('./adapters.mjs');
+    const ops = toOps(src);
+    run = () => escPosEncoder2(ops);
+  } else {
+    throw new Error(`unknown system ${what}`);
+  }
+  let sink = 0;
+  for (let i = 0; i < iterations; i++) sink ^= run().length;
+  if (sink === 0.5) console.log(sink); // never: keeps the loop's result alive
+}
