@@ -5,6 +5,11 @@ import { defineConfig } from 'tsup';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
+// Whitespace and syntax minified, names kept: V8 reads a third less source at every start
+// (import + first compile: 13% fewer instructions, `npm run bench:instructions`), while stack
+// traces keep their function names and the source maps lead back to src/.
+const compact = { minifyWhitespace: true, minifySyntax: true, minifyIdentifiers: false } as const;
+
 export default defineConfig([
   {
     entry: { index: 'src/index.ts' },
@@ -16,6 +21,7 @@ export default defineConfig([
     // import.meta.url in the CJS build, for the createRequire calls that load parts on first use
     // (iconv-lite for other code pages, resvg for PNG previews, qrcode, TypeBox for profile errors).
     shims: true,
+    ...compact,
   },
   {
     entry: { cli: 'src/cli/main.ts' },
@@ -25,5 +31,6 @@ export default defineConfig([
     banner: { js: '#!/usr/bin/env node' },
     define: { BOBINA_VERSION: JSON.stringify(version) },
     noExternal: ['chevrotain', 'typebox'],
+    ...compact,
   },
 ]);
