@@ -2,6 +2,8 @@
 // --ignore-scripts because esc-pos-encoder@2 hard-depends on canvas, whose native build fails),
 // builds the library, runs every suite in child node processes of the same kind, and writes
 // bench/RESULTS.md. BENCH_TIME=<seconds per case> shortens or lengthens the run (default 1.5).
+// `npm run bench -- --report-only` rewrites RESULTS.md from the last run's bench/out/ (after an
+// edit of NOTES.md, which RESULTS.md carries), without measuring again.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -9,6 +11,18 @@ import { writeResults } from './lib/report.mjs';
 import { benchDir, buildLibrary, installBenchPackage, step } from './lib/setup.mjs';
 
 const bench = benchDir;
+
+if (process.argv.includes('--report-only')) {
+  const { suites, probes } = readOut();
+  writeResults(`${bench}RESULTS.md`, { suites, ...probes });
+  step('rewrote bench/RESULTS.md from bench/out/ (no new measurement)');
+  process.exit(0);
+}
+
+function readOut() {
+  const read = (name) => JSON.parse(readFileSync(`${bench}out/${name}.json`, 'utf8'));
+  return { suites: read('suites'), probes: read('probes') };
+}
 
 installBenchPackage();
 buildLibrary();
@@ -22,7 +36,6 @@ const node = (args, opts = {}) => {
 step('throughput, raster path, stages and linearity (benny)');
 const suitesRun = spawnSync(process.execPath, ['lib/suites.mjs'], { cwd: bench, stdio: 'inherit' });
 if (suitesRun.status !== 0) process.exit(suitesRun.status ?? 1);
-const suites = JSON.parse(readFileSync(`${bench}out/suites.json`, 'utf8'));
 
 step('JS heap allocated per receipt (--expose-gc, GC-free loops)');
 const heap = JSON.parse(node(['--expose-gc', '--max-semi-space-size=256', '--min-semi-space-size=256', 'lib/heap.mjs']));
@@ -53,9 +66,10 @@ for (const path of ['native', 'raster']) {
   };
 }
 console.log(startup);
-writeFileSync(`${bench}out/probes.json`, JSON.stringify({ heap, startup }, null, 2));
 
 const cpuModel = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m) ?? [])[1] ?? cpus()[0]?.model ?? 'unknown';
 const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
-writeResults(`${bench}RESULTS.md`, { suites, heap, startup, machine: { nproc, cpuModel, node: process.version } });
+const machine = { nproc, cpuModel, node: process.version };
+writeFileSync(`${bench}out/probes.json`, JSON.stringify({ heap, startup, machine }, null, 2));
+writeResults(`${bench}RESULTS.md`, { suites: readOut().suites, heap, startup, machine });
 step('wrote bench/RESULTS.md');
