@@ -5,7 +5,7 @@
 // `npm run bench -- --report-only` rewrites RESULTS.md from the last run's bench/out/ (after an
 // edit of NOTES.md, which RESULTS.md carries), without measuring again.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { writeResults } from './lib/report.mjs';
 import { benchDir, buildLibrary, installBenchPackage, step } from './lib/setup.mjs';
@@ -13,10 +13,19 @@ import { benchDir, buildLibrary, installBenchPackage, step } from './lib/setup.m
 const bench = benchDir;
 
 if (process.argv.includes('--report-only')) {
+  if (!existsSync(`${bench}out/suites.json`) || !existsSync(`${bench}out/probes.json`)) {
+    console.error('--report-only needs the bench/out/ of an earlier `npm run bench` on this checkout.');
+    process.exit(1);
+  }
   const { suites, probes } = readOut();
-  writeResults(`${bench}RESULTS.md`, { suites, ...probes });
+  writeResults(`${bench}RESULTS.md`, { suites, ...probes, machine: probes.machine ?? thisMachine() });
   step('rewrote bench/RESULTS.md from bench/out/ (no new measurement)');
   process.exit(0);
+}
+
+function thisMachine() {
+  const cpuModel = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m) ?? [])[1] ?? cpus()[0]?.model ?? 'unknown';
+  return { nproc: execFileSync('nproc', { encoding: 'utf8' }).trim(), cpuModel, node: process.version };
 }
 
 function readOut() {
@@ -67,9 +76,7 @@ for (const path of ['native', 'raster']) {
 }
 console.log(startup);
 
-const cpuModel = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m) ?? [])[1] ?? cpus()[0]?.model ?? 'unknown';
-const nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
-const machine = { nproc, cpuModel, node: process.version };
+const machine = thisMachine();
 writeFileSync(`${bench}out/probes.json`, JSON.stringify({ heap, startup, machine }, null, 2));
 writeResults(`${bench}RESULTS.md`, { suites: readOut().suites, heap, startup, machine });
 step('wrote bench/RESULTS.md');

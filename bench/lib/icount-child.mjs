@@ -2,11 +2,16 @@
 // receipt `iterations` times, or (`startup`) imports bobina and compiles (b) once. The parent runs
 // it under valgrind with different iteration counts; the difference of the instruction totals,
 // divided by the difference of the counts, is the steady-state cost of one receipt.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
 const [what, fixture, iterationsArg] = process.argv.slice(2);
 const iterations = Number(iterationsArg ?? 0);
 const NATIVE = { extends: 'MAKER5T20', qr: { command: 'epson-gs-k' } };
-// BOBINA_DIST: another build of the library to count (an A/B of a change), instead of dist/.
-const dist = process.env.BOBINA_DIST ? new URL(process.env.BOBINA_DIST, `file://${process.cwd()}/`).href : '../../dist/index.js';
+// BOBINA_DIST: another build of the library to count (an A/B of a change), instead of dist/;
+// instructions.mjs passes it as a file URL, a path is taken from the current directory.
+const ab = process.env.BOBINA_DIST;
+const dist = !ab ? '../../dist/index.js' : ab.startsWith('file:') ? ab : pathToFileURL(resolve(ab)).href;
 
 if (['empty', 'import-chevrotain', 'import', 'startup'].includes(what)) {
   // Start-up: [import] + read (b) + [first compile]; every variant reads the file, so the
