@@ -1,5 +1,5 @@
 // `npm run bench:instructions`: the same comparisons as `npm run bench`, counted in CPU
-// instructions instead of seconds, so the ratios repeat exactly from run to run on a shared VM
+// instructions instead of seconds, so the ratios repeat to a fraction of a percent on a shared VM
 // (where timings move by 2× between runs). Writes bench/INSTRUCTIONS.md.
 //
 // How: valgrind's cachegrind (no cache simulation) counts the instructions of a whole node process
