@@ -1,36 +1,52 @@
-// Build: the library as ESM + CJS + .d.ts, the CLI as one ESM file with a shebang.
-// chevrotain is ESM-only, so it is bundled into the CJS build rather than required at run time.
+// Build: the library, bobina/delivery, the CLI and the service's compile worker in one ES module
+// build, so the compiler is in dist/ once (a chunk the entries import). scripts/cjs-entry.mjs then
+// writes dist/index.cjs and dist/delivery.cjs, each a one-line require() of the same build
+// (require(esm): Node 20.19+, 22.12+), with the same types.
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { CHEVROTAIN, sideEffectFree } from './scripts/side-effect-free.mjs';
 
-const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; peerDependencies: Record<string, string> };
 
 // Whitespace and syntax minified, names kept: V8 reads a third less source at every start
-// (import + first compile: 13% fewer instructions, `npm run bench:instructions`), while stack
-// traces keep their function names and the source maps lead back to src/.
+// (`npm run bench:instructions`), while stack traces keep their function names.
 const compact = { minifyWhitespace: true, minifySyntax: true, minifyIdentifiers: false } as const;
 
-export default defineConfig([
-  {
-    entry: { index: 'src/index.ts' },
-    format: ['esm', 'cjs'],
-    dts: true,
-    sourcemap: true,
-    target: 'node20',
-    noExternal: ['chevrotain', 'typebox'],
-    // import.meta.url in the CJS build, for the createRequire calls that load parts on first use
-    // (iconv-lite for other code pages, resvg for PNG previews, qrcode, TypeBox for profile errors).
-    shims: true,
-    ...compact,
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    // bobina/delivery (printers, the journal, the virtual printer) is its own entry: in the main
+    // entry its code alone would add ~6% to the instructions of importing bobina and compiling a
+    // first receipt, for users who never talk to a printer.
+    delivery: 'src/delivery/index.ts',
+    cli: 'src/cli/main.ts',
+    // Loaded by the service's worker threads (src/server/compiler.ts), beside the other chunks.
+    'compile-worker': 'src/server/compile-worker.ts',
   },
-  {
-    entry: { cli: 'src/cli/main.ts' },
-    format: ['esm'],
-    sourcemap: true,
-    target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
-    define: { BOBINA_VERSION: JSON.stringify(version) },
-    noExternal: ['chevrotain', 'typebox'],
-    ...compact,
+  format: ['esm'],
+  dts: { entry: { index: 'src/index.ts', delivery: 'src/delivery/index.ts' } },
+  splitting: true,
+  clean: true,
+  // dist/metafile-esm.json: what went into each file (THIRD-PARTY-NOTICES.md is made from it; not published).
+  metafile: true,
+  // Source maps lead back to src/ by name and line; the sources themselves are not shipped.
+  sourcemap: true,
+  esbuildOptions(options) {
+    options.sourcesContent = false;
   },
-]);
+  target: ['es2022', 'node20'],
+  // The parts of these packages the core runs are bundled (chevrotain's lexer, qrcode's core,
+  // TypeBox's guard for the generated profile checker): nothing to install or load at run time,
+  // and one file for a browser bundle. Their licences: THIRD-PARTY-NOTICES.md.
+  noExternal: ['chevrotain', 'qrcode', 'typebox/guard'],
+  // chevrotain declares no `sideEffects`, so without this every module of it would stay in the
+  // bundle; bobina uses only its lexer.
+  esbuildPlugins: [sideEffectFree(CHEVROTAIN)],
+  define: {
+    BOBINA_VERSION: JSON.stringify(pkg.version),
+    // The optional peer dependencies as a JSON string (an object here would become a module of its
+    // own), for the CLI's "install this" message (src/cli/missing-package.ts).
+    BOBINA_PEERS: JSON.stringify(JSON.stringify(pkg.peerDependencies)),
+  },
+  ...compact,
+});

@@ -17,7 +17,9 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeColdStartOps } from './lib/embed.mjs';
 import { benchDir, buildLibrary, installBenchPackage, rootDir, step } from './lib/setup.mjs';
+import { CHEVROTAIN, sideEffectFree } from '../scripts/side-effect-free.mjs';
 
 try {
   execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
@@ -34,12 +36,15 @@ const reportPath = abBuild ? `${benchDir}out/INSTRUCTIONS.ab.md` : `${benchDir}I
 installBenchPackage();
 buildLibrary();
 
-// chevrotain alone, bundled and compacted the way tsup.config.ts does it: its share of the start-up.
+// chevrotain's lexer alone, bundled and compacted the way tsup.config.ts does it (its other
+// modules marked side-effect free): its share of the start-up.
 mkdirSync(`${benchDir}out`, { recursive: true });
+writeColdStartOps();
 const fromRoot = createRequire(`${rootDir}package.json`);
 const esbuild = createRequire(fromRoot.resolve('tsup'))('esbuild'); // tsup's own esbuild
-esbuild.buildSync({
-  stdin: { contents: "export { Lexer, EmbeddedActionsParser, createToken } from 'chevrotain';", resolveDir: rootDir },
+await esbuild.build({
+  stdin: { contents: "export { Lexer, createToken } from 'chevrotain';", resolveDir: rootDir },
+  plugins: [sideEffectFree(CHEVROTAIN)],
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -55,10 +60,10 @@ const VALGRIND = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=
 
 const running = new Set();
 
-/** Instructions executed by one `node lib/icount-child.mjs …args` process. */
-function count(args) {
+/** Instructions executed by one `node lib/icount-child.mjs …args` process (or another script's). */
+function count(args, script = 'lib/icount-child.mjs') {
   return new Promise((resolve, reject) => {
-    const child = spawn('valgrind', [...VALGRIND, process.execPath, ...NODE_FLAGS, 'lib/icount-child.mjs', ...args.map(String)], { cwd: benchDir });
+    const child = spawn('valgrind', [...VALGRIND, process.execPath, ...NODE_FLAGS, script, ...args.map(String)], { cwd: benchDir });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     running.add(child);
@@ -66,7 +71,7 @@ function count(args) {
     child.on('close', (code) => {
       running.delete(child);
       const m = /I\s+refs:\s+([\d,]+)/.exec(err);
-      if (code !== 0 || !m) reject(new Error(`valgrind node icount-child.mjs ${args.join(' ')} failed (${code}):\n${err.slice(-2000)}`));
+      if (code !== 0 || !m) reject(new Error(`valgrind node ${script} ${args.join(' ')} failed (${code}):\n${err.slice(-2000)}`));
       else resolve(Number(m[1].replaceAll(',', '')));
     });
   });
@@ -93,16 +98,22 @@ function runsOf(system, fixture, n) {
 }
 
 // Receipts per step: enough for the JIT and the GC rhythm to settle (the check at the end).
-const N = { small: 10000, nfce: 5000, report: 500 };
+const N = { small: 10000, nfce: 5000, report: 2000 };
 const SYSTEMS = ['bobina', 'reference', 'esc-pos-encoder@2'];
 const jobs = [];
 for (const fixture of Object.keys(N)) for (const system of SYSTEMS) jobs.push({ group: 'throughput', system, fixture, n: N[fixture] });
 jobs.push({ group: 'raster', system: 'bobina-raster', fixture: 'nfce', n: 300 });
 jobs.push({ group: 'raster', system: 'qrcode-create', fixture: 'nfce', n: 300 });
 
-step(`counting instructions (${jobs.length * 3 + 5} valgrind runs, ${availableParallelism()} at a time; about 15 minutes on 2 cores)`);
 const startupRuns = [['empty'], ['import-chevrotain'], ['import'], ['startup', 'native'], ['startup', 'raster']];
-const thunks = [...jobs.flatMap((j) => runsOf(j.system, j.fixture, j.n)), ...startupRuns.map((args) => () => count(args))];
+// Cold start beside esc-pos-encoder@2: whole processes of lib/cold-start.mjs (as `npm run bench` times them).
+const coldRuns = ['empty', 'bobina', 'esc-pos-encoder@2'];
+step(`counting instructions (${jobs.length * 3 + startupRuns.length + coldRuns.length} valgrind runs, ${availableParallelism()} at a time; about 15 minutes on 2 cores)`);
+const thunks = [
+  ...jobs.flatMap((j) => runsOf(j.system, j.fixture, j.n)),
+  ...startupRuns.map((args) => () => count(args)),
+  ...coldRuns.map((system) => () => count([system], 'lib/cold-start.mjs')),
+];
 let counts;
 try {
   counts = await pool(thunks, availableParallelism());
@@ -117,7 +128,8 @@ const rows = jobs.map((job, i) => {
   const second = (c - b) / job.n;
   return { ...job, perReceipt: (c - a) / (2 * job.n), halvesDiffer: Math.abs(first - second) / Math.max(first, second) };
 });
-const [empty, chevrotainOnly, importOnly, startNative, startRaster] = counts.slice(jobs.length * 3);
+const [empty, chevrotainOnly, importOnly, startNative, startRaster] = counts.slice(jobs.length * 3, jobs.length * 3 + startupRuns.length);
+const cold = Object.fromEntries(coldRuns.map((system, i) => [system, counts[jobs.length * 3 + startupRuns.length + i]]));
 const startup = {
   chevrotainImport: chevrotainOnly - empty,
   bobinaImport: importOnly - empty,
@@ -149,11 +161,14 @@ L.push(`| bobina, T20 default (raster QR) | ${K(rasterBob)} | ${x(rasterBob / fl
 L.push(`| qrcode \`QRCode.create()\` alone (floor) | ${K(floor)} | — |`, '');
 L.push('## Start-up: import + first compile of nfce in a fresh process', '', '| part | instructions |', '|---|---:|');
 L.push(`| a node process that reads (b) and exits (the baseline, subtracted below) | ${M(startup.emptyProcess)} |`);
-L.push(`| import of chevrotain alone, bundled as in dist/ (for scale: roughly its share of the next line) | ${M(startup.chevrotainImport)} |`);
-L.push(`| import of bobina (bundle load, lexer and parser built) | ${M(startup.bobinaImport)} |`);
+L.push(`| import of chevrotain's lexer alone, bundled as in dist/ (for scale: roughly its share of the next line) | ${M(startup.chevrotainImport)} |`);
+L.push(`| import of bobina (bundle load, lexer built) | ${M(startup.bobinaImport)} |`);
 L.push(`| first compile, native QR | ${M(startup.firstCompileNative)} |`);
 L.push(`| first compile, raster QR (loads qrcode) | ${M(startup.firstCompileRaster)} |`);
 L.push(`| **import + first compile, native QR** | **${M(startup.bobinaImport + startup.firstCompileNative)}** |`, '');
+L.push('## Cold start beside esc-pos-encoder@2: whole processes of `bench/lib/cold-start.mjs`', '', '| process | instructions | over the empty process |', '|---|---:|---:|');
+for (const [system, n] of Object.entries(cold)) L.push(`| ${system === 'empty' ? 'empty (reads the same file)' : system} | ${M(n)} | ${system === 'empty' ? '—' : M(n - cold.empty)} |`);
+L.push('', `bobina ÷ esc-pos-encoder@2, whole processes: **${x(cold.bobina / cold['esc-pos-encoder@2'])}** (issue 15's target, on timed medians: ≤ 1.00×); what each adds to an empty process: ${x((cold.bobina - cold.empty) / (cold['esc-pos-encoder@2'] - cold.empty))}.`, '');
 const unsettled = rows.filter((r) => r.halvesDiffer > 0.02);
 L.push('## Check', '');
 L.push(
@@ -163,7 +178,7 @@ L.push(
   '',
 );
 writeFileSync(reportPath, L.join('\n'));
-writeFileSync(`${benchDir}out/instructions${abBuild ? '.ab' : ''}.json`, JSON.stringify({ build: abBuild ?? 'dist/', rows, startup }, null, 2));
+writeFileSync(`${benchDir}out/instructions${abBuild ? '.ab' : ''}.json`, JSON.stringify({ build: abBuild ?? 'dist/', rows, startup, cold }, null, 2));
 console.log(L.join('\n'));
 step(`wrote ${reportPath}`);
 if (unsettled.length > 0) process.exitCode = 1;

@@ -4,11 +4,11 @@
 // bench/RESULTS.md. BENCH_TIME=<seconds per case> shortens or lengthens the run (default 1.5).
 // `npm run bench -- --report-only` rewrites RESULTS.md from the last run's bench/out/ (after an
 // edit of NOTES.md, which RESULTS.md carries), without measuring again.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { writeResults } from './lib/report.mjs';
-import { benchDir, buildLibrary, installBenchPackage, step } from './lib/setup.mjs';
+import { bundleSizes, coldStart, libraryInstall } from './lib/embed.mjs';
+import { benchDir, buildLibrary, installBenchPackage, step, thisMachine } from './lib/setup.mjs';
 
 const bench = benchDir;
 
@@ -18,14 +18,10 @@ if (process.argv.includes('--report-only')) {
     process.exit(1);
   }
   const { suites, probes } = readOut();
-  writeResults(`${bench}RESULTS.md`, { suites, ...probes, machine: probes.machine ?? thisMachine() });
+  const embed = existsSync(`${bench}out/embed.json`) ? JSON.parse(readFileSync(`${bench}out/embed.json`, 'utf8')) : undefined;
+  writeResults(`${bench}RESULTS.md`, { suites, ...probes, machine: probes.machine ?? thisMachine(), embed });
   step('rewrote bench/RESULTS.md from bench/out/ (no new measurement)');
   process.exit(0);
-}
-
-function thisMachine() {
-  const cpuModel = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m) ?? [])[1] ?? cpus()[0]?.model ?? 'unknown';
-  return { nproc: execFileSync('nproc', { encoding: 'utf8' }).trim(), cpuModel, node: process.version };
 }
 
 function readOut() {
@@ -76,7 +72,12 @@ for (const path of ['native', 'raster']) {
 }
 console.log(startup);
 
+step('for the people who embed it: library-only install, browser bundles, cold start beside esc-pos-encoder@2');
+const embed = { install: libraryInstall(), bundles: await bundleSizes(), cold: coldStart(), machine: thisMachine(), date: new Date().toISOString().slice(0, 10) };
+console.log(embed);
+writeFileSync(`${bench}out/embed.json`, JSON.stringify(embed, null, 2));
+
 const machine = thisMachine();
 writeFileSync(`${bench}out/probes.json`, JSON.stringify({ heap, startup, machine }, null, 2));
-writeResults(`${bench}RESULTS.md`, { suites: readOut().suites, heap, startup, machine });
+writeResults(`${bench}RESULTS.md`, { suites: readOut().suites, heap, startup, machine, embed });
 step('wrote bench/RESULTS.md');

@@ -1,16 +1,20 @@
 // The pipeline as one call, and each stage with resolved diagnostics: parse → lower → emit.
 import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from './diagnostics.js';
-import { emit as emitOps, formatListing, type EmitRecord } from './emit/index.js';
+import { emit as emitOps, type EmitOptions, type EmitRecord } from './emit/index.js';
+import { formatListing } from './inspect/listing.js';
+import { DiagnosticSink, OutputLimitReached, outputTooLarge, qrCountError, resolveLimits, type CompileLimits } from './limits.js';
 import { lowerRaw, type Op } from './lower/index.js';
 import type { Document } from './parse/ast.js';
 import { parseRaw } from './parse/index.js';
-import { loadProfile, type PrinterRef } from './profiles/index.js';
+import { loadProfile, type PrinterRef, type Profile } from './profiles/index.js';
 
 export interface CompileOptions {
   /** Template id (5, "5"), code ("MAKER5T20") or a profile object. */
   printer: PrinterRef;
   /** Also return one record per emitted command (for listings and byte → source maps). */
   records?: boolean;
+  /** Output bytes, QR codes and diagnostics allowed per job; unset fields take DEFAULT_LIMITS. */
+  limits?: Partial<CompileLimits>;
 }
 
 export interface CompileResult {
@@ -32,18 +36,42 @@ export interface CompileResult {
 export function compile(conteudo: string, options: CompileOptions): CompileResult {
   const profile = loadProfile(options.printer);
   if (typeof conteudo !== 'string') throw new TypeError('compile(conteudo): conteudo must be a string');
-  const raw: RawDiagnostic[] = [];
+  const limits = resolveLimits(options.limits);
+  const raw = new DiagnosticSink(limits.maxDiagnostics);
   const ast = parseRaw(conteudo, raw);
-  const ops = lowerRaw(ast, profile, raw);
-  const { bytes, records } = emitOps(ops, profile, { records: options.records === true });
-  const diagnostics = resolveDiagnostics(conteudo, raw);
+  const { bytes, records } = lowerAndEmit(ast, profile, raw, limits, options.records === true, conteudo);
+  const diagnostics = resolveDiagnostics(conteudo, raw.finish());
   return records ? { bytes, diagnostics, records } : { bytes, diagnostics };
 }
 
-/** The readable listing of a compile: one command per line, hex, mnemonic, source span. */
+/** A job over a limit stops where the limit is found: that limit's error, and no bytes. */
+function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limits: Readonly<CompileLimits>, records: boolean, source: string): { bytes: Uint8Array; records?: EmitRecord[] } {
+  const refused = () => ({ bytes: new Uint8Array(0), ...(records ? { records: [] } : {}) });
+  const tooManyQr = qrCountError(ast, limits.maxQrCodes);
+  if (tooManyQr) {
+    raw.force(tooManyQr);
+    return refused();
+  }
+  const ops = lowerRaw(ast, profile, raw);
+  try {
+    const out = emitOps(ops, profile, { records, source, maxBytes: limits.maxOutputBytes });
+    if (out.bytes.length <= limits.maxOutputBytes) return out;
+    const last = ops[ops.length - 1];
+    raw.force(outputTooLarge(limits.maxOutputBytes, last?.start ?? 0, last?.end ?? 0));
+  } catch (error) {
+    if (!(error instanceof OutputLimitReached)) throw error;
+    raw.force(outputTooLarge(limits.maxOutputBytes, error.start, error.end));
+  }
+  return refused();
+}
+
+/**
+ * The readable listing of a compile: one line per command or printed line — source span, hex,
+ * mnemonic, name and arguments — split and named as `bobina disasm` does.
+ */
 export function listing(conteudo: string, options: Omit<CompileOptions, 'records'>): { listing: string; diagnostics: Diagnostic[] } {
   const { bytes, diagnostics, records } = compile(conteudo, { ...options, records: true });
-  return { listing: formatListing(bytes, records!, conteudo), diagnostics };
+  return { listing: formatListing(bytes, records!, conteudo, { printer: options.printer }), diagnostics };
 }
 
 /** Lowers a parsed document for a printer: the IR and the diagnostics of the lowering. */
@@ -54,7 +82,7 @@ export function lower(ast: Document, printer: PrinterRef): { ops: Op[]; diagnost
   return { ops, diagnostics: resolveDiagnostics(ast.source, raw) };
 }
 
-/** Emits IR for a printer. */
-export function emit(ops: readonly Op[], printer: PrinterRef, options: { records?: boolean } = {}): { bytes: Uint8Array; records?: EmitRecord[] } {
+/** Emits IR for a printer; with `records` (and the `source` the ops came from, for per-line spans) also the byte → source map. */
+export function emit(ops: readonly Op[], printer: PrinterRef, options: EmitOptions = {}): { bytes: Uint8Array; records?: EmitRecord[] } {
   return emitOps(ops, loadProfile(printer), options);
 }

@@ -31,13 +31,19 @@ export const DIAGNOSTIC_CODES = {
   'parse/stray-closing-tag': 'error',
   'lower/partial-cut-fallback': 'warning',
   'lower/condensed-unsupported': 'warning',
+  'lower/command-unsupported': 'warning',
   'lower/qr-raster-fallback': 'info',
   'lower/qr-empty': 'warning',
   'lower/qr-too-long': 'error',
   'lower/qr-too-wide': 'error',
+  'lower/internal-error': 'error',
   'text/control-removed': 'warning',
   'text/transliterated': 'warning',
   'text/replaced': 'warning',
+  'limit/output-too-large': 'error',
+  'limit/too-many-qrcodes': 'error',
+  'limit/diagnostics-truncated': 'info',
+  'text/normalized': 'info',
 } as const satisfies Record<string, Severity>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -12,8 +12,14 @@ export {
   type ProfileData,
   type PrinterRef,
   type Capability,
+  type Geometry,
+  type CommandKey,
+  COMMANDS,
+  COMMAND_KEYS,
 } from './profiles/index.js';
+export { DEFAULT_LIMITS, type CompileLimits } from './limits.js';
 export { DIAGNOSTIC_CODES, hasErrors, type Diagnostic, type DiagnosticCode, type Severity, type Span, type Position } from './diagnostics.js';
-export { formatListing, mnemonic, type EmitRecord } from './emit/index.js';
+export { mnemonic, type EmitRecord, type RecordOp } from './emit/index.js';
+export { formatListing, type ListingOptions } from './inspect/listing.js';
 export { disassemble, formatDisassembly, renderSvg, renderPng, renderPage, selfTest, type Instruction, type Effect, type DisassembleOptions, type RenderOptions, type Page, type SelfTestResult } from './inspect/index.js';
 export type { Op, OpName, Align, Bitmap } from './lower/index.js';

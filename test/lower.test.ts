@@ -20,8 +20,15 @@ describe('lower', () => {
     expect(diag('<qrcode>abc</qrcode>', id)).toEqual(['info lower/qr-raster-fallback@1:1']);
   });
 
-  it.each([1, 4])('keeps QR native on template %i', (id) => {
-    expect(diag('<qrcode>abc</qrcode>', id)).toEqual([]);
+  it('keeps QR native on template 4', () => {
+    expect(diag('<qrcode>abc</qrcode>', 4)).toEqual([]);
+  });
+
+  it("prints the MP-4200's QR as a raster image by default, and natively in ESC/Bema mode when the profile asks", () => {
+    expect(diag('<qrcode>abc</qrcode>', 1)).toEqual(['info lower/qr-raster-fallback@1:1']);
+    const native = compile('<qrcode>abc</qrcode>', { printer: { extends: 1, qr: { command: 'bematech-gs-k-q' } } });
+    expect(native.diagnostics).toEqual([]);
+    expect(Buffer.from(native.bytes).toString('hex')).toContain('1df92030' + '1d6b51' + '01' + '080001' + '0300' + '616263' + '1df92031' + '1b7402');
   });
 
   it('reports too much data for a QR code as an error, not a crash', () => {

@@ -17,7 +17,10 @@ describe('profiles', () => {
     const has = (cap: Parameters<ReturnType<typeof loadProfile>['caps']['has']>[0]) => listProfiles().slice(1).map((p) => p.caps.has(cap));
     expect(has('cut.partial')).toEqual([true, true, false, true, true, true]);
     expect(has('condensed')).toEqual([true, true, true, false, true, true]);
-    expect(has('qr.native')).toEqual([true, false, false, true, false, false]);
+    // The spec gives the MP-4200 a QR command, but it only prints in ESC/Bema mode: raster by
+    // default, the native GS k Q one override away (docs/printers.md).
+    expect(has('qr.native')).toEqual([false, false, false, true, false, false]);
+    expect(loadProfile(1).qr.bracket?.command).toBe('bematech-gs-k-q');
   });
 
   it('keeps a source for every entry PRINTERS.md marks M or L', () => {

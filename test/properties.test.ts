@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { readQr } from './support/qr-reader.js';
 import { describe, expect, it } from 'vitest';
-import { compile, emit, listProfiles, loadProfile, lower, parse, type Profile } from '../src/index.js';
+import { COMMANDS, compile, emit, listProfiles, loadProfile, lower, parse, type Capability, type CommandKey, type EmitRecord, type Profile } from '../src/index.js';
 import { conteudo, qrPayload } from './support/arbitraries.js';
 import { rasterImages, toRgba } from './support/raster.js';
 
@@ -10,14 +10,20 @@ const profiles = listProfiles();
 const compileOps = (ops: Parameters<typeof emit>[0], p: Profile) => emit(ops, p).bytes;
 const escpos = profiles.filter((p) => p.output === 'escpos');
 
-/** Which record labels need which capability: an emitted command must be one the profile has. */
-const NEEDS: ReadonlyArray<[RegExp, (p: Profile) => boolean]> = [
-  [/^cut partial$/, (p) => p.caps.has('cut.partial')],
-  [/^condensed (on|off)$/, (p) => p.caps.has('condensed')],
-  [/^qr/, (p) => p.caps.has('qr.native')],
-  [/^(raster band|bit image band)$/, (p) => p.image?.command !== undefined && !p.caps.has('qr.native')],
-  [/^code page/, (p) => p.caps.has('codepage.select')],
-];
+/**
+ * The capability each emitted record needs, by its machine key: a profile command needs the one
+ * the command table gives it; QR, image and code page records need theirs.
+ */
+function needs(op: EmitRecord['op'], p: Profile): boolean {
+  if (op in COMMANDS) {
+    const cap = (COMMANDS[op as CommandKey] as { capability?: Capability }).capability;
+    return cap === undefined || p.caps.has(cap);
+  }
+  if (op.startsWith('qr')) return p.caps.has('qr.native');
+  if (op === 'raster' || op === 'band' || op === 'bandSpacing' || op === 'spacingReset') return p.image !== undefined && !p.caps.has('qr.native');
+  if (op === 'codepage') return p.caps.has('codepage.select');
+  return true;
+}
 
 describe('parse', () => {
   it('never throws, and every node span lies inside the input in order', () => {
@@ -64,7 +70,7 @@ describe('compile', () => {
       fc.property(conteudo, fc.constantFrom(...profiles), (s, p) => {
         const { bytes, records } = compile(s, { printer: p, records: true });
         for (const r of records!) {
-          if (r.label !== 'text' && r.label !== 'line') continue;
+          if (r.op !== 'text' && r.op !== 'line') continue;
           for (const b of bytes.subarray(r.offset, r.offset + r.length)) {
             expect(b === 0x0a || b === 0x09 || (b >= 0x20 && b !== 0x7f)).toBe(true);
           }
@@ -98,9 +104,7 @@ describe('compile', () => {
     fc.assert(
       fc.property(conteudo, fc.constantFrom(...escpos, ...synthetic), (s, p) => {
         const { records } = compile(s, { printer: p, records: true });
-        for (const r of records!) {
-          for (const [label, allowed] of NEEDS) if (label.test(r.label)) expect(allowed(p), `${r.label} on ${p.printer}`).toBe(true);
-        }
+        for (const r of records!) expect(needs(r.op, p), `${r.op} on ${p.printer}`).toBe(true);
       }),
       { numRuns: 200 },
     );
@@ -130,5 +134,12 @@ describe('compile', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('utf8Length without Node', () => {
+  it('counts what Buffer.byteLength counts, for any string (lone surrogates included)', async () => {
+    const { countUtf8 } = await import('../src/text/utf8.js');
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), (a, b) => countUtf8(a + b) === Buffer.byteLength(a + b, 'utf8')), { numRuns: 2000 });
   });
 });

@@ -1,12 +1,13 @@
 // Writes bench/RESULTS.md from the suite results: tables, ratios and the targets of issue 4.
 // The hand-written analysis lives in bench/NOTES.md and is appended as is.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { EMBED_END, EMBED_START, embedSection } from './embed.mjs';
 
 const fmt = (n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(n >= 10 ? 1 : 2));
 const x = (n) => `${n.toFixed(2)}×`;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
-export function writeResults(path, { suites, heap, startup, machine }) {
+export function writeResults(path, { suites, heap, startup, machine, embed }) {
   const L = [];
   const targets = [];
   const target = (what, ok, detail) => targets.push(`| ${what} | ${detail} | ${ok ? '**met**' : '**not met**'} |`);
@@ -17,6 +18,7 @@ export function writeResults(path, { suites, heap, startup, machine }) {
   L.push(`- Peers: ${Object.entries(suites.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   L.push('- receipts/s = 1 / median benny (benchmark.js) sample, after benchmark.js warm-up; bobina compiles for the Epson TM-T20 (`MAKER5T20`), with `{ extends: "MAKER5T20", qr: { command: "epson-gs-k" } }` for native QR', '');
 
+  if (embed) L.push(EMBED_START, embedSection(embed), EMBED_END, '');
   L.push('## Throughput (native QR where the library has one)', '');
   for (const [fixture, rows] of Object.entries(suites.throughput)) {
     const bob = rows.bobina.perSecond;

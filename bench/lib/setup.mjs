@@ -2,7 +2,8 @@
 // bench/package-lock.json; --ignore-scripts because esc-pos-encoder@2 hard-depends on canvas,
 // whose native build fails), and the library built into dist/.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export const benchDir = fileURLToPath(new URL('..', import.meta.url));
@@ -18,6 +19,12 @@ export function installBenchPackage() {
 }
 
 export function buildLibrary() {
-  step('building the library (npx tsup)');
-  execFileSync('npx', ['tsup', '--silent'], { cwd: rootDir, stdio: 'inherit' });
+  step('building the library (npm run build)');
+  execFileSync(npm, ['run', 'build', '--silent'], { cwd: rootDir, stdio: 'inherit' });
+}
+
+/** The machine a run is on, for the report. */
+export function thisMachine() {
+  const cpuModel = (readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m) ?? [])[1] ?? cpus()[0]?.model ?? 'unknown';
+  return { nproc: execFileSync('nproc', { encoding: 'utf8' }).trim(), cpuModel, node: process.version };
 }

@@ -13,12 +13,15 @@ export interface Io {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   readStdin: () => Buffer;
+  /** The terminal, for prompts that must not echo (absent in tests that do not prompt). */
+  stdin?: Pick<NodeJS.ReadStream, 'isTTY' | 'setRawMode' | 'on' | 'off' | 'resume' | 'pause'>;
 }
 
 export const processIo: Io = {
   stdout: process.stdout,
   stderr: process.stderr,
   readStdin: () => readFileSync(0),
+  stdin: process.stdin,
 };
 
 export interface Command {

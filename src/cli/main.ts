@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // The `bobina` command: a table of subcommands, one file each under commands/.
 // Usage errors exit 2 with one line; unexpected failures exit 1 with one line, never a stack.
 import { compileCommand } from './commands/compile.js';
@@ -9,13 +10,15 @@ import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
 import { terminalsCommand } from './commands/terminals.js';
 import { keysCommand } from './commands/keys.js';
+import { virtualPrinterCommand } from './commands/virtual-printer.js';
 import { ProfileError } from '../profiles/index.js';
 import { EXIT, processIo, UsageError, type Command, type Io } from './io.js';
+import { missingPackageMessage } from './missing-package.js';
 
 /** Injected by tsup from package.json (see tsup.config.ts). */
 declare const BOBINA_VERSION: string;
 
-const COMMANDS: readonly Command[] = [compileCommand, printersCommand, disasmCommand, previewCommand, selftestCommand, serveCommand, usersCommand, terminalsCommand, keysCommand];
+const COMMANDS: readonly Command[] = [compileCommand, printersCommand, disasmCommand, previewCommand, selftestCommand, serveCommand, usersCommand, terminalsCommand, keysCommand, virtualPrinterCommand];
 
 function help(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`);
@@ -47,6 +50,12 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     // An unknown or invalid --printer is the user's mistake, whichever command hits it.
     if (err instanceof UsageError || err instanceof ProfileError) {
       io.stderr.write(`bobina ${command.name}: ${err.message}\nusage: ${command.usage}\n`);
+      return EXIT.usage;
+    }
+    // An optional package the command needs (the service's, resvg for PNG) is not installed.
+    const missing = missingPackageMessage(err);
+    if (missing) {
+      io.stderr.write(`bobina ${command.name}: ${missing}\n`);
       return EXIT.usage;
     }
     io.stderr.write(`bobina ${command.name}: ${(err as Error).message ?? String(err)}\n`);

@@ -1,12 +1,15 @@
 // ESC/POS emitter: IR → bytes, table-driven. No model names here: every per-printer difference
 // is a byte template or a table key in the profile.
-import type { Op } from '../lower/ir.js';
-import { expandTemplate, type ByteTemplate } from '../profiles/bytes.js';
+import type { Align, Op } from '../lower/ir.js';
+import { compileTemplate, expandTemplate } from '../profiles/bytes.js';
+import { COMMANDS, type CommandKey } from '../profiles/commands.js';
 import type { Profile } from '../profiles/index.js';
 import { codepageTable, type CodepageTable } from '../text/codepage.js';
 import { writeText } from './encode-text.js';
 import { IMAGE_ENCODERS } from './image.js';
+import { SourceLines } from './lines.js';
 import { QR_FAMILIES } from './qr-native.js';
+import type { RecordOp } from './records.js';
 import type { ByteWriter } from './writer.js';
 
 interface State {
@@ -15,6 +18,11 @@ interface State {
   table: CodepageTable;
   /** The printer's line buffer is empty (cuts and images only act at the start of a line). */
   atLineStart: boolean;
+  /** The conteudo, when records are kept: text records are then one per printed line. */
+  source: string | undefined;
+  /** The alignment and condensed mode in force, to send again after a command that resets them. */
+  align: Align;
+  condensed: boolean;
 }
 
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
@@ -22,51 +30,93 @@ type Emitters = { [K in Op['op']]: (op: OpOf<K>, s: State) => void };
 
 const LF = Uint8Array.of(0x0a);
 
-function command(s: State, label: string, template: ByteTemplate | undefined, start: number, end: number, n = 0): void {
-  s.out.mark(label, start, end);
-  s.out.bytes(expandTemplate(template!, n));
+/** A profile command, recorded (when records are kept) under its key and its label from the command table. */
+function command(s: State, key: CommandKey, start: number, end: number, n = 0, label?: string): void {
+  if (s.out.records) s.out.mark(key, label ?? COMMANDS[key].label, start, end);
+  s.out.bytes(expandTemplate(s.profile.bytes[key]!, n));
+}
+
+/** Text for a listing: one record per printed line, each with its own source span. */
+function textLines(s: State, text: string, latin1: boolean, start: number, end: number, source: string): void {
+  const lines = new SourceLines(source, start, end);
+  for (let from = 0, k = 0; from < text.length; k++) {
+    const lf = text.indexOf('\n', from);
+    const to = lf < 0 ? text.length : lf + 1;
+    s.out.mark('text', 'text', lines.lineStart(k), lines.lineEnd(k));
+    writeText(s.out, text.slice(from, to), s.table, latin1);
+    from = to;
+  }
+}
+
+/** Bytes from profile data that are not a command of the table (a QR mode switch). */
+function raw(s: State, op: RecordOp, label: string, hex: string, start: number, end: number): void {
+  s.out.mark(op, label, start, end);
+  s.out.bytes(expandTemplate(compileTemplate(hex)));
+}
+
+/** After a command that resets the printer: the code page, alignment and condensed mode again. */
+function restore(s: State, start: number, end: number): void {
+  codepage(s, start, end);
+  if (s.align !== 'left') command(s, ALIGN[s.align], start, end);
+  if (s.condensed) command(s, 'condensedOn', start, end);
+}
+
+function codepage(s: State, start: number, end: number): void {
+  if (!s.profile.caps.has('codepage.select')) return;
+  s.out.mark('codepage', s.out.records ? `code page ${s.profile.codepage.encoding.toUpperCase()}` : '', start, end);
+  s.out.bytes(expandTemplate(s.profile.bytes.codepage!));
 }
 
 /** Cuts, images and QR codes act at the start of a line: print what is pending first. */
 function endLine(s: State, start: number): void {
   if (s.atLineStart) return;
-  s.out.mark('line feed (before command)', start, start);
+  s.out.mark('lineFeed', 'line feed (before command)', start, start);
   s.out.bytes(LF);
   s.atLineStart = true;
 }
 
-const ALIGN = {
-  left: { key: 'alignLeft', label: 'align left' },
-  center: { key: 'alignCenter', label: 'align center' },
-  right: { key: 'alignRight', label: 'align right' },
-} as const;
+const ALIGN = { left: 'alignLeft', center: 'alignCenter', right: 'alignRight' } as const;
 
 const EMITTERS: Emitters = {
   align: ({ align, start, end }, s) => {
-    const { key, label } = ALIGN[align];
-    command(s, label, s.profile.bytes[key], start, end);
+    command(s, ALIGN[align], start, end);
+    s.align = align;
   },
-  condensed: ({ on, start, end }, s) =>
-    command(s, on ? 'condensed on' : 'condensed off', s.profile.bytes[on ? 'condensedOn' : 'condensedOff'], start, end),
+  condensed: ({ on, start, end }, s) => {
+    command(s, on ? 'condensedOn' : 'condensedOff', start, end);
+    s.condensed = on;
+  },
   text: ({ text, latin1, start, end }, s) => {
-    s.out.mark('text', start, end);
-    writeText(s.out, text, s.table, latin1 === true);
+    if (s.source === undefined) {
+      s.out.mark('text', 'text', start, end);
+      writeText(s.out, text, s.table, latin1 === true);
+    } else textLines(s, text, latin1 === true, start, end, s.source);
     s.atLineStart = text.charCodeAt(text.length - 1) === 10;
   },
   cut: ({ partial, start, end }, s) => {
     endLine(s, start);
     const feed = s.profile.feedBeforeCut ?? 0;
-    if (feed > 0) command(s, `feed ${feed} lines (before cut)`, s.profile.bytes.feed, start, end, feed);
-    command(s, partial ? 'cut partial' : 'cut full', s.profile.bytes[partial ? 'cutPartial' : 'cutFull'], start, end);
+    if (feed > 0) command(s, 'feed', start, end, feed, `feed ${feed} lines (before cut)`);
+    command(s, partial ? 'cutPartial' : 'cutFull', start, end);
   },
   feed: ({ lines, start, end }, s) => {
-    command(s, `feed ${lines} lines`, s.profile.bytes.feed, start, end, lines);
+    command(s, 'feed', start, end, lines, `feed ${lines} lines`);
     s.atLineStart = true;
   },
-  drawer: ({ start, end }, s) => command(s, 'drawer pulse pin 2', s.profile.bytes.drawer, start, end),
+  drawer: ({ start, end }, s) => command(s, 'drawer', start, end, 0, s.profile.drawerPin ? `drawer pulse pin ${s.profile.drawerPin}` : 'drawer pulse'),
   qr: ({ data, start, end }, s) => {
     endLine(s, start);
+    const bracket = s.profile.qr.bracket?.command === s.profile.qr.command ? s.profile.qr.bracket : undefined;
+    if (bracket) {
+      // The mode switch acts like ESC @: the symbol is aligned again in the mode it enters.
+      raw(s, 'qrEnter', 'enter QR command mode', bracket.enter, start, end);
+      if (s.align !== 'left') command(s, ALIGN[s.align], start, end);
+    }
     QR_FAMILIES[s.profile.qr.command]!(s.out, data, s.profile.qr, start, end);
+    if (bracket) {
+      raw(s, 'qrLeave', 'leave QR command mode', bracket.leave, start, end);
+      restore(s, start, end);
+    }
   },
   image: ({ bitmap, start, end }, s) => {
     endLine(s, start);
@@ -75,19 +125,26 @@ const EMITTERS: Emitters = {
   },
 };
 
-/** Writes the job: init, code page, every op, and a final line feed if a line is still pending. */
-export function emitEscPos(ops: readonly Op[], profile: Profile, out: ByteWriter): void {
-  const s: State = { out, profile, table: codepageTable(profile.codepage.encoding), atLineStart: true };
-  command(s, 'initialize', profile.bytes.init, 0, 0);
-  if (profile.caps.has('codepage.select')) {
-    const label = out.records ? `code page ${profile.codepage.encoding.toUpperCase()}` : '';
-    command(s, label, profile.bytes.codepage, 0, 0);
+/** Writes the job: init and code page (the prologue), every op, and a final line feed if a line is still pending. */
+export function emitEscPos(ops: readonly Op[], profile: Profile, out: ByteWriter, source?: string, prologue = true): void {
+  const s: State = {
+    out,
+    profile,
+    table: codepageTable(profile.codepage.encoding),
+    atLineStart: true,
+    source: out.records ? source : undefined,
+    align: 'left',
+    condensed: false,
+  };
+  if (prologue) {
+    command(s, 'init', 0, 0);
+    codepage(s, 0, 0);
   }
   for (const op of ops) (EMITTERS[op.op] as (op: Op, s: State) => void)(op, s);
   const last = ops[ops.length - 1];
   if (!s.atLineStart) {
     const at = last ? last.end : 0;
-    out.mark('line feed (end of job)', at, at);
+    out.mark('lineFeed', 'line feed (end of job)', at, at);
     out.bytes(LF);
   }
 }

@@ -3,11 +3,13 @@
 import type { Align, Op } from '../lower/ir.js';
 import type { Profile } from '../profiles/index.js';
 import { writeText } from './encode-text.js';
+import { SourceLines } from './lines.js';
 import type { ByteWriter } from './writer.js';
 
 /** Writes `ops` as lines of text padded for their alignment. */
-export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter): void {
+export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter, source?: string): void {
   const columns = profile.columns.normal;
+  const listing = out.records !== undefined && source !== undefined;
   let align: Align = 'left';
   let lineAlign: Align = 'left';
   let line = '';
@@ -15,7 +17,7 @@ export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter):
   let lineEnd = 0;
 
   const flush = () => {
-    out.mark('line', lineStart, lineEnd);
+    out.mark('line', 'line', lineStart, lineEnd);
     writeText(out, pad(line, lineAlign, columns) + '\n', null);
     line = '';
     lineAlign = align;
@@ -27,18 +29,19 @@ export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter):
       if (line === '') lineAlign = align;
     } else if (op.op === 'text') {
       const parts = op.text.split('\n');
+      const lines = listing ? new SourceLines(source, op.start, op.end) : undefined;
       for (let i = 0; i < parts.length; i++) {
-        if (line === '') lineStart = op.start;
+        if (line === '') lineStart = lines ? lines.lineStart(i) : op.start;
         line += parts[i];
-        lineEnd = op.end;
+        lineEnd = lines ? lines.lineEnd(i) : op.end;
         if (i < parts.length - 1) flush();
       }
     } else if (op.op === 'feed') {
       if (line !== '') flush();
-      out.mark(`feed ${op.lines} lines`, op.start, op.end);
+      out.mark('feed', `feed ${op.lines} lines`, op.start, op.end);
       writeText(out, '\n'.repeat(op.lines), null);
     }
-    // condensed, cut and drawer have no meaning in plain text: removed, as the spec says.
+    // Cut, condensed and drawer tags never get here: lowering removes them (the profile's "missing").
   }
   if (line !== '') flush();
 }

@@ -8,6 +8,12 @@ import { ByteWriter, type EmitRecord } from './writer.js';
 export interface EmitOptions {
   /** Keep one record per command (for listings and byte → source maps). */
   records?: boolean;
+  /** Stop with OutputLimitReached once more than this many bytes are written (default: no limit). */
+  maxBytes?: number;
+  /** The conteudo the ops were lowered from: with `records`, each printed line gets its own record and span. */
+  source?: string;
+  /** Start with the job's init and code page (default); false for ops that continue a job. */
+  prologue?: boolean;
 }
 
 export interface EmitResult {
@@ -18,9 +24,9 @@ export interface EmitResult {
 const EMITTERS = { escpos: emitEscPos, text: emitText } as const;
 
 export function emit(ops: readonly Op[], profile: Profile, options: EmitOptions = {}): EmitResult {
-  const out = new ByteWriter(options.records === true);
+  const out = new ByteWriter(options.records === true, options.maxBytes);
   try {
-    EMITTERS[profile.output](ops, profile, out);
+    EMITTERS[profile.output](ops, profile, out, options.source, options.prologue !== false);
   } catch (error) {
     out.release();
     throw error;
@@ -29,5 +35,5 @@ export function emit(ops: readonly Op[], profile: Profile, options: EmitOptions 
   return out.records ? { bytes, records: out.records } : { bytes };
 }
 
-export type { EmitRecord } from './writer.js';
-export { formatListing, mnemonic } from './listing.js';
+export type { EmitRecord, RecordOp } from './records.js';
+export { mnemonic } from './listing.js';

@@ -1,6 +1,8 @@
 // Native QR command families, as a table: family → bytes for one symbol.
 // Epson `GS ( k` (model 2), Bematech `GS k Q`, Daruma `ESC 0x81` (see PRINTERS.md).
+import { compileTemplate, expandTemplate } from '../profiles/bytes.js';
 import type { ProfileData } from '../profiles/schema.js';
+import { utf8Length } from '../text/utf8.js';
 import type { ByteWriter } from './writer.js';
 
 type Qr = ProfileData['qr'];
@@ -11,32 +13,38 @@ const EPSON_ECC = { L: 0x30, M: 0x31, Q: 0x32, H: 0x33 } as const;
 const BEMATECH_ECC = { L: 0, M: 1, Q: 2, H: 3 } as const;
 const DARUMA_ECC = { L: 0x4d, M: 0x4d, Q: 0x51, H: 0x48 } as const;
 
+/** The module size, clamped into the sizes the printer's native command takes (qr.moduleRange). */
+function moduleSize(qr: Qr): number {
+  const range = qr.moduleRange;
+  return range ? Math.min(range.max, Math.max(range.min, qr.moduleSize)) : qr.moduleSize;
+}
+
 export const QR_FAMILIES: Readonly<Record<string, Family>> = {
   'epson-gs-k': (out, data, qr, start, end) => {
-    out.mark('qr model 2', start, end);
+    out.mark('qrModel', 'qr model 2', start, end);
     out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, 0x04, 0x00, 0x31, 0x41, 0x32, 0x00));
-    out.mark('qr module size', start, end);
-    out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, 0x03, 0x00, 0x31, 0x43, qr.moduleSize));
-    out.mark('qr error correction', start, end);
+    out.mark('qrSize', 'qr module size', start, end);
+    out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, 0x03, 0x00, 0x31, 0x43, moduleSize(qr)));
+    out.mark('qrEcc', 'qr error correction', start, end);
     out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, 0x03, 0x00, 0x31, 0x45, EPSON_ECC[qr.ecc]));
-    out.mark('qr store', start, end);
-    const k = Buffer.byteLength(data, 'utf8') + 3;
+    out.mark('qrStore', 'qr store', start, end);
+    const k = utf8Length(data) + 3;
     out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, k & 0xff, k >> 8, 0x31, 0x50, 0x30));
     out.utf8(data);
-    out.mark('qr print', start, end);
+    out.mark('qrPrint', 'qr print', start, end);
     out.bytes(Uint8Array.of(0x1d, 0x28, 0x6b, 0x03, 0x00, 0x31, 0x51, 0x30));
   },
   'bematech-gs-k-q': (out, data, qr, start, end) => {
-    out.mark('qr', start, end);
-    const k = Buffer.byteLength(data, 'utf8');
-    out.bytes(Uint8Array.of(0x1d, 0x6b, 0x51, BEMATECH_ECC[qr.ecc], qr.moduleSize, 0x00, 0x01, k & 0xff, k >> 8));
+    out.mark('qr', 'qr', start, end);
+    const k = utf8Length(data);
+    // N2 N3 N4 are the profile's (qr.params): the sources agree on them for the MP-4200 only.
+    out.bytes(Uint8Array.of(0x1d, 0x6b, 0x51, BEMATECH_ECC[qr.ecc], ...expandTemplate(compileTemplate(qr.params!)), k & 0xff, k >> 8));
     out.utf8(data);
   },
   'daruma-esc-81': (out, data, qr, start, end) => {
-    out.mark('qr', start, end);
-    const k = Buffer.byteLength(data, 'utf8') + 2;
-    const width = Math.min(7, Math.max(3, qr.moduleSize));
-    out.bytes(Uint8Array.of(0x1b, 0x81, k & 0xff, k >> 8, width, DARUMA_ECC[qr.ecc]));
+    out.mark('qr', 'qr', start, end);
+    const k = utf8Length(data) + 2;
+    out.bytes(Uint8Array.of(0x1b, 0x81, k & 0xff, k >> 8, moduleSize(qr), DARUMA_ECC[qr.ecc]));
     out.utf8(data);
   },
 };

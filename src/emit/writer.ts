@@ -4,49 +4,68 @@
 // The working buffer is a scratch area kept between emits (an emit is synchronous, so one at a
 // time uses it; a nested emit gets its own). The result is one exact-size copy, so a compile
 // allocates one output array, not a guess plus a copy.
+import type { EmitRecord, RecordOp } from './records.js';
 
-/** One emitted command: bytes [offset, next record's offset) came from source [start, end). */
-export interface EmitRecord {
-  offset: number;
-  length: number;
-  /** What the bytes do: "align center", "text", "cut partial", "qr store"… */
-  label: string;
-  start: number;
-  end: number;
-}
+import { OutputLimitReached } from '../limits.js';
 
-/** One working buffer seen three ways: Buffer (for `write`), plain bytes, 32-bit words. */
+export type { EmitRecord, RecordOp } from './records.js';
+
+/** One working buffer seen three ways: the writable view (a Node Buffer where there is one), plain bytes, 32-bit words. */
 interface Store {
-  buf: Buffer;
+  buf: Uint8Array;
   bytes: Uint8Array;
   words: Uint32Array;
 }
 
-/** allocUnsafeSlow: memory of its own, from offset 0, so word-aligned. */
+/**
+ * Node's Buffer, when the runtime has one: the fast path for writing strings. Found by a feature
+ * check, never imported, so the emitter runs the same in a browser, a worker or any JS engine.
+ */
+type NodeBufferClass = { allocUnsafeSlow(size: number): Uint8Array; prototype: object };
+const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
+
+/** Memory of its own, from offset 0, so word-aligned (Buffer.allocUnsafeSlow skips the zeroing). */
 function store(size: number): Store {
-  const buf = Buffer.allocUnsafeSlow(size);
+  const buf = NodeBuffer ? NodeBuffer.allocUnsafeSlow(size) : new Uint8Array(size);
   return { buf, bytes: new Uint8Array(buf.buffer, 0, size), words: new Uint32Array(buf.buffer, 0, size >>> 2) };
 }
 
 let spare: Store | undefined = store(16 * 1024);
+
+/** Writes `text` at `offset` (at most `length` bytes) into `this`; returns the bytes written. */
+type StringWrite = (this: Uint8Array, text: string, offset: number, length: number) => number;
 
 /**
  * Node's own string writers, without `Buffer#write`'s argument juggling (which costs more than
  * the copy for a short line). They are not in Node's documented API, though every release from
  * 20 to 24 has them; should one drop them, `write(…, encoding)` does the same job.
  */
-type StringWrite = (this: Buffer, text: string, offset: number, length: number) => number;
-function nativeWrite(encoding: 'latin1' | 'utf8'): StringWrite {
-  const direct = (Buffer.prototype as unknown as Record<string, StringWrite | undefined>)[`${encoding}Write`];
+function nodeWrite(encoding: 'latin1' | 'utf8'): StringWrite | undefined {
+  if (!NodeBuffer) return undefined;
+  const direct = (NodeBuffer.prototype as Record<string, StringWrite | undefined>)[`${encoding}Write`];
   return (
     direct ??
-    function (this: Buffer, text, offset, length) {
-      return this.write(text, offset, length, encoding);
+    function (this: Uint8Array, text, offset, length) {
+      return (this as unknown as { write(t: string, o: number, l: number, e: string): number }).write(text, offset, length, encoding);
     }
   );
 }
-const latin1Write = nativeWrite('latin1');
-const utf8Write = nativeWrite('utf8');
+
+/** Elsewhere: the low byte of each UTF-16 code unit, exactly what `latin1Write` writes. */
+function webLatin1(this: Uint8Array, text: string, offset: number): number {
+  const n = text.length;
+  for (let i = 0; i < n; i++) this[offset + i] = text.charCodeAt(i);
+  return n;
+}
+
+let encoder: InstanceType<typeof TextEncoder> | undefined;
+/** Elsewhere: the standard encoder, straight into the buffer (lone surrogates → U+FFFD, as Node). */
+function webUtf8(this: Uint8Array, text: string, offset: number, length: number): number {
+  return (encoder ??= new TextEncoder()).encodeInto(text, this.subarray(offset, offset + length)).written;
+}
+
+const latin1Write: StringWrite = nodeWrite('latin1') ?? webLatin1;
+const utf8Write: StringWrite = nodeWrite('utf8') ?? webUtf8;
 
 export class ByteWriter {
   private store: Store;
@@ -54,8 +73,11 @@ export class ByteWriter {
   private buf: Uint8Array;
   length = 0;
   readonly records: EmitRecord[] | undefined;
+  /** Past this many bytes the next command throws OutputLimitReached (checked per command, not per byte). */
+  private readonly maxBytes: number;
 
-  constructor(withRecords = false) {
+  constructor(withRecords = false, maxBytes = Infinity) {
+    this.maxBytes = maxBytes;
     this.store = spare ?? store(16 * 1024);
     this.buf = this.store.bytes;
     spare = undefined;
@@ -63,12 +85,13 @@ export class ByteWriter {
   }
 
   /** Starts a new record at the current position (a no-op unless records are kept). */
-  mark(label: string, start: number, end: number): void {
+  mark(op: RecordOp, label: string, start: number, end: number): void {
+    if (this.length > this.maxBytes) throw new OutputLimitReached(start, end);
     const records = this.records;
     if (!records) return;
     const last = records[records.length - 1];
     if (last) last.length = this.length - last.offset;
-    records.push({ offset: this.length, length: 0, label, start, end });
+    records.push({ offset: this.length, length: 0, op, label, start, end });
   }
 
   /** Room for `n` more bytes. */

@@ -246,5 +246,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   { prefix: [GS, c('r')], name: 'transmit status', decode: args(['n']) },
   { prefix: [GS, c('v'), c('0')], name: 'print raster bit image', decode: (b, at) => rasterImage(b, at - 1) },
   { prefix: [GS, c('w')], name: 'barcode width', decode: args(['n']) },
-  { prefix: [GS, 0xf9, 0x20], name: 'select command language (Bematech)', decode: args(['n'], undefined, (v) => ({ language: v[0] === 0x31 || v[0] === 1 ? 'ESC/POS' : 'ESC/Bema' })) },
+  // MP-4200 TH manual: "the new mode starts as the printer has been just initialized (ESC @)".
+  { prefix: [GS, 0xf9, 0x20], name: 'select command language (Bematech)', decode: args(['n'], () => ({ type: 'reset' }), (v) => ({ language: v[0] === 0x31 || v[0] === 1 ? 'ESC/POS' : 'ESC/Bema' })) },
 ];

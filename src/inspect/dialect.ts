@@ -1,7 +1,7 @@
 // A dialect is the command table a printer understands, built from its profile's data: the base
 // ESC/POS table plus an entry for each profile command the base table reads differently (Daruma's
 // ESC j n is alignment, ESC m is a full cut, ESC p has no arguments, ESC SI / DC2 are condensed).
-import type { Align } from '../lower/ir.js';
+import { COMMAND_KEYS, COMMANDS as PROFILE_COMMANDS, type Meaning } from '../profiles/commands.js';
 import { loadProfile, type PrinterRef, type Profile } from '../profiles/index.js';
 import { CODEPAGES, COMMANDS, type CommandSpec } from './commands.js';
 
@@ -16,19 +16,12 @@ export interface Dialect {
   encoding: string;
 }
 
-/** What each profile command does, so the dialect can name profile bytes the base table does not know. */
-const PROFILE_COMMANDS: Readonly<Record<string, { name: string; effect: (n: number) => Effect }>> = {
-  init: { name: 'initialize (profile)', effect: () => ({ type: 'reset' }) },
-  alignLeft: { name: 'align left (profile)', effect: () => ({ type: 'align', align: 'left' as Align }) },
-  alignCenter: { name: 'align center (profile)', effect: () => ({ type: 'align', align: 'center' as Align }) },
-  alignRight: { name: 'align right (profile)', effect: () => ({ type: 'align', align: 'right' as Align }) },
-  condensedOn: { name: 'condensed on (profile)', effect: () => ({ type: 'condensed', on: true }) },
-  condensedOff: { name: 'condensed off (profile)', effect: () => ({ type: 'condensed', on: false }) },
-  cutFull: { name: 'full cut (profile)', effect: () => ({ type: 'cut', partial: false }) },
-  cutPartial: { name: 'partial cut (profile)', effect: () => ({ type: 'cut', partial: true }) },
-  feed: { name: 'feed n lines (profile)', effect: (n) => ({ type: 'feed', lines: n }) },
-  drawer: { name: 'drawer pulse (profile)', effect: () => ({ type: 'drawer', pin: 2 }) },
-};
+/** What a profile command's bytes do, from the command table: its effect for parameter `n`. */
+function effectOf(meaning: Meaning, n: number, profile: Profile): Effect {
+  if (meaning.type === 'feed') return { type: 'feed', lines: n };
+  if (meaning.type === 'drawer') return profile.drawerPin ? { type: 'drawer', pin: profile.drawerPin } : { type: 'drawer' };
+  return meaning;
+}
 
 function index(specs: readonly CommandSpec[]): Map<number, CommandSpec[]> {
   const map = new Map<number, CommandSpec[]>();
@@ -73,20 +66,36 @@ export function dialectFor(printer: PrinterRef): Dialect {
   // Plain-text output has no commands: every byte is text (or an unknown control byte).
   if (profile.output === 'text') return { byFirst: new Map(), encoding: profile.codepage.encoding };
   const extra: CommandSpec[] = [];
-  for (const [key, hex] of Object.entries(profile.commands ?? {})) {
-    const meaning = PROFILE_COMMANDS[key];
+  for (const key of COMMAND_KEYS) {
+    const hex = profile.commands?.[key];
     // Repeat templates ("0A*n") are made of commands the table already knows.
-    if (!meaning || !hex || hex.includes('*')) continue;
+    if (!hex || hex.includes('*')) continue;
+    const { label, meaning } = PROFILE_COMMANDS[key];
     const param = hex.endsWith(' n');
     const prefix = hexBytes(hex);
     const sample = Uint8Array.from(param ? [...prefix, 1] : prefix);
-    if (baseAgrees(sample, meaning.effect(1))) continue;
+    if (baseAgrees(sample, effectOf(meaning, 1, profile))) continue;
     extra.push({
       prefix,
-      name: meaning.name,
-      decode: param ? args(['n'], (v) => meaning.effect(v[0]!)) : none(meaning.effect(0)),
+      name: `${label} (profile)`,
+      decode: param ? args(['n'], (v) => effectOf(meaning, v[0]!, profile)) : none(effectOf(meaning, 0, profile)),
     });
   }
+  // A printer whose ESC * bands end with nothing prints each band by itself (Daruma), not at the next LF.
+  if (profile.image?.command === 'esc-star-24' && profile.image.bandEnd === null) extra.push(selfPrintingBands());
   // Profile entries first: on equal prefixes (Daruma's bare ESC p) the stable sort keeps them ahead.
   return { byFirst: index([...extra, ...COMMANDS]), encoding: profile.codepage.encoding };
+}
+
+/** ESC * read as a band the printer prints at once, like a raster image, instead of buffering it. */
+function selfPrintingBands(): CommandSpec {
+  const base = match(BASE, Uint8Array.of(0x1b, 0x2a), 0)!;
+  return {
+    ...base,
+    name: `${base.name} (printed at once)`,
+    decode: (b, at) => {
+      const r = base.decode(b, at);
+      return r?.effect?.type === 'band' ? { ...r, effect: { ...r.effect, type: 'raster' } } : r;
+    },
+  };
 }

@@ -2,7 +2,7 @@
 // alignment, condensed width, line spacing, images and QR codes — and places marks on a page
 // measured in printer dots. The SVG writer only draws what this decides.
 import type { Align, Bitmap } from '../lower/ir.js';
-import type { Profile } from '../profiles/index.js';
+import type { Geometry, Profile } from '../profiles/index.js';
 import { qrBitmap } from './qr-matrix.js';
 import type { Ecc, Effect, Instruction } from './types.js';
 
@@ -21,10 +21,6 @@ export interface Page {
   marks: Mark[];
 }
 
-/** ESC 2 default line spacing, in dots (3.75 mm on the TM-T20 family). */
-const DEFAULT_SPACING = 30;
-/** Font A is 12×24 dots; text sits on a 24-dot line. */
-const TEXT_HEIGHT = 24;
 const CUT_GAP = 16;
 const TAB = 8;
 
@@ -46,6 +42,8 @@ class Head {
   constructor(
     readonly width: number,
     readonly columns: { normal: number; condensed: number },
+    /** The printer's geometry (profile data): default line pitch, font cell heights. */
+    readonly geometry: Geometry,
   ) {}
 
   charWidth(): number {
@@ -79,12 +77,12 @@ class Head {
 
   /** Prints the line buffer (LF): aligned as a whole, as tall as its tallest item or the line spacing. */
   flush(): void {
-    const spacing = this.spacing ?? DEFAULT_SPACING;
+    const spacing = this.spacing ?? this.geometry.lineSpacing;
     let content = 0;
     const dx = this.offset(this.lineX, this.lineAlign);
     for (const item of this.line) {
       if (item.type === 'text') {
-        content = Math.max(content, TEXT_HEIGHT);
+        content = Math.max(content, this.geometry.cell[item.condensed ? 'condensed' : 'normal'].height);
         this.marks.push({ kind: 'text', x: item.x + dx, y: this.y, text: item.text, charWidth: item.charWidth, condensed: item.condensed });
       } else {
         content = Math.max(content, item.bitmap.height * item.scaleY);
@@ -159,12 +157,12 @@ const HANDLERS: Handlers = {
       return;
     }
     const y0 = h.y;
-    h.y += e.lines !== undefined ? e.lines * (h.spacing ?? DEFAULT_SPACING) : (e.dots ?? 0);
+    h.y += e.lines !== undefined ? e.lines * (h.spacing ?? h.geometry.lineSpacing) : (e.dots ?? 0);
     h.feed(y0, e.lines !== undefined ? `feed ${e.lines} lines` : `feed ${e.dots} dots`);
   },
   drawer: (e, h) => {
     const timing = e.onMs !== undefined ? `, ${e.onMs} ms${e.offMs !== undefined ? ` / ${e.offMs} ms` : ''}` : '';
-    h.marks.push({ kind: 'note', y: h.y, label: `⚡ drawer pulse, pin ${e.pin}${timing}` });
+    h.marks.push({ kind: 'note', y: h.y, label: `⚡ drawer pulse${e.pin !== undefined ? `, pin ${e.pin}` : ''}${timing}` });
   },
   lf: (_e, h) => h.flush(),
   spacing: (e, h) => {
@@ -192,8 +190,8 @@ const HANDLERS: Handlers = {
 
 /** The page a printer with `profile` would print for this disassembly. */
 export function layout(instructions: readonly Instruction[], profile: Profile): Page {
-  const width = profile.image?.widthDots ?? profile.columns.normal * 12;
-  const h = new Head(width, profile.columns);
+  const width = profile.geometry.dotsPerLine;
+  const h = new Head(width, profile.columns, profile.geometry);
   for (const ins of instructions) {
     if (ins.effect) (HANDLERS[ins.effect.type] as (e: Effect, h: Head, i: Instruction) => void)(ins.effect, h, ins);
     else if (ins.kind !== 'command') h.marks.push({ kind: 'note', y: h.y, label: `${ins.kind} ${ins.mnemonic} at 0x${ins.offset.toString(16)}` });

@@ -1,30 +1,28 @@
 // The self-test page: what a user prints once to check a real printer against its profile —
-// model and sources, the CP850 letters, column rulers, alignments, native and raster QR, both cuts.
-// Built as conteudo, lowered for the profile, emitted with the library's own emitter.
-import { lower, emit } from '../compile.js';
-import type { Diagnostic } from '../diagnostics.js';
-import type { Op } from '../lower/ir.js';
-import { parse } from '../parse/index.js';
-import { createProfile, loadProfile, type PrinterRef, type Profile } from '../profiles/index.js';
+// model and sources, the CP850 letters, column rulers, alignments, the QR code and, where the
+// sources could not settle a choice, each alternative labelled with the override that selects
+// it (profile data: `selftest`), then both cuts. One conteudo, parsed once: every span and
+// diagnostic is the page's own; parts printed with an alternative are lowered and emitted with it.
+import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from '../diagnostics.js';
+import { emit } from '../emit/index.js';
+import type { EmitRecord } from '../emit/records.js';
+import { lowerRaw } from '../lower/index.js';
+import type { Node } from '../parse/ast.js';
+import { parseRaw } from '../parse/index.js';
+import { commandRows, loadProfile, withOverride, type PrinterRef, type Profile, type ProfileInput } from '../profiles/index.js';
 
 export interface SelfTestResult {
   bytes: Uint8Array;
+  /** The page's own diagnostics, with spans in `conteudo`. */
   diagnostics: Diagnostic[];
-  /** The conteudo the page was built from (the raster QR is spliced in after lowering). */
+  /** The conteudo the page was built from. */
   conteudo: string;
+  /** One record per command and printed line, with spans in `conteudo` (for a listing). */
+  records: EmitRecord[];
 }
 
 const PAYLOAD = 'https://github.com/bobina/selftest?q=ÇÃÕ-123';
 const LETTERS = ['ç ã õ á é í ó ú â ê ô à ü', 'Ç Ã Õ Á É Í Ó Ú Â Ê Ô À Ü'];
-const COMMAND_ROWS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['init', ['init']],
-  ['align L/C/R', ['alignLeft', 'alignCenter', 'alignRight']],
-  ['condensed', ['condensedOn', 'condensedOff']],
-  ['cut full', ['cutFull']],
-  ['cut partial', ['cutPartial']],
-  ['feed', ['feed']],
-  ['drawer', ['drawer']],
-];
 
 /** `....+....1....+....2…` exactly `n` columns: the last mark must sit at the right edge, unwrapped. */
 export function ruler(n: number): string {
@@ -33,11 +31,17 @@ export function ruler(n: number): string {
   return s;
 }
 
+/** Part of the page: its lines, and the profile it is printed with when not the page's own. */
+interface Part {
+  lines: string[];
+  profile?: Profile;
+}
+
 function describeProfile(p: Profile): string[] {
   const lines = [`template ${p.id} ${p.code}`, `output ${p.output}, code page ${p.codepage.encoding.toUpperCase()} ${p.codepage.select ?? '(stored setting)'}`];
   const commands = p.commands as Record<string, string | null> | undefined;
   if (commands) {
-    for (const [label, keys] of COMMAND_ROWS) lines.push(`${label.padEnd(12)} ${keys.map((k) => commands[k] ?? 'none').join(' / ')}`);
+    for (const [label, keys] of commandRows()) lines.push(`${label.padEnd(12)} ${keys.map((k) => commands[k] ?? 'none').join(' / ')}`);
     lines.push(`qr           ${p.qr.command}, ${p.qr.moduleSize} dots, ECC ${p.qr.ecc}`);
     if (p.image) lines.push(`image        ${p.image.command}, ${p.image.widthDots} dots`);
   }
@@ -47,46 +51,62 @@ function describeProfile(p: Profile): string[] {
   return lines;
 }
 
-function conteudoFor(p: Profile): string {
-  const rule = '-'.repeat(p.columns.normal);
-  const native = p.caps.has('qr.native');
-  const qr = p.qr.command === 'text' ? [] : native
-    ? ['QR: native first, then raster', 'native QR:', `<qrcode>${PAYLOAD}</qrcode>`, 'raster QR, same payload:', `<qrcode>${PAYLOAD}</qrcode>`, 'Both must scan to the same text.']
-    : ['QR: raster (no native QR on this printer)', `<qrcode>${PAYLOAD}</qrcode>`];
-  return [
-    '<textAlignCenter>BOBINA SELF-TEST',
-    p.printer,
-    `<textAlignLeft>${rule}`,
-    ...describeProfile(p),
-    rule,
-    `CODE PAGE ${p.codepage.encoding.toUpperCase()}: Portuguese letters`,
-    ...LETTERS,
-    rule,
-    `COLUMNS normal (${p.columns.normal}): one line, no wrap`,
-    ruler(p.columns.normal),
-    `COLUMNS condensed (${p.columns.condensed}):`,
-    `<textCondensedOn>${ruler(p.columns.condensed)}`,
-    '<textCondensedOff>If a ruler wraps or stops short,',
-    'correct "columns" in the profile.',
-    rule,
-    'ALIGNMENT',
-    '<textAlignLeft>left',
-    '<textAlignCenter>center',
-    '<textAlignRight>right',
-    `<textAlignLeft>${rule}`,
-    ...qr,
-    rule,
-    'Partial cut below, then a full cut.',
-    '<paperCutPartial>After the partial cut.',
-    '<paperCutFull>',
-  ].join('\n');
+function columnRulers(label: string, normal: number, condensed: number): string[] {
+  return [`${label} normal (${normal}): one line, no wrap`, ruler(normal), `${label} condensed (${condensed}):`, `<textCondensedOn>${ruler(condensed)}<textCondensedOff>`];
 }
 
-/** The raster QR ops for `p`'s payload: the same profile with its QR family set to raster. */
-function rasterQr(p: Profile): Op[] {
-  const { caps: _c, bytes: _b, ...data } = p;
-  const raster = createProfile({ ...data, qr: { ...data.qr, command: 'raster' } });
-  return lower(parse(`<qrcode>${PAYLOAD}</qrcode>`).ast, raster).ops;
+/** The QR codes: the profile's own, raster too where that is native, then each alternative. */
+function qrParts(p: Profile): Part[] {
+  if (p.qr.command === 'text') return [];
+  const native = p.caps.has('qr.native');
+  const own: Part = {
+    lines: [`<textAlignLeft>QR: ${p.qr.command}${native ? ' (native)' : ' (no native QR by default)'}`, `<textAlignCenter><qrcode>${PAYLOAD}</qrcode>`],
+  };
+  const alternatives = [
+    ...(native ? [{ label: 'raster image, same payload', set: { qr: { command: 'raster' } } }] : []),
+    ...(p.selftest?.alternatives ?? []),
+  ];
+  const parts = alternatives.map(({ label, set }) => ({
+    lines: [`<textAlignLeft>ALTERNATIVE ${label}`, `set ${JSON.stringify(set)}`, `<textAlignCenter><qrcode>${PAYLOAD}</qrcode>`],
+    profile: withOverride(p, set as ProfileInput),
+  }));
+  const closing = alternatives.length
+    ? ['<textAlignLeft>Every QR code must scan to the same text. Keep the', 'first one that does: set it in the profile.']
+    : ['<textAlignLeft>It must scan to the text above.'];
+  return [own, ...parts, { lines: closing }];
+}
+
+function pageParts(p: Profile): Part[] {
+  const rule = '-'.repeat(p.columns.normal);
+  const alternativeColumns = (p.selftest?.columns ?? []).flatMap((c) => columnRulers(`ALTERNATIVE ${c.label}:`, c.normal, c.condensed));
+  return [
+    {
+      lines: [
+        '<textAlignCenter>BOBINA SELF-TEST',
+        p.printer,
+        `<textAlignLeft>${rule}`,
+        ...describeProfile(p),
+        rule,
+        `CODE PAGE ${p.codepage.encoding.toUpperCase()}: Portuguese letters`,
+        ...LETTERS,
+        rule,
+        ...columnRulers('COLUMNS', p.columns.normal, p.columns.condensed),
+        ...alternativeColumns,
+        'If a ruler wraps or stops short, correct',
+        '"columns" (or "geometry") in the profile.',
+        rule,
+        'ALIGNMENT',
+        '<textAlignLeft>left',
+        '<textAlignCenter>center',
+        '<textAlignRight>right',
+        `<textAlignLeft>${rule}`,
+      ],
+    },
+    ...qrParts(p),
+    {
+      lines: [`<textAlignLeft>${rule}`, 'Partial cut below, then a full cut.', '<paperCutPartial>After the partial cut.', '<paperCutFull>'],
+    },
+  ];
 }
 
 /**
@@ -97,14 +117,38 @@ function rasterQr(p: Profile): Op[] {
  */
 export function selfTest(printer: PrinterRef): SelfTestResult {
   const profile = loadProfile(printer);
-  const conteudo = conteudoFor(profile);
-  const lowered = lower(parse(conteudo).ast, profile);
-  let ops = lowered.ops;
-  if (profile.caps.has('qr.native')) {
-    // Lowering keeps the native family for both symbols; the second becomes the raster one.
-    const qrs = ops.flatMap((op, i) => (op.op === 'qr' ? [i] : []));
-    const second = qrs[1];
-    if (second !== undefined) ops = [...ops.slice(0, second), ...rasterQr(profile), ...ops.slice(second + 1)];
+  const parts = pageParts(profile);
+  // Each part starts with a tag, so no text node runs from one part into the next.
+  const starts: number[] = [];
+  let conteudo = '';
+  for (const part of parts) {
+    starts.push(conteudo.length);
+    conteudo += part.lines.join('\n') + '\n';
   }
-  return { bytes: emit(ops, profile).bytes, diagnostics: lowered.diagnostics, conteudo };
+  const raw: RawDiagnostic[] = [];
+  const ast = parseRaw(conteudo, raw);
+  const nodes: Node[][] = parts.map(() => []);
+  for (const node of ast.children) {
+    let i = starts.length - 1;
+    while (starts[i]! > node.start) i--;
+    nodes[i]!.push(node);
+  }
+  const chunks: Uint8Array[] = [];
+  const records: EmitRecord[] = [];
+  let length = 0;
+  parts.forEach((part, i) => {
+    const p = part.profile ?? profile;
+    const ops = lowerRaw({ type: 'document', source: conteudo, children: nodes[i]! }, p, raw);
+    const emitted = emit(ops, p, { records: true, source: conteudo, prologue: i === 0 });
+    for (const r of emitted.records!) records.push({ ...r, offset: r.offset + length });
+    chunks.push(emitted.bytes);
+    length += emitted.bytes.length;
+  });
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return { bytes, diagnostics: resolveDiagnostics(conteudo, raw), conteudo, records };
 }

@@ -6,10 +6,14 @@ import type { Mark, Page } from './layout.js';
 
 const MARGIN = 16;
 const HEADER = 28;
+/** The narrowest gutter; it widens to the longest note, so no note is clipped at the image edge. */
 const GUTTER = 300;
 /** DejaVu Sans Mono's advance is 0.602 em: this font size makes a glyph as wide as its column. */
 const EM_PER_ADVANCE = 1 / 0.602;
 const BASELINE = 19;
+/** Notes are monospaced 14 px text given an exact textLength, so their width is known here. */
+const NOTE_ADVANCE = 14 * 0.602;
+const NOTE_X = 12;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 export function escapeXml(s: string): string {
@@ -36,8 +40,27 @@ function bitmapPath(b: Bitmap, x0: number, y0: number, sx: number, sy: number): 
   return parts.join('');
 }
 
+const noteWidth = (label: string) => [...label].length * NOTE_ADVANCE;
+
 function note(y: number, label: string, paper: number): string {
-  return `<text x="${paper + 12}" y="${y + 14}" class="note">${escapeXml(label)}</text>`;
+  // textLength pins the width even where a glyph (✂, ⚡) falls back to another font.
+  const length = noteWidth(label).toFixed(2);
+  return `<text x="${paper + NOTE_X}" y="${y + 14}" textLength="${length}" lengthAdjust="spacingAndGlyphs" class="note">${escapeXml(label)}</text>`;
+}
+
+const NOTE_LABEL: { [K in Mark['kind']]?: (m: Extract<Mark, { kind: K }>) => string } = {
+  cut: (m) => `✂ ${m.partial ? 'partial' : 'full'} cut`,
+  note: (m) => m.label,
+  feed: (m) => `↓ ${m.label}`,
+};
+
+function gutterFor(page: Page): number {
+  let widest = 0;
+  for (const m of page.marks) {
+    const label = (NOTE_LABEL[m.kind] as ((m: Mark) => string) | undefined)?.(m);
+    if (label !== undefined) widest = Math.max(widest, noteWidth(label));
+  }
+  return Math.max(GUTTER, Math.ceil(NOTE_X + widest + 8));
 }
 
 type Draw = { [K in Mark['kind']]: (m: Extract<Mark, { kind: K }>, page: Page) => string };
@@ -65,21 +88,21 @@ const DRAW: Draw = {
   },
   bitmap: (m) => `<path d="${bitmapPath(m.bitmap, m.x, m.y, m.scaleX, m.scaleY)}"/>`,
   cut: (m, page) =>
-    `<line x1="0" y1="${m.y}" x2="${page.width}" y2="${m.y}" class="cut"/>` + note(m.y - 10, `✂ ${m.partial ? 'partial' : 'full'} cut`, page.width),
+    `<line x1="0" y1="${m.y}" x2="${page.width}" y2="${m.y}" class="cut"/>` + note(m.y - 10, NOTE_LABEL.cut!(m), page.width),
   note: (m, page) => note(m.y, m.label, page.width),
   feed: (m, page) =>
-    `<path d="M${page.width + 4} ${m.y0}h4V${m.y1}h-4" class="feed"/>` + note(m.y0 + Math.max(0, (m.y1 - m.y0) / 2 - 10), `↓ ${m.label}`, page.width),
+    `<path d="M${page.width + 4} ${m.y0}h4V${m.y1}h-4" class="feed"/>` + note(m.y0 + Math.max(0, (m.y1 - m.y0) / 2 - 10), NOTE_LABEL.feed!(m), page.width),
 };
 
 /** The page as an SVG document. */
 export function pageToSvg(page: Page): string {
-  const w = page.width + GUTTER + MARGIN * 2;
+  const w = page.width + gutterFor(page) + MARGIN * 2;
   const h = page.height + HEADER + MARGIN;
   const body = page.marks.map((m) => (DRAW[m.kind] as (m: Mark, p: Page) => string)(m, page)).filter(Boolean);
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">`,
-    `<style>text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;white-space:pre}.note{font-family:'DejaVu Sans',Arial,sans-serif;font-size:14px;fill:#666}.condensed{fill:#111}.cut{stroke:#c00;stroke-width:2;stroke-dasharray:10 6}.feed{fill:none;stroke:#999;stroke-width:1.5}.title{font-family:'DejaVu Sans',Arial,sans-serif;font-size:14px;fill:#444}</style>`,
+    `<style>text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;white-space:pre}.note{font-size:14px;fill:#666}.condensed{fill:#111}.cut{stroke:#c00;stroke-width:2;stroke-dasharray:10 6}.feed{fill:none;stroke:#999;stroke-width:1.5}.title{font-family:'DejaVu Sans',Arial,sans-serif;font-size:14px;fill:#444}</style>`,
     `<rect width="${w}" height="${h}" fill="#eee"/>`,
     `<text x="${MARGIN}" y="${HEADER - 8}" class="title">${escapeXml(page.title)}</text>`,
     `<g transform="translate(${MARGIN} ${HEADER})" shape-rendering="crispEdges">`,

@@ -12,7 +12,8 @@ export type Effect =
   | { type: 'condensed'; on: boolean }
   | { type: 'cut'; partial: boolean }
   | { type: 'feed'; lines?: number; dots?: number; reverse?: boolean }
-  | { type: 'drawer'; pin: number; onMs?: number; offMs?: number }
+  /** `pin` is absent for a drawer command with no pin argument whose profile names none. */
+  | { type: 'drawer'; pin?: number; onMs?: number; offMs?: number }
   | { type: 'lf' }
   | { type: 'spacing'; dots: number | null }
   | { type: 'qr-size'; size: number }

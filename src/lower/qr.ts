@@ -6,11 +6,14 @@ import type { RawDiagnostic } from '../diagnostics.js';
 import type { QrCodeNode } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import { sanitizeText, type SanitizeContext } from '../text/sanitize.js';
+import { utf8Length } from '../text/utf8.js';
 import type { Bitmap, Op } from './ir.js';
 
 /** Byte-mode capacity of the largest QR symbol (version 40) per error correction level. */
 const BYTE_CAPACITY = { L: 2953, M: 2331, Q: 1663, H: 1273 } as const;
 const QUIET_ZONE = 4;
+/** qrcode's error for data no symbol holds (lib/core/qrcode.js). */
+const TOO_BIG = /too big to be stored/;
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 
 export function lowerQr(node: QrCodeNode, profile: Profile, out: Op[], text: SanitizeContext): void {
@@ -30,7 +33,7 @@ export function lowerQr(node: QrCodeNode, profile: Profile, out: Op[], text: San
   }
   const { ecc, moduleSize } = profile.qr;
   if (profile.caps.has('qr.native')) {
-    const size = Buffer.byteLength(data, 'utf8');
+    const size = utf8Length(data);
     if (size > BYTE_CAPACITY[ecc]) {
       diagnostics.push(tooLong(size, ecc, start, end));
       return;
@@ -41,8 +44,10 @@ export function lowerQr(node: QrCodeNode, profile: Profile, out: Op[], text: San
   let modules: { size: number; data: Uint8Array };
   try {
     modules = QRCode.create(data, { errorCorrectionLevel: ecc }).modules;
-  } catch {
-    diagnostics.push(tooLong(Buffer.byteLength(data, 'utf8'), ecc, start, end));
+  } catch (error) {
+    // Only qrcode's own "too big" is the content's fault; anything else is bobina's (see lowerRaw).
+    if (!TOO_BIG.test((error as Error)?.message)) throw error;
+    diagnostics.push(tooLong(utf8Length(data), ecc, start, end));
     return;
   }
   const widthDots = profile.image!.widthDots;
@@ -59,7 +64,7 @@ export function lowerQr(node: QrCodeNode, profile: Profile, out: Op[], text: San
   }
   diagnostics.push({
     code: 'lower/qr-raster-fallback',
-    message: `${profile.printer} has no native QR command: printed as a raster image (${modules.size}×${modules.size} modules, ${scale} dots each)`,
+    message: `${profile.printer} uses no native QR command in its profile: printed as a raster image (${modules.size}×${modules.size} modules, ${scale} dots each)`,
     start,
     end,
   });

@@ -1,15 +1,13 @@
-// qrcode's core `create`, loaded on the first QR code that needs a module matrix: a raster QR in
-// lowering, or a native QR redrawn by the previewer. Only the core module (no PNG/SVG/terminal
-// renderers, which pull in pngjs and zlib), and only when a receipt has such a QR code.
-import { createRequire } from 'node:module';
+// qrcode's core `create` (the module matrix; no renderers), bundled into bobina's build so a raster
+// QR works in a single-file bundle and any runtime. `require`d on first use: the bundler inlines it
+// and runs it only then, so a start-up without a raster QR does not pay for it (~15 M instructions).
 import type { create as Create } from 'qrcode';
 
-type Core = { create: typeof Create };
+let core: { create: typeof Create } | undefined;
 
-let core: Core | undefined;
-
-const QRCode: Core = {
-  create: (text, options) => (core ??= createRequire(import.meta.url)('qrcode/lib/core/qrcode.js') as Core).create(text, options),
+/** One object, so a test can stand in for the encoder (test/lower-failure.test.ts). */
+const QRCode: { create: typeof Create } = {
+  create: (text, options) => (core ??= require('qrcode/lib/core/qrcode.js') as { create: typeof Create }).create(text, options),
 };
 
 export default QRCode;

@@ -1,6 +1,6 @@
 // Tokens → AST: the meaning of what the parser recognises. Known tags become commands, everything
 // else is text exactly as written; unknown tag-like names, stray and unclosed qrcode tags are
-// diagnosed. The parser calls one method per grammar element, in source order.
+// diagnosed. The parser (parser.ts) calls one method per grammar element, in source order.
 import type { IToken } from 'chevrotain';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { Document, Node } from './ast.js';
@@ -65,7 +65,7 @@ export class AstBuilder {
       case StrayQrClose:
         return this.strayClose(token);
       default:
-        return this.text(token); // Text, or a lone `<` (LAngle)
+        return this.text(token); // Text, or a lone `<` (LoneAngle)
     }
   }
 

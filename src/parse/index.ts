@@ -1,7 +1,7 @@
 // parse: conteudo string → AST + diagnostics. Never throws on any string.
 import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from '../diagnostics.js';
 import type { Document } from './ast.js';
-import { parser } from './parser.js';
+import { parseTokens } from './parser.js';
 import { lexer } from './tokens.js';
 
 export interface ParseResult {
@@ -11,7 +11,7 @@ export interface ParseResult {
 
 /** Parses with raw (offset-only) diagnostics: the form the pipeline passes along. */
 export function parseRaw(source: string, diagnostics: RawDiagnostic[]): Document {
-  return parser.parseDocument(lexer.tokenize(source).tokens, source, diagnostics);
+  return parseTokens(lexer.tokenize(source).tokens, source, diagnostics);
 }
 
 /**

@@ -1,28 +1,14 @@
 // Tokens of the conteudo language. Two lexer modes: normal text with tags, and the payload of a
 // `<qrcode>` (where only `</qrcode>` ends the payload). Every input lexes: a `<` that starts no tag
-// is the LAngle token, so the lexer has no error path.
+// is the LoneAngle token, so the lexer has no error path.
 //
-// Text and QR payload are "everything up to the next `<` / `</qrcode>`": complement sets that
-// chevrotain cannot analyse as regexes, so they are custom matchers (a native `indexOf` scan) with
-// explicit start characters. That keeps the lexer's first-character optimisation on: a text run
-// tries one pattern, a `<` tries only the patterns that start with `<`.
+// Text and QR payload are "everything up to the next `<` / `</qrcode>`": custom matchers (a native
+// `indexOf` scan). The lexer runs without chevrotain's first-character optimisation: building its
+// tables cost more at every start than they save on a receipt, and the order of each mode does the
+// same job — a text run matches its first pattern, and Text gives way at once on a `<`.
 import { createToken, Lexer, type CustomPatternMatcherReturn } from 'chevrotain';
 
-const LT = 0x3c;
 const QR_CLOSE = /<\/qrcode[ \t]*>/y;
-
-/**
- * Start characters for "any character": each one below 256, and above that one per group of 255
- * (chevrotain files characters above 255 in buckets of 255 for this optimisation). A test lexes
- * every UTF-16 code unit, so a change of that bucketing cannot go unnoticed.
- */
-const ANY: number[] = [];
-for (let c = 0, bucket = -1; c < 0x10000; c++) {
-  const b = c < 0x100 ? c : 0xff + Math.floor(c / 0xff);
-  if (b !== bucket) ANY.push(c);
-  bucket = b;
-}
-const ANY_BUT_LT = ANY.filter((c) => c !== LT);
 
 /** One result array for every custom match: chevrotain reads it at once and keeps only the image. */
 const matched: [string] = [''];
@@ -59,20 +45,18 @@ export const StrayQrClose = createToken({ name: 'StrayQrClose', pattern: /<\/qrc
 /**
  * Any other tag-like `<name>`, `</name>` or `<name/>`: known or not, the AST builder decides.
  * Tried first among the tokens starting with `<` (most of them are tags), so it steps aside for
- * the three qrcode forms; the lookahead hides its first character from chevrotain, hence the hint.
+ * the three qrcode forms.
  */
 export const Tag = createToken({
   name: 'Tag',
   pattern: /<(?!qrcode[ \t]*\/?>|\/qrcode[ \t]*>)\/?[A-Za-z][A-Za-z0-9_-]*[ \t]*\/?>/,
-  start_chars_hint: ['<'],
 });
 /** A `<` that starts no tag: printed as written. */
-export const LAngle = createToken({ name: 'LAngle', pattern: '<' });
+export const LoneAngle = createToken({ name: 'LoneAngle', pattern: '<' });
 /** A run of text without `<`. */
 export const Text = createToken({
   name: 'Text',
   pattern: { exec: matchText },
-  start_chars_hint: ANY_BUT_LT,
   line_breaks: true,
 });
 
@@ -80,18 +64,18 @@ export const Text = createToken({
 export const QrData = createToken({
   name: 'QrData',
   pattern: { exec: matchQrData },
-  start_chars_hint: ANY,
   line_breaks: true,
 });
 /** `</qrcode>` ends the payload mode. */
 export const QrClose = createToken({ name: 'QrClose', pattern: /<\/qrcode[ \t]*>/, pop_mode: true });
 
-export const allTokens = [QrOpen, QrEmpty, StrayQrClose, Tag, LAngle, Text, QrData, QrClose];
-
-/** The two lexer modes; each mode's patterns are tried in this order. */
+/**
+ * The two lexer modes; each mode's patterns are tried in this order, so the most frequent comes
+ * first: Text (which matches nothing at a `<`), then Tag, then the rarer forms; LoneAngle last.
+ */
 export const lexerDefinition = {
   modes: {
-    text: [Tag, QrOpen, QrEmpty, StrayQrClose, LAngle, Text],
+    text: [Text, Tag, QrOpen, QrEmpty, StrayQrClose, LoneAngle],
     qr: [QrClose, QrData],
   },
   defaultMode: 'text',
@@ -100,5 +84,6 @@ export const lexerDefinition = {
 /**
  * Built once at module load; `tokenize` is reentrant. chevrotain's definition checks are skipped
  * here (they cost milliseconds at every start) and run in the tests, on a lexer built with them.
+ * `safeMode`: no first-character tables (see the header).
  */
-export const lexer = new Lexer(lexerDefinition, { positionTracking: 'onlyOffset', ensureOptimizations: true, skipValidations: true });
+export const lexer = new Lexer(lexerDefinition, { positionTracking: 'onlyOffset', safeMode: true, skipValidations: true });

@@ -6,31 +6,40 @@ import { BASELINES, TEMPLATES } from './builtin/index.js';
 import { codepage } from '../text/codepage.js';
 import { compileTemplate, type ByteTemplate } from './bytes.js';
 import { Check } from './check.generated.js';
+import { COMMAND_KEYS, COMMANDS, type Capability, type CommandKey } from './commands.js';
 import { ProfileSchema } from './profile-schema.js';
 import type { Commands, ProfileData } from './schema.js';
 import { typeboxVerdict } from './typebox-verdict.js';
 
-/** What a profile can do; passes ask `profile.caps.has('cut.partial')`, never the model's name. */
-export type Capability = 'cut.partial' | 'condensed' | 'qr.native' | 'codepage.select' | 'image';
-
 /** A user profile: any part of a profile, on top of the one it `extends` (a template id or code). */
-export type ProfileInput = Partial<Omit<ProfileData, 'commands' | 'qr' | 'image' | 'columns' | 'codepage'>> & {
+export type ProfileInput = Partial<Omit<ProfileData, 'commands' | 'qr' | 'image' | 'columns' | 'codepage' | 'geometry' | 'status'>> & {
   extends?: string | number;
   commands?: Partial<Commands>;
   qr?: Partial<ProfileData['qr']>;
   image?: Partial<NonNullable<ProfileData['image']>>;
-  columns?: Partial<ProfileData['columns']>;
+  columns?: ProfileData['columns'];
   codepage?: Partial<ProfileData['codepage']>;
+  geometry?: Partial<Geometry>;
+  /** Status queries and confirmation (merged into the parent's); null: none. */
+  status?: Partial<NonNullable<ProfileData['status']>> | null;
 };
 
 /** A printer given by template id (5, "5"), code ("MAKER5T20") or a profile object. */
 export type PrinterRef = number | string | ProfileInput | Profile;
 
-/** A loaded, validated profile. */
-export interface Profile extends Readonly<ProfileData> {
+/** The paper in dots: printable width, default line pitch, font cells. */
+export type Geometry = NonNullable<ProfileData['geometry']>;
+
+/** A loaded, validated profile: the data with every default resolved. */
+export interface Profile extends Readonly<Omit<ProfileData, 'columns' | 'geometry' | 'image'>> {
+  /** Characters per line, as given or as many font cells as fit the printable width. */
+  readonly columns: { readonly normal: number; readonly condensed: number };
+  readonly geometry: Geometry;
+  /** The image command, its width resolved (by default the printable width). */
+  readonly image?: NonNullable<ProfileData['image']> & { readonly widthDots: number };
   readonly caps: ReadonlySet<Capability>;
   /** Command byte templates, compiled once; absent for text output. */
-  readonly bytes: Readonly<Record<keyof Commands | 'codepage', ByteTemplate | undefined>>;
+  readonly bytes: Readonly<Record<CommandKey | 'codepage', ByteTemplate | undefined>>;
 }
 
 /** A profile that fails the schema, or a reference to no profile: a usage error. */
@@ -42,7 +51,7 @@ const PROFILE = Symbol('bobina.profile');
 
 function resolveExtends(input: Record<string, unknown>, seen: Set<string>): Record<string, unknown> {
   const parent = input.extends;
-  if (parent === undefined) return input;
+  if (parent === undefined) return merge({}, input); // a copy without its "$comment"
   const key = String(parent);
   if (seen.has(key)) throw new ProfileError(`profile "extends" cycle through ${key}`);
   seen.add(key);
@@ -104,34 +113,63 @@ function build(data: ProfileData): Profile {
   } catch (error) {
     throw new ProfileError(`invalid printer profile ${describe(data)}: ${(error as Error).message}`);
   }
+  if (data.qr.command === 'bematech-gs-k-q' && !data.qr.params) {
+    throw new ProfileError(`invalid printer profile ${describe(data)}: qr.command "bematech-gs-k-q" needs qr.params (N2 N3 N4, e.g. "08 00 01")`);
+  }
+  if (data.qr.moduleRange && data.qr.moduleRange.min > data.qr.moduleRange.max) {
+    throw new ProfileError(`invalid printer profile ${describe(data)}: qr.moduleRange.min is more than its max`);
+  }
+  const geometry = data.geometry ?? (BASELINES['escpos-base'] as ProfileData).geometry!;
+  const columns = {
+    normal: data.columns?.normal ?? Math.floor(geometry.dotsPerLine / geometry.cell.normal.width),
+    condensed: data.columns?.condensed ?? Math.floor(geometry.dotsPerLine / geometry.cell.condensed.width),
+  };
+  const image = data.image ? { image: { ...data.image, widthDots: data.image.widthDots ?? geometry.dotsPerLine } } : {};
+  const caps = capabilities(data);
+  const compile = (hex: string | null | undefined) => (hex ? compileTemplate(hex) : undefined);
+  const bytes = Object.fromEntries([
+    ...COMMAND_KEYS.map((key) => [key, compile(data.commands?.[key])] as const),
+    ['codepage', compile(data.codepage.select)] as const,
+  ]) as Profile['bytes'];
+  const profile = Object.freeze({ ...(data as ProfileData), columns, geometry, ...image, caps, bytes, [PROFILE]: true }) as Profile;
+  DATA.set(profile, data);
+  return profile;
+}
+
+/** Each profile's data as given, before defaults: what a variant of it is built from. */
+const DATA = new WeakMap<Profile, ProfileData>();
+
+/**
+ * The profile with `set` merged over its data, checked like any profile (the self-test page's
+ * alternatives: another QR command, other band ends…).
+ *
+ * @example
+ * withOverride(loadProfile('MAKER1MP4200'), { qr: { command: 'bematech-gs-k-q' } });
+ */
+export function withOverride(profile: Profile, set: ProfileInput): Profile {
+  const data = merge(DATA.get(profile)! as Record<string, unknown>, set as Record<string, unknown>);
+  checkSchema(data);
+  return build(data);
+}
+
+/**
+ * What the profile can do: a command's capability is held when every command giving it has bytes
+ * (condensed needs both on and off). Plain-text output has no commands, so it holds none of them;
+ * its data says what becomes of those tags instead (`missing`).
+ */
+function capabilities(data: ProfileData): Set<Capability> {
   const caps = new Set<Capability>();
-  const c = data.commands;
-  if (c?.cutPartial) caps.add('cut.partial');
-  if (c?.condensedOn && c.condensedOff) caps.add('condensed');
+  const c = data.commands as Partial<Record<CommandKey, string | null>> | undefined;
+  const given = new Map<Capability, boolean>();
+  for (const key of COMMAND_KEYS) {
+    const cap = (COMMANDS[key] as { capability?: Capability }).capability;
+    if (cap) given.set(cap, (given.get(cap) ?? true) && !!c?.[key]);
+  }
+  for (const [cap, held] of given) if (held) caps.add(cap);
   if (data.qr.command !== 'raster' && data.qr.command !== 'text') caps.add('qr.native');
   if (data.codepage.select) caps.add('codepage.select');
   if (data.image) caps.add('image');
-  if (data.output === 'text') {
-    // Plain text has no formatting: the spec says the generic template prints the text with the
-    // tags removed, so these tags are accepted with the same meaning rather than degraded.
-    caps.add('cut.partial');
-    caps.add('condensed');
-  }
-  const compile = (hex: string | null | undefined) => (hex ? compileTemplate(hex) : undefined);
-  const bytes = {
-    init: compile(c?.init),
-    alignLeft: compile(c?.alignLeft),
-    alignCenter: compile(c?.alignCenter),
-    alignRight: compile(c?.alignRight),
-    condensedOn: compile(c?.condensedOn),
-    condensedOff: compile(c?.condensedOff),
-    cutFull: compile(c?.cutFull),
-    cutPartial: compile(c?.cutPartial),
-    feed: compile(c?.feed),
-    drawer: compile(c?.drawer),
-    codepage: compile(data.codepage.select),
-  };
-  return Object.freeze({ ...(data as ProfileData), caps, bytes, [PROFILE]: true });
+  return caps;
 }
 
 /**
@@ -194,4 +232,5 @@ function userProfile(input: ProfileInput): Profile {
 }
 
 export type { ProfileData, Commands } from './schema.js';
+export { COMMANDS, COMMAND_KEYS, commandRows, type Capability, type CommandKey } from './commands.js';
 export { ProfileSchema } from './profile-schema.js';

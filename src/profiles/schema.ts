@@ -1,29 +1,35 @@
 // The profile schema (TypeBox), checked when any profile is loaded: a wrong byte string or a
 // missing field fails loudly at load, never halfway through a receipt.
 import { Type, type Static } from 'typebox';
+import { StatusSchema } from './status-schema.js';
+import { COMMAND_KEYS, COMMANDS, type CommandKey, type OptionalCommandKey } from './commands.js';
 
 /** Hex bytes, space separated ("1B 61 01"); `n` is the count parameter, `XX*n` repeats a byte n times. */
 export const HexBytes = Type.String({ pattern: '^(?:[0-9A-Fa-f]{2}(?:\\*n)?|n)(?: (?:[0-9A-Fa-f]{2}(?:\\*n)?|n))*$' });
 const OptionalBytes = Type.Union([HexBytes, Type.Null()]);
 
 
+/** The native QR command families (src/emit/qr-native.ts). */
+const NativeQr = Type.Union([Type.Literal('epson-gs-k'), Type.Literal('bematech-gs-k-q'), Type.Literal('daruma-esc-81')]);
+
+const Cell = Type.Object({
+  width: Type.Number({ exclusiveMinimum: 0, maximum: 64 }),
+  height: Type.Integer({ minimum: 1, maximum: 255 }),
+});
+
 const Source = Type.Object({
   confidence: Type.Union([Type.Literal('H'), Type.Literal('M'), Type.Literal('L')]),
   source: Type.String({ minLength: 1 }),
 });
 
-export const CommandsSchema = Type.Object({
-  init: HexBytes,
-  alignLeft: HexBytes,
-  alignCenter: HexBytes,
-  alignRight: HexBytes,
-  condensedOn: OptionalBytes,
-  condensedOff: OptionalBytes,
-  cutFull: HexBytes,
-  cutPartial: OptionalBytes,
-  feed: HexBytes,
-  drawer: HexBytes,
-});
+/** The `commands` object, one property per entry of the command table (commands.ts). */
+type CommandProperties = {
+  [K in CommandKey]: K extends OptionalCommandKey ? typeof OptionalBytes : typeof HexBytes;
+};
+
+export const CommandsSchema = Type.Object(
+  Object.fromEntries(COMMAND_KEYS.map((key) => [key, 'optional' in COMMANDS[key] ? OptionalBytes : HexBytes])) as CommandProperties,
+);
 
 export const ProfileSchema = Type.Object({
   id: Type.Integer({ minimum: 0 }),
@@ -32,35 +38,103 @@ export const ProfileSchema = Type.Object({
   printer: Type.String({ minLength: 1 }),
   isGeneric: Type.Boolean(),
   output: Type.Union([Type.Literal('escpos'), Type.Literal('text')]),
-  columns: Type.Object({
-    normal: Type.Integer({ minimum: 8, maximum: 255 }),
-    condensed: Type.Integer({ minimum: 8, maximum: 255 }),
-  }),
+  /** Characters per line; by default as many whole cells of `geometry` as fit `geometry.dotsPerLine`. */
+  columns: Type.Optional(
+    Type.Object({
+      normal: Type.Optional(Type.Integer({ minimum: 8, maximum: 255 })),
+      condensed: Type.Optional(Type.Integer({ minimum: 8, maximum: 255 })),
+    }),
+  ),
+  /** The paper as the printer prints it, in dots: what the preview draws and columns follow from. */
+  geometry: Type.Optional(
+    Type.Object({
+      /** The printable width (raster images are at most this wide unless `image.widthDots` says otherwise). */
+      dotsPerLine: Type.Integer({ minimum: 8, maximum: 4096 }),
+      /** The default line pitch (ESC 2), in dots. */
+      lineSpacing: Type.Integer({ minimum: 1, maximum: 255 }),
+      /** The character cell of the normal and the condensed font, in dots (a width may be fractional). */
+      cell: Type.Object({
+        normal: Cell,
+        condensed: Cell,
+      }),
+    }),
+  ),
   codepage: Type.Object({
     encoding: Type.String({ minLength: 1 }),
     select: OptionalBytes,
   }),
   commands: Type.Optional(CommandsSchema),
+  /**
+   * What becomes of a tag whose capability the printer lacks, where it is not lowering's default
+   * (a warning and the documented fallback): "removed" drops it silently, as plain text does.
+   */
+  missing: Type.Optional(
+    Type.Object({
+      cut: Type.Optional(Type.Literal('removed')),
+      'cut.partial': Type.Optional(Type.Literal('removed')),
+      condensed: Type.Optional(Type.Literal('removed')),
+      drawer: Type.Optional(Type.Literal('removed')),
+    }),
+  ),
+  /** The drawer pin the `drawer` command pulses (Epson's ESC p 0 is pin 2; a command without a pin argument pulses the printer's own). */
+  drawerPin: Type.Optional(Type.Union([Type.Literal(2), Type.Literal(5), Type.Null()])),
   feedBeforeCut: Type.Optional(Type.Integer({ minimum: 0, maximum: 255 })),
   feedLines: Type.Integer({ minimum: 1, maximum: 255 }),
   qr: Type.Object({
-    command: Type.Union([
-      Type.Literal('epson-gs-k'),
-      Type.Literal('bematech-gs-k-q'),
-      Type.Literal('daruma-esc-81'),
-      Type.Literal('raster'),
-      Type.Literal('text'),
-    ]),
+    command: Type.Union([NativeQr, Type.Literal('raster'), Type.Literal('text')]),
     moduleSize: Type.Integer({ minimum: 1, maximum: 16 }),
     ecc: Type.Union([Type.Literal('L'), Type.Literal('M'), Type.Literal('Q'), Type.Literal('H')]),
+    /** The module sizes the native command accepts: `moduleSize` is clamped into them there. */
+    moduleRange: Type.Optional(
+      Type.Object({ min: Type.Integer({ minimum: 1, maximum: 16 }), max: Type.Integer({ minimum: 1, maximum: 16 }) }),
+    ),
+    /** Bytes the family takes after its error-correction byte (Bematech GS k Q: N2 N3 N4). */
+    params: Type.Optional(HexBytes),
+    /**
+     * Commands around each native symbol of the QR command `command`: `enter` before it, `leave`
+     * after it (a mode switch, such as Bematech's GS F9 20 n). Each acts like ESC @, so the emitter sends the alignment again
+     * after `enter`, and the code page, alignment and condensed mode again after `leave`.
+     */
+    bracket: Type.Optional(Type.Object({ command: NativeQr, enter: HexBytes, leave: HexBytes })),
   }),
   image: Type.Optional(
     Type.Object({
       command: Type.Union([Type.Literal('gs-v-0'), Type.Literal('esc-star-24')]),
-      widthDots: Type.Integer({ minimum: 8, maximum: 4096 }),
+      /** The widest image, in dots; by default `geometry.dotsPerLine`. */
+      widthDots: Type.Optional(Type.Integer({ minimum: 8, maximum: 4096 })),
       maxBandBytes: Type.Integer({ minimum: 256, maximum: 65535 }),
+      /** GS v 0: the most rows one command may carry. */
+      maxBandRows: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+      /** ESC * bands: line spacing set before the bands (null: none). */
+      lineSpacing: Type.Optional(OptionalBytes),
+      /** ESC * bands: what ends each band (null: nothing, the band prints by itself). */
+      bandEnd: Type.Optional(OptionalBytes),
+      /** ESC * bands: what restores the line spacing after them (null: none). */
+      lineSpacingReset: Type.Optional(OptionalBytes),
     }),
   ),
+  /**
+   * What the self-test page prints besides the profile's own choices, where the sources could not
+   * settle one: each alternative is labelled on the page with the override (`set`) that selects it.
+   */
+  selftest: Type.Optional(
+    Type.Object({
+      /** A QR code printed with the profile changed by `set` (another QR command, other band ends…). */
+      alternatives: Type.Optional(Type.Array(Type.Object({ label: Type.String({ minLength: 1 }), set: Type.Record(Type.String(), Type.Unknown()) }))),
+      /** Other column counts the printer may have: their rulers are printed too. */
+      columns: Type.Optional(
+        Type.Array(
+          Type.Object({
+            label: Type.String({ minLength: 1 }),
+            normal: Type.Integer({ minimum: 8, maximum: 255 }),
+            condensed: Type.Integer({ minimum: 8, maximum: 255 }),
+          }),
+        ),
+      ),
+    }),
+  ),
+  /** Status queries and end-of-print confirmation for delivery (status-schema.ts); null: none. */
+  status: Type.Optional(Type.Union([StatusSchema, Type.Null()])),
   sources: Type.Record(Type.String(), Source),
 });
 

@@ -1,8 +1,8 @@
 // TypeBox's verdict and error list for a profile the generated checker (check.generated.ts)
 // rejected. TypeBox's value module is loaded here, on this error path only. It is ESM-only, so
 // require() needs require(esm): Node 20.19+, 22.12+ (the engines range). Where that fails, the
-// caller reports a general "does not match the profile schema".
-import { createRequire } from 'node:module';
+// caller reports a general "does not match the profile schema", as it does outside Node.
+import { nodeRequire } from '../node-require.js';
 
 type ValueModule = typeof import('typebox/value');
 
@@ -17,10 +17,11 @@ export interface Verdict {
 /** TypeBox's verdict on `data`, or undefined when TypeBox cannot be loaded synchronously. */
 export function typeboxVerdict(schema: object, data: unknown): Verdict | undefined {
   try {
-    value ??= createRequire(import.meta.url)('typebox/value') as ValueModule;
+    value ??= nodeRequire()?.('typebox/value') as ValueModule | undefined;
   } catch {
     return undefined;
   }
+  if (!value) return undefined; // not in Node: the caller's general message
   const { Value } = value;
   if (Value.Check(schema as never, data)) return { valid: true, problems: [] };
   return { valid: false, problems: [...Value.Errors(schema as never, data)].map((e) => `${e.instancePath || '/'} ${e.message}`) };

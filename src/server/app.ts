@@ -1,16 +1,23 @@
 // Builds the fastify app (fastify/demo shape): external plugins (swagger), then error handling,
-// then one plugin per resource. Tests call buildApp() and inject(); `bobina serve` listens.
+// then one plugin per resource, and the background workers tied to its lifecycle. Tests call
+// buildApp() and inject(); `bobina serve` listens.
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import { authenticate } from './auth/authenticate.js';
+import { LoginGuard, loginLimits, type LoginLimits } from './auth/login-limits.js';
+import { clientErrorHandler } from './client-errors.js';
+import { inlineCompiler, type Compiler } from './compiler.js';
 import { installErrorHandlers } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { intentionRoutes } from './routes/intentions.js';
 import { loginRoutes } from './routes/login.js';
+import { playgroundRoutes } from './routes/playground.js';
 import { templateRoutes } from './routes/templates.js';
-import type { Store } from './store/types.js';
+import type { Store } from './store/repositories.js';
+import { runWorkers } from './workers/lifecycle.js';
+import { periodic, type BackgroundWorker } from './workers/worker.js';
 
 export interface AppOptions {
   store: Store;
@@ -19,11 +26,33 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   accessTtl?: number;
   refreshTtl?: number;
+  /** Failed logins allowed per account and address in a window; the account and address limits scale with it (×5, ×10). */
   maxLoginFailures?: number;
   loginFailureWindowMs?: number;
+  /** Each failed-login limit on its own (auth/login-limits.ts); wins over maxLoginFailures. */
+  loginLimits?: Partial<LoginLimits>;
+  /**
+   * Which proxies to believe about the client address (X-Forwarded-For), as fastify's trustProxy:
+   * true (every hop), a hop count, or addresses/CIDRs. Off by default: a client cannot pick its address.
+   */
+  trustProxy?: boolean | number | string | string[];
+  /** Start the store's own maintenance workers (SQLite: the WAL checkpointer thread). Default true. */
+  storeWorkers?: boolean;
+  /** Workers besides the store's own and the credential sweeper (delivery, expiry, webhooks). */
+  workers?: BackgroundWorker[];
+  /** Where Insert compiles (default inline; `bobina serve` uses a worker pool). Closed with the app. */
+  compiler?: Compiler;
 }
 
+/** Expired tokens and ended login-limit windows are deleted once a minute. */
+const SWEEP_EVERY_MS = 60 * 1000;
+
 export const BODY_LIMIT = 2 * 1024 * 1024;
+
+/** A hop count becomes proxy-addr's own rule (trust the first n hops), which fastify's types leave out. */
+function trustedProxies(t: NonNullable<AppOptions['trustProxy']>) {
+  return typeof t === 'number' ? (_address: string, hop: number) => hop < t : t;
+}
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -34,11 +63,20 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false } },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    ...(o.trustProxy === undefined ? {} : { trustProxy: trustedProxies(o.trustProxy) }),
+    clientErrorHandler,
+    // Unknown fields are ignored (schemas.ts), and these two as well: removed while parsing.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   installErrorHandlers(app);
+  // JSON is the only body type: without this parser, text/plain gets 415 like any other type.
+  app.removeContentTypeParser('text/plain');
+  const compiler = o.compiler ?? inlineCompiler;
+  app.addHook('onClose', async () => compiler.close());
 
   await app.register(swagger, {
     openapi: {
@@ -49,18 +87,26 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  await app.register(playgroundRoutes);
 
+  const limits = loginLimits(o.maxLoginFailures, o.loginFailureWindowMs, o.loginLimits);
   await app.register(loginRoutes, {
     store: o.store,
+    guard: new LoginGuard(o.store, limits),
     accessTtl: o.accessTtl ?? 3600,
     refreshTtl: o.refreshTtl ?? 30 * 24 * 3600,
-    maxFailures: o.maxLoginFailures ?? 10,
-    failureWindowMs: o.loginFailureWindowMs ?? 15 * 60 * 1000,
   });
   await app.register(async (printing) => {
     printing.addHook('onRequest', authenticate(o.store));
     await printing.register(templateRoutes);
-    await printing.register(intentionRoutes, { store: o.store });
+    await printing.register(intentionRoutes, { store: o.store, compiler });
   });
+
+  const sweeper = periodic('credential-sweeper', SWEEP_EVERY_MS, async () => {
+    const now = new Date();
+    await o.store.credentials.purgeExpired(now);
+    await o.store.loginAttempts.purge(new Date(now.getTime() - limits.windowMs));
+  });
+  runWorkers(app, [...(o.storeWorkers === false ? [] : o.store.workers()), sweeper, ...(o.workers ?? [])]);
   return app;
 }

@@ -24,6 +24,10 @@ export const PROBLEMS = {
   'idempotency-key-reused': { status: 422, message: 'This Idempotency-Key was used with a different body' },
   'intention-not-found': { status: 404, message: 'Print intention not found' },
   'route-not-found': { status: 404, message: 'Route not found' },
+  // Refused by Node's HTTP parser before any route runs (client-errors.ts).
+  'malformed-request': { status: 400, message: 'The request is not valid HTTP' },
+  'request-timeout': { status: 408, message: 'The request took too long to arrive' },
+  'headers-too-large': { status: 431, message: 'The request line and headers are larger than the server accepts' },
   internal: { status: 500, message: 'Internal server error' },
 } as const;
 

@@ -1,20 +1,42 @@
-// Logger options: nothing secret is ever written. The `key` query parameter is masked in logged
-// URLs, the Authorization header is never serialised, and bodies (passwords) are not logged.
+// Logger options: nothing secret is ever written. A logged URL is the path plus the query as the
+// parser decodes it, showing only the names the API knows and no value but an integer id; the
+// Authorization header is never serialised, and bodies (passwords) are not logged.
 import type { FastifyServerOptions } from 'fastify';
 
-const SECRET_PARAMS = /([?&](?:key|access_token|refresh_token)=)[^&#]*/gi;
+/** Query parameters whose value may be logged, with the form a loggable value must have. */
+const SHOWN_VALUES: Readonly<Record<string, RegExp>> = { intencaoImpressaoId: /^[0-9]{1,15}$/ };
+/** Query parameters the API knows: their names are logged, their values hidden. */
+const KNOWN_NAMES = new Set(['key', ...Object.keys(SHOWN_VALUES)]);
+const HIDDEN = '[REDACTED]';
 
-export const redactUrl = (url: string): string => url.replace(SECRET_PARAMS, '$1[REDACTED]');
+/**
+ * The URL as it may be logged. The query is decoded the way a handler would see it (`%6Bey` is
+ * `key`), then re-written: a known name with its value hidden unless it is a plain integer id;
+ * any other parameter (a misspelt key, `key%3D…`, `key[]`) entirely hidden, name and value.
+ *
+ * @example
+ * loggableUrl('/GetById?k%65y=s3cret&intencaoImpressaoId=7&x=1'); // '/GetById?key=[REDACTED]&intencaoImpressaoId=7&[REDACTED]'
+ */
+export function loggableUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const shown: string[] = [];
+  for (const [name, value] of new URLSearchParams(url.slice(q + 1))) {
+    if (!KNOWN_NAMES.has(name)) shown.push(HIDDEN);
+    else shown.push(`${name}=${SHOWN_VALUES[name]?.test(value) ? value : HIDDEN}`);
+  }
+  return `${url.slice(0, q)}?${shown.join('&')}`;
+}
 
 export function loggerOptions(level: string, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
   return {
     level,
     ...(stream ? { stream } : {}),
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'password', 'refresh_token', 'access_token'], censor: '[REDACTED]' },
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'password', 'refresh_token', 'access_token'], censor: HIDDEN },
     serializers: {
       req: (req: { method: string; url: string; ip?: string; socket?: { remoteAddress?: string } }) => ({
         method: req.method,
-        url: redactUrl(req.url),
+        url: loggableUrl(req.url),
         remoteAddress: req.ip ?? req.socket?.remoteAddress,
       }),
     },

@@ -13,13 +13,20 @@ export const Problem = Type.Object(
 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, Problem]));
 
+/**
+ * Requests are read tolerantly: a field the API does not know is removed during validation
+ * (fastify's ajv `removeAdditional` acts on `additionalProperties: false`), so it is never hashed,
+ * stored or echoed, however deep it is.
+ */
+const ignoreUnknown = { additionalProperties: false } as const;
+
 // ---- login (§2.1, §2.2, §4.1)
 export const LoginRequest = Type.Object({
   email: Type.Optional(Type.String()),
   password: Type.Optional(Type.String()),
   grant_type: Type.Optional(Type.String({ description: '`password`, or `refresh_token` to rotate a refresh token' })),
   refresh_token: Type.Optional(Type.String()),
-});
+}, ignoreUnknown);
 export type LoginRequest = Static<typeof LoginRequest>;
 
 export const LoginResponse = Type.Object({
@@ -64,7 +71,7 @@ export const Template = Type.Object({
 export const templatesSchema = {
   tags: ['printing'],
   summary: 'All printer templates',
-  querystring: Type.Object(KeyQuery),
+  querystring: Type.Object(KeyQuery, ignoreUnknown),
   response: {
     200: Type.Object({ data: Type.String({ description: 'dd/MM/yyyy HH:mm:ss.fff' }), impressoraTemplates: Type.Array(Template) }),
     ...errors(401),
@@ -80,7 +87,7 @@ export const InsertBody = Type.Object({
   impressoraId: nullable(Type.Union([Type.Integer(), Type.String()])),
   codigoImpressora: nullable(Type.Union([Type.String(), Type.Integer()])),
   aguardarClienteIniciarImpressao: nullable(Type.Boolean()),
-});
+}, ignoreUnknown);
 export type InsertBody = Static<typeof InsertBody>;
 
 const Position = Type.Object({ offset: Type.Integer(), line: Type.Integer(), column: Type.Integer() });
@@ -113,7 +120,7 @@ export type IntentionResponse = Static<typeof IntentionResponse>;
 export const insertSchema = {
   tags: ['printing'],
   summary: 'Compile content for a printer and record a print intention',
-  querystring: Type.Object(KeyQuery),
+  querystring: Type.Object(KeyQuery, ignoreUnknown),
   headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 200 })) }),
   body: InsertBody,
   response: { 200: IntentionResponse, ...errors(400, 401, 404, 409, 413, 422) },
@@ -123,6 +130,6 @@ export const getByIdSchema = {
   tags: ['printing'],
   summary: 'Status of a print intention',
   // Query strings are not coerced (see app.ts), so the integer id is checked by pattern.
-  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }),
+  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
   response: { 200: IntentionResponse, ...errors(400, 401, 404) },
 };

@@ -1,7 +1,9 @@
 // Starts the service: opens (and migrates) the store, builds the app and listens. Closing stops
-// accepting requests, lets in-flight ones finish, then closes the database.
+// accepting requests, lets in-flight ones finish, stops the background workers, then closes the
+// database.
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import { buildApp, type AppOptions } from './app.js';
+import { workerCompiler } from './compiler.js';
 import { openStore } from './store/open.js';
 
 export interface ServeOptions {
@@ -9,11 +11,19 @@ export interface ServeOptions {
   host: string;
   db?: string;
   logLevel?: string;
+  trustProxy?: AppOptions['trustProxy'];
 }
 
 export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstance; url: string; close: () => Promise<void> }> {
-  const store = await openStore({ backgroundCheckpoints: true, ...(o.db === undefined ? {} : { db: o.db }) });
-  const app = await buildApp({ store, logLevel: o.logLevel ?? process.env.LOG_LEVEL ?? 'info' });
+  const store = await openStore(o.db === undefined ? {} : { db: o.db });
+  const app = await buildApp({
+    store,
+    logLevel: o.logLevel ?? process.env.LOG_LEVEL ?? 'info',
+    // Compiles run on worker threads: a worst-case job still takes seconds to parse (README: Limits).
+    compiler: workerCompiler(),
+    ...(o.trustProxy === undefined ? {} : { trustProxy: o.trustProxy }),
+  });
+  // The workers stop in preClose, before any onClose hook: none outlives the database.
   app.addHook('onClose', async () => store.close());
   const url = await app.listen({ port: o.port, host: o.host });
   return { app, url, close: () => app.close() };

@@ -4,32 +4,58 @@
 // is then checked by one native regex scan instead of a loop in JavaScript.
 //
 // The pages printers select with ESC t come from a file generated from iconv-lite (and tested
-// against it); iconv-lite itself is loaded only for any other page a profile names.
-import { createRequire } from 'node:module';
+// against it). iconv-lite itself is loaded only for any other page a profile names, and only in
+// Node (found by a feature check, not imported): elsewhere such a page is a clear error.
+import { nodeRequire } from '../node-require.js';
 import { CODEPAGE_CHARS } from './codepages.generated.js';
 
 type Iconv = typeof import('iconv-lite');
-let iconvLite: Iconv | undefined;
-const iconv = (): Iconv => (iconvLite ??= createRequire(import.meta.url)('iconv-lite') as Iconv);
+let iconvLite: Iconv | null | undefined;
+function iconv(): Iconv | undefined {
+  if (iconvLite === undefined) {
+    try {
+      iconvLite = (nodeRequire()?.('iconv-lite') as Iconv | undefined) ?? null;
+    } catch {
+      iconvLite = null;
+    }
+  }
+  return iconvLite ?? undefined;
+}
 
 /** The character of each of the 256 bytes of a single-byte code page (U+FFFD where none). */
 export function codepageChars(encoding: string): string {
   const key = encoding.toLowerCase();
   if (Object.hasOwn(CODEPAGE_CHARS, key)) return CODEPAGE_CHARS[key]!;
-  if (!iconv().encodingExists(key)) throw new Error(`unknown code page "${encoding}"`);
-  const all = Buffer.alloc(256);
+  const lib = iconv();
+  if (!lib) throw new Error(`code page "${encoding}" is not built in (${Object.keys(CODEPAGE_CHARS).join(', ')}); others need iconv-lite, in Node`);
+  if (!lib.encodingExists(key)) throw new Error(`unknown code page "${encoding}"`);
+  const all = new Uint8Array(256);
   for (let b = 0; b < 256; b++) all[b] = b;
-  const decoded = iconv().decode(all, key);
+  const decoded = lib.decode(all as Parameters<Iconv['decode']>[0], key);
   if (decoded.length !== 256) throw new Error(`code page "${encoding}" is not a single-byte code page`);
   return decoded;
 }
 
 /**
- * Bytes → text in any encoding iconv-lite knows (the disassembler's text runs), or undefined for
- * one it does not. Loads iconv-lite on first use.
+ * Bytes → text (the disassembler's text runs): through a built-in page, as UTF-8, or through
+ * iconv-lite in Node (the runtime's TextDecoder elsewhere); undefined for an encoding none knows.
  */
 export function decodeBytes(bytes: Uint8Array, encoding: string): string | undefined {
-  return iconv().encodingExists(encoding) ? iconv().decode(Buffer.from(bytes), encoding) : undefined;
+  const key = encoding.toLowerCase();
+  if (Object.hasOwn(CODEPAGE_CHARS, key)) {
+    const chars = CODEPAGE_CHARS[key]!;
+    let text = '';
+    for (let i = 0; i < bytes.length; i++) text += chars[bytes[i]!];
+    return text;
+  }
+  if (key === 'utf8' || key === 'utf-8') return new TextDecoder().decode(bytes);
+  const lib = iconv();
+  if (lib) return lib.encodingExists(encoding) ? lib.decode(bytes as Parameters<Iconv['decode']>[0], encoding) : undefined;
+  try {
+    return new TextDecoder(encoding).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Char code → byte, -1 where absent. `null` for UTF-8 output, where every character encodes. */
@@ -76,8 +102,15 @@ function codepageName(encoding: string): string {
   return encoding.toUpperCase().replace(/^UTF-?8$/, 'UTF-8');
 }
 
+/** The blocks of combining marks a letter can be followed by, as a regex class body. */
+const COMBINING_MARKS = '\\u0300-\\u036f\\u1ab0-\\u1aff\\u1dc0-\\u1dff\\u20d0-\\u20ff\\ufe20-\\ufe2f';
+
+/**
+ * Plain text encodes every character, so the sanitiser only needs to see controls, surrogates,
+ * combining marks (to compose them with their letter) and zero-width characters (to remove them).
+ */
 function utf8Page(): Codepage {
-  return makePage('UTF-8', null, '\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\ud800-\\udfff');
+  return makePage('UTF-8', null, '\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\ud800-\\udfff' + COMBINING_MARKS + '\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\ufeff');
 }
 
 function singleBytePage(encoding: string): Codepage {
@@ -87,7 +120,8 @@ function singleBytePage(encoding: string): Codepage {
     const c = decoded.charCodeAt(b);
     if (c !== 0xfffd && table[c] === -1) table[c] = b;
   }
-  const printable = (c: number) => c === 9 || c === 10 || (c >= 0x20 && c < 0x7f) || (c >= 0xa0 && table[c]! >= 0);
+  // NBSP (U+00A0) is left to the sanitiser, which prints every kind of space as a plain one.
+  const printable = (c: number) => c === 9 || c === 10 || (c >= 0x20 && c < 0x7f) || (c > 0xa0 && table[c]! >= 0);
   return makePage(codepageName(encoding), table, `^${ranges(printable, 0xff)}`);
 }
 

@@ -1,15 +1,42 @@
 // Text made safe and printable for one code page: CRLF/CR → LF; C0/C1 control characters other
-// than LF and TAB removed (text must never smuggle ESC, GS, DLE or NUL to the printer); characters
-// the code page lacks transliterated or replaced by "?". Each change is a diagnostic.
+// than LF and TAB removed (text must never smuggle ESC, GS, DLE or NUL to the printer); text in
+// any normalization form printed alike (a letter and its combining accents as the precomposed
+// letter, silently; zero-width characters and BOMs removed, silently; other spaces, full-width
+// forms, ligatures… as their compatibility form, with an info); characters the code page lacks
+// transliterated or replaced by "?", with a warning.
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { Codepage, CodepageTable } from './codepage.js';
-import { transliterate } from './transliterate.js';
+import { compatibilityForm, strippedForm, tableForm } from './transliterate.js';
 
 export interface SanitizeContext {
   codepage: Codepage;
   /** The printer's name, for messages ("… is not in CP850 on Epson TM-T20"). */
   printer: string;
   diagnostics: RawDiagnostic[];
+}
+
+/** A combining mark at `lastIndex`: it belongs to the character before it. */
+const MARK = /\p{M}/uy;
+/** Zero-width characters, bidi controls and the BOM: they print nothing, so they go silently. */
+const ZERO_WIDTH = /^[\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]$/;
+/** Spaces other than U+0020 (NBSP, thin, em, ideographic…): a printer prints them all as a space. */
+const SPACE = /^\p{Zs}$/u;
+
+/**
+ * Per-character answers for the characters met so far (the same few, receipt after receipt): the
+ * checks below cost a regex or an ICU call each, a lookup once known.
+ */
+const isMarkUnit = cached((c) => MARK_ALONE.test(String.fromCharCode(c)));
+const MARK_ALONE = /^\p{M}$/u;
+const nfcOfUnit = cached((c) => String.fromCharCode(c).normalize('NFC'));
+
+function cached<T>(compute: (c: number) => T): (c: number) => T {
+  const known = new Map<number, T>();
+  return (c) => {
+    let v = known.get(c);
+    if (v === undefined) known.set(c, (v = compute(c)));
+    return v;
+  };
 }
 
 /**
@@ -23,66 +50,94 @@ export function sanitizeText(value: string, offset: number, ctx: SanitizeContext
 /** `sanitizeText` for text the caller already found a suspect character in. */
 export function sanitizeSuspect(value: string, offset: number, ctx: SanitizeContext): string {
   const { table } = ctx.codepage;
-  const where = `${ctx.codepage.name} on ${ctx.printer}`;
-  const encodable = (s: string) => isEncodable(s, table);
   let out = '';
   let from = 0;
   // Jump from one suspect character to the next (a native scan), copying what lies between.
   const find = ctx.codepage.findSuspect;
   find.lastIndex = 0;
   for (let m = find.exec(value); m !== null; m = find.exec(value)) {
-    const i = m.index;
+    let i = m.index;
     const c = value.charCodeAt(i);
     if (c > 0xff && (c < 0xd800 || c >= 0xe000) && table !== null && table[c]! >= 0) continue;
-    out += value.slice(from, i);
     if (c === 13) {
+      out += value.slice(from, i);
       if (value.charCodeAt(i + 1) !== 10) out += '\n';
       from = i + 1;
       continue;
     }
-    const width = isSurrogatePair(value, i) ? 2 : 1;
-    const ch = value.slice(i, i + width);
-    from = i + width;
-    const start = offset + i;
-    const end = start + width;
     if (c < 0x20 || (c >= 0x7f && c < 0xa0)) {
+      out += value.slice(from, i);
       ctx.diagnostics.push({
         code: 'text/control-removed',
-        message: `control character ${codePoint(ch)} removed: text cannot send printer commands`,
-        start,
-        end,
+        message: `control character ${codePoint(String.fromCharCode(c))} removed: text cannot send printer commands`,
+        start: offset + i,
+        end: offset + i + 1,
       });
-    } else if (table === null) {
-      if (width === 2) out += ch;
-      else {
-        out += '?';
-        ctx.diagnostics.push({ code: 'text/replaced', message: `lone surrogate ${codePoint(ch)} replaced by "?"`, start, end });
-      }
-    } else if (width === 1 && table[c]! >= 0) {
-      out += ch;
-    } else {
-      const alt = transliterate(ch, encodable);
-      if (alt !== undefined) {
-        out += alt;
-        ctx.diagnostics.push({
-          code: 'text/transliterated',
-          message: `${codePoint(ch)} "${ch}" is not in ${where}: printed as "${alt}"`,
-          start,
-          end,
-        });
-      } else {
-        out += '?';
-        ctx.diagnostics.push({
-          code: 'text/replaced',
-          message: `${codePoint(ch)} "${ch}" is not in ${where}: printed as "?"`,
-          start,
-          end,
-        });
-      }
+      from = i + 1;
+      continue;
     }
-    find.lastIndex = i + width;
+    // A combining mark belongs to the letter before it, if that letter was copied as it is.
+    if (from < i && isMark(value, i) && isBase(value.charCodeAt(i - 1))) i--;
+    out += value.slice(from, i);
+    const end = clusterEnd(value, i);
+    out += printable(value.slice(i, end), offset + i, offset + end, table, ctx);
+    from = end;
+    find.lastIndex = end;
   }
   return from === 0 ? value : out + value.slice(from);
+}
+
+/** What one character and its combining marks print as in the code page, with its diagnostic. */
+function printable(unit: string, start: number, end: number, table: CodepageTable, ctx: SanitizeContext): string {
+  if (ZERO_WIDTH.test(unit)) return '';
+  const encodable = (s: string) => isEncodable(s, table);
+  // Another normal form of the same text (NFD accents, Ω for Ω) prints the same, silently.
+  const ch = unit.length === 1 ? nfcOfUnit(unit.charCodeAt(0)) : unit.normalize('NFC');
+  if (table === null) {
+    if (!isLoneSurrogate(ch)) return ch;
+    ctx.diagnostics.push({ code: 'text/replaced', message: `lone surrogate ${codePoint(ch)} replaced by "?"`, start, end });
+    return '?';
+  }
+  const where = `${ctx.codepage.name} on ${ctx.printer}`;
+  const sent = describe(unit);
+  if (SPACE.test(ch) && ch !== ' ') {
+    ctx.diagnostics.push({ code: 'text/normalized', message: `${sent} is printed as a plain space`, start, end });
+    return ' ';
+  }
+  if (encodable(ch)) return ch;
+  const listed = tableForm(ch, encodable);
+  const compatible = listed === undefined ? compatibilityForm(ch, encodable) : undefined;
+  if (compatible !== undefined) {
+    ctx.diagnostics.push({ code: 'text/normalized', message: `${sent} is not in ${where}: printed in its compatibility form "${compatible}"`, start, end });
+    return compatible;
+  }
+  const alt = listed ?? strippedForm(ch, encodable);
+  if (alt !== undefined) {
+    ctx.diagnostics.push({ code: 'text/transliterated', message: `${sent} is not in ${where}: printed as "${alt}"`, start, end });
+    return alt;
+  }
+  ctx.diagnostics.push({ code: 'text/replaced', message: `${sent} is not in ${where}: printed as "?"`, start, end });
+  return '?';
+}
+
+/** The end of the character at `i` (a surrogate pair counts as one) and the combining marks after it. */
+function clusterEnd(value: string, i: number): number {
+  let end = i + (isSurrogatePair(value, i) ? 2 : 1);
+  while (isMark(value, end)) end += isSurrogatePair(value, end) ? 2 : 1;
+  return end;
+}
+
+function isMark(value: string, at: number): boolean {
+  const c = value.charCodeAt(at);
+  if (c < 0x300) return false;
+  if (c < 0xd800 || c >= 0xe000) return isMarkUnit(c);
+  MARK.lastIndex = at;
+  return MARK.test(value);
+}
+
+/** A character a combining mark can sit on: not a line break, tab or control. */
+function isBase(c: number): boolean {
+  return c >= 0x20 && !(c >= 0x7f && c < 0xa0) && (c < 0xd800 || c >= 0xe000);
 }
 
 function isEncodable(s: string, table: CodepageTable): boolean {
@@ -95,6 +150,17 @@ function isSurrogatePair(s: string, i: number): boolean {
   const hi = s.charCodeAt(i);
   const lo = s.charCodeAt(i + 1);
   return hi >= 0xd800 && hi < 0xdc00 && lo >= 0xdc00 && lo < 0xe000;
+}
+
+function isLoneSurrogate(s: string): boolean {
+  const c = s.charCodeAt(0);
+  return s.length === 1 && c >= 0xd800 && c < 0xe000;
+}
+
+/** `U+201C "“"`, or the code points of a letter and its marks, as sent. */
+function describe(unit: string): string {
+  const points = [...unit].map((ch) => codePoint(ch)).join(' ');
+  return `${points} "${unit}"`;
 }
 
 function codePoint(ch: string): string {

@@ -1,6 +1,8 @@
-// Sensible ASCII stand-ins for characters a code page lacks. Checked before falling back to
-// stripping accents (NFD) and, last, to "?".
+// The forms a character can print as when a code page lacks it, best first: an explicit stand-in
+// from the table below, its Unicode compatibility form (NFKC: ﬁ → fi, Ａ → A, ⁴ → 4), the letter
+// with its accents stripped (NFD), and last of all, none (the caller prints "?").
 
+/** Sensible stand-ins for typographic characters (quotes, dashes, €…): printed with a warning. */
 export const TRANSLITERATIONS: Readonly<Record<string, string>> = Object.freeze({
   '\u2018': "'", '\u2019': "'", '\u201A': "'", '\u201B': "'", '\u2032': "'",
   '\u201C': '"', '\u201D': '"', '\u201E': '"', '\u201F': '"', '\u2033': '"',
@@ -8,20 +10,48 @@ export const TRANSLITERATIONS: Readonly<Record<string, string>> = Object.freeze(
   '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2014': '-', '\u2015': '-', '\u2212': '-',
   '\u2026': '...', '\u2022': '*', '\u00B7': '.', '\u2219': '.',
   '\u20AC': 'EUR', '\u2122': 'TM', '\u2116': 'No',
-  '\u00A0': ' ', '\u2007': ' ', '\u2009': ' ', '\u200A': ' ', '\u202F': ' ', '\u2002': ' ', '\u2003': ' ',
-  '\u200B': '', '\u200C': '', '\u200D': '', '\u2060': '', '\uFEFF': '',
   '\u2190': '<-', '\u2192': '->', '\u2264': '<=', '\u2265': '>=', '\u2260': '!=',
   '\u00BC': '1/4', '\u00BD': '1/2', '\u00BE': '3/4',
   '\u0152': 'OE', '\u0153': 'oe', '\u00C6': 'AE', '\u00E6': 'ae', '\u00DF': 'ss',
 });
 
+/**
+ * What the compatibility forms of vulgar fractions are made of but no code page here holds:
+ * NFKC writes ⅓ as "1⁄3" with U+2044 FRACTION SLASH.
+ */
+const COMPATIBILITY_PARTS: Readonly<Record<string, string>> = Object.freeze({ '\u2044': '/' });
+
+/** The combining diacritical marks block: what stripping an accent removes. */
 const COMBINING = /[\u0300-\u036f]/g;
 
-/** An ASCII-or-code-page form of `ch`, or undefined if none is sensible. */
-export function transliterate(ch: string, encodable: (s: string) => boolean): string | undefined {
+type Encodable = (s: string) => boolean;
+
+/** The table's stand-in for `ch`, if it has one the code page can print. */
+export function tableForm(ch: string, encodable: Encodable): string | undefined {
   const mapped = TRANSLITERATIONS[ch];
-  if (mapped !== undefined && encodable(mapped)) return mapped;
+  return mapped !== undefined && encodable(mapped) ? mapped : undefined;
+}
+
+/**
+ * The compatibility form of `ch` (NFKC), if it differs and the code page can print it — with
+ * U+2044 written as "/". A decomposed letter made of compatibility parts (full-width ｅ plus a
+ * combining acute) comes out composed (é).
+ */
+export function compatibilityForm(ch: string, encodable: Encodable): string | undefined {
+  const nfkc = ch.normalize('NFKC');
+  if (nfkc === ch) return undefined;
+  let out = '';
+  for (const part of nfkc) out += encodable(part) ? part : (COMPATIBILITY_PARTS[part] ?? '\uFFFF');
+  return out.includes('\uFFFF') || !encodable(out) ? undefined : out;
+}
+
+/** `ch` with its combining marks removed (ŝ → s, q́ → q), if that differs and can be printed. */
+export function strippedForm(ch: string, encodable: Encodable): string | undefined {
   const stripped = ch.normalize('NFD').replace(COMBINING, '');
-  if (stripped && stripped !== ch && encodable(stripped)) return stripped;
-  return undefined;
+  return stripped && stripped !== ch && encodable(stripped) ? stripped : undefined;
+}
+
+/** A warned stand-in for `ch` (table, then accents stripped), or undefined if none is sensible. */
+export function transliterate(ch: string, encodable: Encodable): string | undefined {
+  return tableForm(ch, encodable) ?? strippedForm(ch, encodable);
 }

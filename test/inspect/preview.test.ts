@@ -42,8 +42,9 @@ describe('the preview', () => {
     ['a GS v 0 raster QR (Epson TM-T20)', 5],
     ['an ESC * 24-dot banded raster QR (Daruma DR800)', 3],
     ['a native GS ( k QR redrawn from its payload (Elgin i9)', 4],
-    ['a native GS k Q QR redrawn from its payload (Bematech MP-4200)', 1],
-  ])('draws %s dot for dot, so the PNG scans back to the payload', (_what, printer) => {
+    ['a GS v 0 raster QR (Bematech MP-4200, its default)', 1],
+    ['a native GS k Q QR in ESC/Bema mode redrawn from its payload (Bematech MP-4200, on request)', { extends: 1, qr: { command: 'bematech-gs-k-q' } }],
+  ] as const)('draws %s dot for dot, so the PNG scans back to the payload', (_what, printer) => {
     const { bytes } = compile(`<textAlignCenter><qrcode>${PAYLOAD}</qrcode>`, { printer });
     expect(scan(renderPng(bytes, { printer }))).toBe(PAYLOAD);
   });

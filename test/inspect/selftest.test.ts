@@ -1,14 +1,18 @@
 // The self-test page: it builds for every template and prints what it promises — the letters,
-// both rulers, the three alignments, native and raster QR where native exists, partial then full cut.
+// the rulers (and the alternative column counts), the three alignments, the QR code and each
+// alternative the profile lists, labelled, then a partial and a full cut; its spans and
+// diagnostics are its own.
 import { describe, expect, it } from 'vitest';
-import { disassemble, listProfiles, renderPage, selfTest } from '../../src/index.js';
+import { disassemble, listProfiles, selfTest } from '../../src/index.js';
 import { ruler } from '../../src/inspect/index.js';
+import { rasterImages } from '../support/raster.js';
+
+const PAYLOAD = 'https://github.com/bobina/selftest?q=ÇÃÕ-123';
 
 describe.each(listProfiles().map((p) => [p.code, p] as const))('the self-test page for %s', (_code, profile) => {
   const page = selfTest(profile);
   const listing = disassemble(page.bytes, { printer: profile });
   const text = listing.flatMap((i) => (i.effect?.type === 'text' ? [i.effect.text] : [])).join('');
-  const effects = listing.map((i) => i.effect?.type);
 
   it('emits bytes the disassembler reads without an unknown command', () => {
     expect(page.bytes.length).toBeGreaterThan(0);
@@ -16,20 +20,33 @@ describe.each(listProfiles().map((p) => [p.code, p] as const))('the self-test pa
     expect(listing.filter((i) => i.kind === 'unknown' || i.kind === 'truncated')).toEqual([]);
   });
 
-  it('names the printer and prints the Portuguese letters and both column rulers', () => {
+  it('names the printer and prints the Portuguese letters, both column rulers and each alternative pair', () => {
     expect(text).toContain(profile.printer);
     expect(text).toContain('ç ã õ á é í ó ú â ê ô à ü');
     expect(text).toContain('Ç Ã Õ Á É Í Ó Ú Â Ê Ô À Ü');
-    expect(text).toContain(ruler(profile.columns.normal));
-    expect(text).toContain(ruler(profile.columns.condensed));
+    for (const c of [profile.columns, ...(profile.selftest?.columns ?? [])]) {
+      expect(text).toContain(ruler(c.normal));
+      expect(text).toContain(ruler(c.condensed));
+    }
   });
 
+  it('keeps its spans and diagnostics in its own conteudo', () => {
+    for (const r of page.records) {
+      expect(r.start).toBeGreaterThanOrEqual(0);
+      expect(r.end).toBeLessThanOrEqual(page.conteudo.length);
+    }
+    expect(page.records.reduce((n, r) => n + r.length, 0)).toBe(page.bytes.length);
+    for (const d of page.diagnostics) {
+      if (d.code === 'lower/qr-raster-fallback') expect(page.conteudo.slice(d.span.start.offset, d.span.end.offset)).toBe(`<qrcode>${PAYLOAD}</qrcode>`);
+    }
+  });
 });
 
 const escpos = listProfiles().filter((p) => p.output === 'escpos');
 describe.each(escpos.map((p) => [p.code, p] as const))('the self-test page for the ESC/POS printer %s', (_code, profile) => {
-  const listing = disassemble(selfTest(profile).bytes, { printer: profile });
-  const effects = listing.map((i) => i.effect?.type);
+  const page = selfTest(profile);
+  const listing = disassemble(page.bytes, { printer: profile });
+  const text = listing.flatMap((i) => (i.effect?.type === 'text' ? [i.effect.text] : [])).join('');
 
   it('sets all three alignments and cuts partially, then fully', () => {
     const aligns = listing.flatMap((i) => (i.effect?.type === 'align' ? [i.effect.align] : []));
@@ -38,13 +55,13 @@ describe.each(escpos.map((p) => [p.code, p] as const))('the self-test page for t
     expect(cuts).toEqual(profile.caps.has('cut.partial') ? [true, false] : [false, false]);
   });
 
-  it('prints the QR natively and as a raster where the printer has a native command', () => {
-    const native = effects.includes('qr-print') || effects.includes('qr');
-    const raster = effects.includes('raster') || effects.includes('band');
-    expect(native).toBe(profile.caps.has('qr.native'));
-    expect(raster).toBe(true);
-    const qrs = renderPage(selfTest(profile).bytes, { printer: profile }).marks.filter((m) => m.kind === 'note' && m.label.startsWith('native QR'));
-    expect(qrs.length).toBe(profile.caps.has('qr.native') ? 1 : 0);
+  it('prints its own QR code, a raster one beside a native one, and one per listed alternative, each labelled', () => {
+    const alternatives = profile.selftest?.alternatives ?? [];
+    const natives = listing.filter((i) => i.effect?.type === 'qr-store' || i.effect?.type === 'qr');
+    const rasters = rasterImages(page.bytes, page.records);
+    expect(natives.length + rasters.length).toBe(1 + (profile.caps.has('qr.native') ? 1 : 0) + alternatives.length);
+    for (const ins of natives) expect(ins.args.data).toBe(PAYLOAD);
+    for (const { label, set } of alternatives) expect(text).toContain(`ALTERNATIVE ${label}\nset ${JSON.stringify(set)}\n`);
   });
 });
 

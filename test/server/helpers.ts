@@ -1,5 +1,5 @@
-// Shared set-up for the service tests: a fresh SQLite file in the OS temp dir, two accounts with
-// terminals, captured logs, and a login helper.
+// Shared set-up for the service tests: a fresh SQLite file in the OS temp dir (or an existing one,
+// as a second process would open it), two accounts with terminals, captured logs, and a login helper.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,43 +8,65 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/server/app.js';
 import { hashPassword } from '../../src/server/auth/secrets.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
-import type { Store } from '../../src/server/store/types.js';
+import type { Store } from '../../src/server/store/repositories.js';
+import type { Account } from '../../src/server/store/types.js';
 
 export const ALICE = { email: 'alice@example.com', password: 'alice-secret-pw', name: 'Alice' };
 export const BOB = { email: 'bob@example.com', password: 'bob-secret-pw', name: 'Bob' };
 
+/** The store, plus the two shortcuts the printing tests were first written with. */
+export type TestStore = Store & {
+  findUserByEmail(email: string): Promise<Account | undefined>;
+  createApiKey(accountId: string, name: string, keyHash: string): Promise<void>;
+};
+
 export interface Harness {
   app: FastifyInstance;
-  store: Store;
+  store: TestStore;
   dir: string;
+  /** The database file: pass it as `file` to open a second app (a second process) on it. */
+  file: string;
   logs: () => string;
   close: () => Promise<void>;
 }
 
-export async function harness(options: Partial<AppOptions> = {}): Promise<Harness> {
+export async function harness({ file, ...options }: Partial<AppOptions> & { file?: string } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'bobina-test-'));
-  const store = openSqliteStore(join(dir, 'db.sqlite'));
-  const alice = await store.createUser({
-    ...ALICE, passwordHash: await hashPassword(ALICE.password),
-    metadata: [{ key: 'documentNumber', value: '12345678000199' }, { key: 'whitelabel', value: 'acme' }], roles: ['RECONCILIATION_CONCILIATOR'],
-  });
-  const bob = await store.createUser({ ...BOB, passwordHash: await hashPassword(BOB.password), metadata: [], roles: [] });
-  await store.putTerminal({ userId: alice.id, terminalId: 'CAIXA-01', printerId: 1, enabled: true });
-  await store.putTerminal({ userId: alice.id, terminalId: 'CAIXA-OFF', printerId: 1, enabled: false });
-  await store.putTerminal({ userId: alice.id, terminalId: 'ANDROID', printerId: 0, enabled: true });
-  await store.putTerminal({ userId: bob.id, terminalId: 'BOB-01', printerId: 5, enabled: true });
+  const db = file ?? join(dir, 'db.sqlite');
+  const opened = openSqliteStore(db);
+  const store: TestStore = {
+    ...opened,
+    findUserByEmail: (email) => opened.accounts.findByEmail(email),
+    createApiKey: async (accountId, name, keyHash) => {
+      await opened.credentials.createApiKey({ accountId, name, keyHash, prefix: 'bob_test' });
+    },
+  };
+  if (file === undefined) await seed(store);
   let captured = '';
   const logStream = new Writable({ write(chunk, _enc, done) { captured += chunk.toString(); done(); } });
-  const app = await buildApp({ store, logStream, logLevel: 'info', ...options });
+  // No WAL checkpointer thread per test (~80 ms each): wal.test.ts covers it, cli-serve.test.ts runs it.
+  const app = await buildApp({ store, logStream, logLevel: 'info', storeWorkers: false, ...options });
   await app.ready();
   return {
-    app, store, dir, logs: () => captured,
+    app, store, dir, file: db, logs: () => captured,
     close: async () => {
       await app.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function seed(store: Store) {
+  const alice = await store.accounts.create({
+    ...ALICE, passwordHash: await hashPassword(ALICE.password),
+    metadata: [{ key: 'documentNumber', value: '12345678000199' }, { key: 'whitelabel', value: 'acme' }], roles: ['RECONCILIATION_CONCILIATOR'],
+  });
+  const bob = await store.accounts.create({ ...BOB, passwordHash: await hashPassword(BOB.password), metadata: [], roles: [] });
+  await store.terminals.put({ accountId: alice.id, terminalId: 'CAIXA-01', printerId: 1, enabled: true });
+  await store.terminals.put({ accountId: alice.id, terminalId: 'CAIXA-OFF', printerId: 1, enabled: false });
+  await store.terminals.put({ accountId: alice.id, terminalId: 'ANDROID', printerId: 0, enabled: true });
+  await store.terminals.put({ accountId: bob.id, terminalId: 'BOB-01', printerId: 5, enabled: true });
 }
 
 export async function login(app: FastifyInstance, who: { email: string; password: string } = ALICE) {

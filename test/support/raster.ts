@@ -22,7 +22,7 @@ export function rasterImages(bytes: Uint8Array, records: readonly EmitRecord[]):
   };
   for (const r of records) {
     const chunk = bytes.subarray(r.offset, r.offset + r.length);
-    if (r.label === 'raster band') {
+    if (r.op === 'raster') {
       const bytesPerRow = chunk[4]! + 256 * chunk[5]!;
       const height = chunk[6]! + 256 * chunk[7]!;
       width = bytesPerRow * 8;
@@ -31,7 +31,7 @@ export function rasterImages(bytes: Uint8Array, records: readonly EmitRecord[]):
         for (let x = 0; x < width; x++) row[x] = (chunk[8 + y * bytesPerRow + (x >> 3)]! >> (7 - (x & 7))) & 1;
         rows.push(row);
       }
-    } else if (r.label === 'bit image band') {
+    } else if (r.op === 'band') {
       width = chunk[3]! + 256 * chunk[4]!;
       const band = Array.from({ length: 24 }, () => new Uint8Array(width));
       for (let x = 0; x < width; x++) {
@@ -41,7 +41,7 @@ export function rasterImages(bytes: Uint8Array, records: readonly EmitRecord[]):
         }
       }
       rows.push(...band);
-    } else if (r.label !== 'line spacing 24 dots' && r.label !== 'default line spacing') {
+    } else if (r.op !== 'bandSpacing' && r.op !== 'spacingReset') {
       flush();
     }
   }

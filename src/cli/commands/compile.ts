@@ -36,7 +36,7 @@ export const compileCommand: Command = {
       format === 'bin'
         ? result.bytes
         : format === 'hex'
-          ? formatListing(result.bytes, result.records!, source)
+          ? formatListing(result.bytes, result.records!, source, { printer: values.printer })
           : JSON.stringify({ bytes: Buffer.from(result.bytes).toString('base64'), diagnostics: result.diagnostics }, null, 2) + '\n';
     if (values.output) writeFileSync(values.output, body);
     else io.stdout.write(body);

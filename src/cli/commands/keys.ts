@@ -1,30 +1,65 @@
-// `bobina keys create`: a long-lived API key for an account, printed once; only its hash is stored.
+// `bobina keys create | list | revoke`: long-lived API keys of an account. A key is printed once,
+// when created; only its hash is stored, and listings show its id, name, age and first characters.
 import { parse } from '../args.js';
-import { EXIT, UsageError, type Command } from '../io.js';
+import { EXIT, UsageError, type Command, type Io } from '../io.js';
+import { columns } from '../table.js';
+import { accountByEmail, withStore } from '../with-store.js';
+
+/** `bob_` and 6 characters: enough to tell keys apart, ~36 of the key's 256 random bits. */
+const PREFIX_LENGTH = 10;
+
+async function create(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { email: { type: 'string' }, name: { type: 'string' }, db: { type: 'string' } }, 0);
+  if (!values.email) throw new UsageError('--email is required');
+  const { newApiKey, sha256 } = await import('../../server/auth/secrets.js');
+  return withStore(values.db, async (store) => {
+    const account = await accountByEmail(store, values.email!, io, 'keys');
+    if (!account) return EXIT.failed;
+    const key = newApiKey();
+    const created = await store.credentials.createApiKey({ accountId: account.id, name: values.name ?? 'default', keyHash: sha256(key), prefix: key.slice(0, PREFIX_LENGTH) });
+    io.stdout.write(`${key}\n`);
+    io.stderr.write(`API key ${created.id} created for ${account.email}; it is shown only this once.\n`);
+    return EXIT.ok;
+  });
+}
+
+async function list(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { email: { type: 'string' }, json: { type: 'boolean' }, db: { type: 'string' } }, 0);
+  if (!values.email) throw new UsageError('--email is required');
+  return withStore(values.db, async (store) => {
+    const account = await accountByEmail(store, values.email!, io, 'keys');
+    if (!account) return EXIT.failed;
+    const keys = (await store.credentials.listApiKeys(account.id)).map((k) => ({ id: k.id, name: k.name, created: k.createdAt.toISOString(), prefix: k.prefix }));
+    if (values.json) io.stdout.write(`${JSON.stringify(keys, null, 2)}\n`);
+    else io.stdout.write(columns(['ID', 'NAME', 'CREATED', 'PREFIX'], keys.map((k) => [k.id, k.name, k.created, k.prefix ? `${k.prefix}…` : '(not kept)'])));
+    return EXIT.ok;
+  });
+}
+
+async function revoke(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { email: { type: 'string' }, id: { type: 'string' }, db: { type: 'string' } }, 0);
+  if (!values.email || !values.id) throw new UsageError('--email and --id are required');
+  return withStore(values.db, async (store) => {
+    const account = await accountByEmail(store, values.email!, io, 'keys');
+    if (!account) return EXIT.failed;
+    if (!(await store.credentials.revokeApiKey(account.id, values.id!))) {
+      io.stderr.write(`bobina keys: ${account.email} has no key ${values.id}\n`);
+      return EXIT.failed;
+    }
+    io.stdout.write(`revoked key ${values.id} of ${account.email}\n`);
+    return EXIT.ok;
+  });
+}
+
+const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { create, list, revoke };
 
 export const keysCommand: Command = {
   name: 'keys',
-  usage: 'bobina keys create --email E [--name N] [--db F]',
-  summary: 'create an API key for an account (printed once, stored hashed)',
-  async run(args, io) {
-    if (args[0] !== 'create') throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : 'missing subcommand "create"');
-    const { values } = parse(args.slice(1), { email: { type: 'string' }, name: { type: 'string' }, db: { type: 'string' } }, 0);
-    if (!values.email) throw new UsageError('--email is required');
-    const [{ openStore }, { newApiKey, sha256 }] = await Promise.all([import('../../server/store/open.js'), import('../../server/auth/secrets.js')]);
-    const store = await openStore(values.db ? { db: values.db } : {});
-    try {
-      const user = await store.findUserByEmail(values.email);
-      if (!user) {
-        io.stderr.write(`bobina keys: no user with e-mail ${values.email}\n`);
-        return EXIT.failed;
-      }
-      const key = newApiKey();
-      await store.createApiKey(user.id, values.name ?? 'default', sha256(key));
-      io.stdout.write(`${key}\n`);
-      io.stderr.write(`API key created for ${user.email}; it is shown only this once.\n`);
-      return EXIT.ok;
-    } finally {
-      await store.close();
-    }
+  usage: 'bobina keys create --email E [--name N] | list --email E [--json] | revoke --email E --id ID  [--db F]',
+  summary: 'API keys of an account: create one (printed once, stored hashed), list them (never the key), revoke one',
+  run(args, io) {
+    const sub = SUBCOMMANDS[args[0] ?? ''];
+    if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
+    return sub(args.slice(1), io);
   },
 };

@@ -1,7 +1,9 @@
 // `bobina selftest --printer <id|code> [-o out.bin] [--preview page.png|page.svg]`: the page a
-// user prints once to check a real printer against its profile. Without -o, its listing.
+// user prints once to check a real printer against its profile. Without -o, its listing (with
+// the spans of the page's own conteudo, as `bobina compile` lists a receipt).
 import { writeFileSync } from 'node:fs';
-import { disassemble, formatDisassembly, renderSvg, selfTest } from '../../inspect/index.js';
+import { renderSvg, selfTest } from '../../inspect/index.js';
+import { formatListing } from '../../inspect/listing.js';
 import { svgToPng } from '../../inspect/render.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
@@ -25,7 +27,7 @@ export const selftestCommand: Command = {
       const svg = renderSvg(page.bytes, { printer: values.printer });
       writeFileSync(preview, /\.png$/i.test(preview) ? svgToPng(svg) : svg);
     }
-    if (!values.output && !preview) io.stdout.write(formatDisassembly(page.bytes, disassemble(page.bytes, { printer: values.printer })));
+    if (!values.output && !preview) io.stdout.write(formatListing(page.bytes, page.records, page.conteudo, { printer: values.printer }));
     return EXIT.ok;
   },
 };

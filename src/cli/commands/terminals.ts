@@ -2,6 +2,7 @@
 import { loadProfile } from '../../index.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
+import { accountByEmail, withStore } from '../with-store.js';
 
 export const terminalsCommand: Command = {
   name: 'terminals',
@@ -19,19 +20,12 @@ export const terminalsCommand: Command = {
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
-    const { openStore } = await import('../../server/store/open.js');
-    const store = await openStore(values.db ? { db: values.db } : {});
-    try {
-      const user = await store.findUserByEmail(values.email);
-      if (!user) {
-        io.stderr.write(`bobina terminals: no user with e-mail ${values.email}\n`);
-        return EXIT.failed;
-      }
-      await store.putTerminal({ userId: user.id, terminalId: values.terminal, printerId: profile.id, enabled: !values.disabled });
+    return withStore(values.db, async (store) => {
+      const user = await accountByEmail(store, values.email!, io, 'terminals');
+      if (!user) return EXIT.failed;
+      await store.terminals.put({ accountId: user.id, terminalId: values.terminal!, printerId: profile.id, enabled: !values.disabled });
       io.stdout.write(`terminal ${values.terminal} of ${user.email} prints on ${profile.code} (id ${profile.id})${values.disabled ? ', printing disabled' : ''}\n`);
       return EXIT.ok;
-    } finally {
-      await store.close();
-    }
+    });
   },
 };

@@ -1,13 +1,16 @@
-// Resolves the caller of a printing endpoint from `?key=` or `Authorization: Bearer`, either an
-// access token or an API key, and pins every later query to that account (request.userId).
+// Resolves the caller of a printing endpoint from `?key=` or `Authorization: Bearer` (an access
+// token or an API key) into a principal, request.principal; every later query is scoped to its
+// account (request.principal.accountId).
 import type { FastifyRequest } from 'fastify';
 import { Problem } from '../errors.js';
-import type { Store } from '../store/types.js';
+import type { Store } from '../store/repositories.js';
+import type { Principal } from '../store/types.js';
 import { sha256 } from './secrets.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    userId: string;
+    /** Set by authenticate() on every route behind it. */
+    principal: Principal;
   }
 }
 
@@ -25,8 +28,8 @@ function presentedSecret(request: FastifyRequest): string | undefined {
 export function authenticate(store: Store) {
   return async (request: FastifyRequest) => {
     const secret = presentedSecret(request);
-    const userId = secret === undefined ? undefined : await store.authenticate(sha256(secret), new Date());
-    if (userId === undefined) throw new Problem('unauthorized');
-    request.userId = userId;
+    const principal = secret === undefined ? undefined : await store.credentials.authenticate(sha256(secret), new Date());
+    if (principal === undefined) throw new Problem('unauthorized');
+    request.principal = principal;
   };
 }

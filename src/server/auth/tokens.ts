@@ -1,6 +1,6 @@
 // Issues a fresh access/refresh pair and builds the login response of spec §2.2.
 import type { LoginResponse } from '../schemas.js';
-import type { Store, TokenPair, User } from '../store/types.js';
+import type { Account, TokenPair } from '../store/types.js';
 import { newToken, sha256 } from './secrets.js';
 
 export interface TokenLifetimes {
@@ -22,7 +22,7 @@ export function newPair(t: TokenLifetimes, now = Date.now()) {
   return { access, refresh, pair };
 }
 
-export function loginResponse(user: User, access: string, refresh: string, t: TokenLifetimes): LoginResponse {
+export function loginResponse(user: Account, access: string, refresh: string, t: TokenLifetimes): LoginResponse {
   return {
     access_token: access,
     token_type: 'bearer',
@@ -38,5 +38,3 @@ export function loginResponse(user: User, access: string, refresh: string, t: To
     },
   };
 }
-
-export type { Store };

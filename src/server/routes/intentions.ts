@@ -1,13 +1,16 @@
 // POST /IntencaoImpressao/Insert and GET /IntencaoImpressao/GetById (spec §4.3, §4.4), behind the
-// printing scope's authentication. Insert resolves the printer, calls compile(), and commits
+// printing scope's authentication. Insert resolves the printer, compiles (see compiler.ts), and commits
 // bytes + diagnostics before answering.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { compile, hasErrors } from '../../index.js';
-import { sha256 } from '../auth/secrets.js';
+import { hasErrors } from '../../index.js';
+import type { Compiler } from '../compiler.js';
 import { Problem } from '../errors.js';
 import { getByIdSchema, insertSchema } from '../schemas.js';
-import type { IdempotentAnswer, Store } from '../store/types.js';
+import type { Store } from '../store/repositories.js';
+import type { IdempotentAnswer } from '../store/types.js';
+import { recordIntention } from '../use-cases/record-intention.js';
+import { assertWellFormed, insertRequestHash } from './insert-request.js';
 import { diagnosticView, intentionView } from './intention-view.js';
 import { resolvePrinter } from './resolve-printer.js';
 
@@ -16,36 +19,40 @@ function replay(reply: FastifyReply, answer: IdempotentAnswer, requestHash: stri
   return reply.code(answer.statusCode).header('idempotent-replayed', 'true').type('application/json').send(answer.body as never);
 }
 
-export async function intentionRoutes(app: FastifyInstance, { store }: { store: Store }) {
+export async function intentionRoutes(app: FastifyInstance, { store, compiler }: { store: Store; compiler: Compiler }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post('/IntencaoImpressao/Insert', { schema: insertSchema }, async (request, reply) => {
-    const { body, userId } = request;
+    const { body } = request;
+    const { accountId } = request.principal;
     const key = request.headers['idempotency-key'];
-    const requestHash = sha256(JSON.stringify(body));
+    assertWellFormed(body);
+    const requestHash = insertRequestHash(body);
     if (key) {
-      const prior = await store.findIdempotent(userId, key);
+      const prior = await store.intentions.findIdempotent(accountId, key);
       if (prior) return replay(reply, prior, requestHash);
     }
-    const profile = await resolvePrinter(store, userId, body);
-    const { bytes, diagnostics } = compile(body.conteudo, { printer: profile.id });
+    const profile = await resolvePrinter(store, accountId, body);
+    const { bytes, diagnostics } = await compiler.run({ conteudo: body.conteudo, printer: profile.id });
     if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
     const aguardar = body.aguardarClienteIniciarImpressao ?? false;
-    const outcome = await store.insertIntention(
+    const recorded = await recordIntention(
+      store,
       {
-        userId, referencia: body.referencia ?? null, conteudo: body.conteudo, terminalId: body.terminalId || null,
+        accountId, referencia: body.referencia ?? null, conteudo: body.conteudo, terminalId: body.terminalId || null,
         impressoraId: profile.id, codigoImpressora: profile.code, aguardarClienteIniciarImpressao: aguardar,
         status: profile.isGeneric && !aguardar ? 'Impresso' : 'ImpressaoEnviada', bytes, diagnostics, createdAt: new Date(),
       },
-      key ? { key, requestHash, statusCode: 200, body: (i) => JSON.stringify(intentionView(i)) } : undefined,
+      key ? { key, requestHash, statusCode: 200 } : undefined,
+      (intention) => JSON.stringify(intentionView(intention)),
     );
-    if ('existing' in outcome) return replay(reply, outcome.existing, requestHash);
-    // The idempotent answer was serialised once, in the transaction; send those exact bytes.
-    return outcome.body !== undefined ? reply.type('application/json').send(outcome.body as never) : intentionView(outcome.intention);
+    if ('replay' in recorded) return replay(reply, recorded.replay, requestHash);
+    // With a key, the body was serialised once and stored; send those exact bytes.
+    return recorded.answer ? reply.type('application/json').send(recorded.answer.body as never) : intentionView(recorded.intention);
   });
 
   api.get('/IntencaoImpressao/GetById', { schema: getByIdSchema }, async (request) => {
     const id = Number(request.query.intencaoImpressaoId);
-    const intention = await store.getIntention(request.userId, id);
+    const intention = await store.intentions.get(request.principal.accountId, id);
     if (!intention) throw new Problem('intention-not-found', { intencaoImpressaoId: id });
     return intentionView(intention);
   });

@@ -3,7 +3,7 @@
 import { loadProfile, ProfileError, type Profile } from '../../index.js';
 import { Problem } from '../errors.js';
 import type { InsertBody } from '../schemas.js';
-import type { Store } from '../store/types.js';
+import type { Store } from '../store/repositories.js';
 
 const present = <T>(v: T | null | undefined): v is T => v !== undefined && v !== null && v !== '';
 
@@ -16,12 +16,12 @@ function template(ref: string | number): Profile {
   }
 }
 
-export async function resolvePrinter(store: Store, userId: string, body: InsertBody): Promise<Profile> {
+export async function resolvePrinter(store: Store, accountId: string, body: InsertBody): Promise<Profile> {
   const { terminalId, impressoraId, codigoImpressora } = body;
   if (present(terminalId) && present(impressoraId)) throw new Problem('printer-conflict');
   let linked: number | undefined;
   if (present(terminalId)) {
-    const terminal = await store.findTerminal(userId, terminalId);
+    const terminal = await store.terminals.find(accountId, terminalId);
     if (!terminal) throw new Problem('terminal-not-found', { terminalId });
     if (!terminal.enabled) throw new Problem('terminal-disabled', { terminalId });
     linked = terminal.printerId;

@@ -2,14 +2,12 @@
 // reserved for the PostgreSQL store, which is not implemented yet and fails loudly rather than
 // silently falling back to a local file.
 import { openSqliteStore } from './sqlite.js';
-import type { Store } from './types.js';
+import type { Store } from './repositories.js';
 
 export const DEFAULT_DB = './bobina.sqlite';
 
 export interface OpenOptions {
   db?: string;
-  /** For the long-running server: WAL checkpoints on a worker thread. */
-  backgroundCheckpoints?: boolean;
   databaseUrl?: string;
 }
 
@@ -18,5 +16,5 @@ export async function openStore(options: OpenOptions = {}): Promise<Store> {
   if (url) throw new Error('DATABASE_URL is set, but the PostgreSQL store is not implemented yet; unset it to use SQLite');
   const file = options.db ?? process.env.BOBINA_DB ?? DEFAULT_DB;
   const sync = process.env.BOBINA_SQLITE_SYNC?.toUpperCase() === 'FULL' ? 'FULL' : 'NORMAL';
-  return openSqliteStore(file, { synchronous: sync, backgroundCheckpoints: options.backgroundCheckpoints ?? false });
+  return openSqliteStore(file, { synchronous: sync });
 }

@@ -1,5 +1,5 @@
-// Numbered SQLite migrations, applied in order once each; never edit one that has shipped,
-// add the next number instead.
+// Numbered SQLite migrations, applied in order once each, under a write lock (see
+// sqlite/migrate.ts); never edit one that has shipped, add the next number instead.
 export interface Migration {
   version: number;
   name: string;
@@ -67,6 +67,31 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         created_at INTEGER NOT NULL,
         PRIMARY KEY (user_id, key)
       );
+    `,
+  },
+  {
+    version: 2,
+    name: 'failed-login counters kept in the store',
+    sql: `
+      CREATE TABLE login_attempts (
+        key TEXT PRIMARY KEY,
+        failures INTEGER NOT NULL,
+        window_start INTEGER NOT NULL
+      );
+      CREATE INDEX login_attempts_window ON login_attempts(window_start);
+    `,
+  },
+  {
+    version: 3,
+    name: 'API keys get an id and a shown prefix',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN id TEXT;
+      ALTER TABLE api_keys ADD COLUMN prefix TEXT;
+      UPDATE api_keys SET id = 'key_' || lower(hex(randomblob(6))) WHERE id IS NULL;
+      CREATE UNIQUE INDEX api_keys_id ON api_keys(id);
+      CREATE INDEX api_keys_user ON api_keys(user_id);
+      CREATE INDEX access_tokens_user ON access_tokens(user_id);
+      CREATE INDEX refresh_tokens_user ON refresh_tokens(user_id);
     `,
   },
 ];

@@ -1,5 +1,5 @@
-// The repository interface every storage backend implements (SQLite embedded, PostgreSQL later).
-// Methods are async so a networked backend fits the same shape; every read is scoped to a user.
+// The domain values the repositories take and return (see repositories.ts for the interface).
+// Plain data: no backend types, no HTTP shapes; the routes turn them into responses.
 import type { Diagnostic } from '../../index.js';
 
 export interface MetadataEntry {
@@ -7,24 +7,61 @@ export interface MetadataEntry {
   value: string;
 }
 
-export interface User {
+/** A partner account (a row of `bobina users`): the owner of terminals, credentials and jobs. */
+export interface Account {
   id: string;
   email: string;
   name: string;
   passwordHash: string;
   metadata: MetadataEntry[];
   roles: string[];
+  createdAt: Date;
 }
 
+export type NewAccount = Omit<Account, 'id' | 'createdAt'>;
+
+/**
+ * Who a request acts for, as authentication found it. Every read and write is scoped to
+ * `accountId`; a terminal principal (the terminal's own credential, issued by the delivery
+ * work) is further limited to that terminal's jobs.
+ */
+export type Principal =
+  | { kind: 'account'; accountId: string }
+  | { kind: 'terminal'; accountId: string; terminalId: string };
+
 export interface Terminal {
-  userId: string;
+  accountId: string;
   terminalId: string;
   printerId: number;
   enabled: boolean;
 }
 
+/** A long-lived API key as an operator sees it: never the key, only its id and first characters. */
+export interface ApiKey {
+  id: string;
+  accountId: string;
+  name: string;
+  /** The key's first characters (`bob_` and a few more), or null for keys made before prefixes were kept. */
+  prefix: string | null;
+  createdAt: Date;
+}
+
+export interface NewApiKey {
+  accountId: string;
+  name: string;
+  keyHash: string;
+  prefix: string;
+}
+
+export interface TokenPair {
+  accessHash: string;
+  refreshHash: string;
+  accessExpiresAt: Date;
+  refreshExpiresAt: Date;
+}
+
 export interface NewIntention {
-  userId: string;
+  accountId: string;
   referencia: string | null;
   conteudo: string;
   terminalId: string | null;
@@ -41,52 +78,24 @@ export interface Intention extends NewIntention {
   id: number;
 }
 
-/** A stored answer for an Idempotency-Key, replayed verbatim for the same request. */
+/** The first answer given for an Idempotency-Key, replayed byte for byte for the same request. */
 export interface IdempotentAnswer {
   requestHash: string;
   statusCode: number;
   body: string;
 }
 
-export interface Idempotency {
+/** A failed-login counter in its current window (keys are opaque: the policy in auth/login-limits.ts names them). */
+export interface AttemptCounter {
   key: string;
-  requestHash: string;
-  statusCode: number;
-  /** Builds the response body once the intention has its id. */
-  body: (intention: Intention) => string;
+  failures: number;
+  windowStart: Date;
 }
 
-/** Either the new intention, or the answer already stored under the same Idempotency-Key. */
-export type InsertOutcome = { intention: Intention; body?: string } | { existing: IdempotentAnswer };
-
-export interface TokenPair {
-  accessHash: string;
-  refreshHash: string;
-  accessExpiresAt: Date;
-  refreshExpiresAt: Date;
-}
-
-/** Thrown by createUser when the e-mail is already registered. */
+/** A uniqueness rule refused the write (an e-mail already registered, an Idempotency-Key already used). */
 export class DuplicateError extends Error {
   override name = 'DuplicateError';
 }
 
-export interface Store {
-  createUser(user: Omit<User, 'id'>): Promise<User>;
-  findUserByEmail(email: string): Promise<User | undefined>;
-  findUserById(id: string): Promise<User | undefined>;
-  /** Adds or replaces the terminal `terminalId` of a user. */
-  putTerminal(terminal: Terminal): Promise<void>;
-  findTerminal(userId: string, terminalId: string): Promise<Terminal | undefined>;
-  createApiKey(userId: string, name: string, keyHash: string): Promise<void>;
-  createTokens(userId: string, tokens: TokenPair): Promise<void>;
-  /** The user owning an unexpired access token or an API key with this hash. */
-  authenticate(secretHash: string, now: Date): Promise<string | undefined>;
-  /** Consumes a refresh token (one use only) and stores the new pair; the user id, or undefined. */
-  rotateRefresh(refreshHash: string, next: TokenPair, now: Date): Promise<string | undefined>;
-  /** Commits the intention (and its idempotency answer, if any) in one transaction. */
-  insertIntention(intention: NewIntention, idempotency?: Idempotency): Promise<InsertOutcome>;
-  getIntention(userId: string, id: number): Promise<Intention | undefined>;
-  findIdempotent(userId: string, key: string): Promise<IdempotentAnswer | undefined>;
-  close(): Promise<void>;
-}
+// The interface itself lives in repositories.ts; re-exported so `Store` is found beside its values.
+export type { Repositories, Store } from './repositories.js';

@@ -1,0 +1,237 @@
+// The agent's durable journal: for each job, "about to write" before the first byte goes out and
+// "written" (and how it was confirmed) after the last, each line fsynced before delivery goes on.
+// After a crash or a re-offered job it answers: already printed, started but not known to have
+// finished, or never started. One JSON line per record in <dir>/journal.jsonl; compacted (to the
+// latest record of each recent job, written to a new file and renamed over) so it stays small.
+import { fs, path } from './builtins.js';
+
+/** writing: the first byte may have gone out. written: every byte went out (confirmed as said). aborted: nothing went out after all. */
+export type JournalState = 'writing' | 'written' | 'aborted';
+
+export interface JournalEntry {
+  jobId: string;
+  /** The delivery token of the attempt that wrote this record. */
+  token: string;
+  state: JournalState;
+  confirmacao?: 'sent' | 'printer';
+  /** Milliseconds since the epoch. */
+  at: number;
+}
+
+export interface JournalOptions {
+  /** Records older than this are dropped at compaction (default 7 days; jobs expire long before). */
+  retainMs?: number;
+  /** At most this many jobs are kept, the oldest finished ones dropped first (default 10000). */
+  maxEntries?: number;
+  /** Compact when the file holds this many more lines than jobs (default 1000). */
+  slack?: number;
+}
+
+/** Another live process holds the journal: two agents on one state directory would print twice. */
+export class JournalLockedError extends Error {
+  override name = 'JournalLockedError';
+}
+
+const FILE = 'journal.jsonl';
+const LOCK = 'journal.lock';
+const DAY = 24 * 60 * 60 * 1000;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Makes a new directory entry (a created or renamed file) survive a power cut. */
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs().openSync(dir, 'r');
+    fs().fsyncSync(fd);
+  } catch {
+    // Some file systems cannot fsync a directory; the file's own fsync is what matters most.
+  } finally {
+    if (fd !== undefined) fs().closeSync(fd);
+  }
+}
+
+function parseLine(line: string): JournalEntry | undefined {
+  try {
+    const e = JSON.parse(line) as JournalEntry;
+    return typeof e.jobId === 'string' && typeof e.state === 'string' ? e : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class Journal {
+  readonly dir: string;
+  readonly path: string;
+  private readonly lockPath: string;
+  private readonly retainMs: number;
+  private readonly maxEntries: number;
+  private readonly slack: number;
+  private readonly entries = new Map<string, JournalEntry>();
+  private lines = 0;
+  private fd: number | undefined;
+
+  private constructor(dir: string, options: JournalOptions) {
+    this.dir = dir;
+    this.path = path().join(dir, FILE);
+    this.lockPath = path().join(dir, LOCK);
+    this.retainMs = options.retainMs ?? 7 * DAY;
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.slack = options.slack ?? 1000;
+  }
+
+  /**
+   * Opens (or creates) the journal in `dir` and takes its lock. A lock left by a process that no
+   * longer runs (an agent killed with SIGKILL) is taken over; one held by a live process throws
+   * JournalLockedError.
+   */
+  static open(dir: string, options: JournalOptions = {}): Journal {
+    fs().mkdirSync(dir, { recursive: true });
+    const journal = new Journal(dir, options);
+    journal.lock();
+    try {
+      journal.load();
+    } catch (err) {
+      journal.unlock();
+      throw err;
+    }
+    return journal;
+  }
+
+  /** The latest record of a job, if the journal has one. */
+  get(jobId: string): JournalEntry | undefined {
+    return this.entries.get(jobId);
+  }
+
+  /** Records that the first byte of the job is about to go out; durable when this returns. */
+  begin(jobId: string, token: string): void {
+    this.append({ jobId, token, state: 'writing', at: Date.now() });
+  }
+
+  /** Records that every byte went out, and how that is known; durable when this returns. */
+  done(jobId: string, token: string, confirmacao: 'sent' | 'printer'): void {
+    this.append({ jobId, token, state: 'written', confirmacao, at: Date.now() });
+  }
+
+  /** Records that nothing of the job went out after all (the device refused it): it may be printed again. */
+  abort(jobId: string, token: string): void {
+    this.append({ jobId, token, state: 'aborted', at: Date.now() });
+  }
+
+  /** Jobs in the journal, and lines in its file (for tests and diagnostics). */
+  get stats(): { jobs: number; lines: number } {
+    return { jobs: this.entries.size, lines: this.lines };
+  }
+
+  /** Rewrites the file with only what is still needed: the latest record of each recent job. */
+  compact(): void {
+    const now = Date.now();
+    const keep = [...this.entries.values()].filter((e) => now - e.at <= this.retainMs).sort((a, b) => a.at - b.at);
+    // Over the cap, the oldest finished jobs go first; an unknown outcome is kept longest.
+    while (keep.length > this.maxEntries) {
+      const i = keep.findIndex((e) => e.state !== 'writing');
+      keep.splice(i >= 0 ? i : 0, 1);
+    }
+    const tmp = `${this.path}.tmp`;
+    const fd = fs().openSync(tmp, 'w');
+    try {
+      fs().writeSync(fd, keep.map((e) => JSON.stringify(e) + '\n').join(''));
+      fs().fsyncSync(fd);
+    } finally {
+      fs().closeSync(fd);
+    }
+    fs().renameSync(tmp, this.path);
+    syncDir(this.dir);
+    this.entries.clear();
+    for (const e of keep) this.entries.set(e.jobId, e);
+    this.lines = keep.length;
+    this.reopen();
+  }
+
+  /** Closes the file and releases the lock. */
+  close(): void {
+    if (this.fd !== undefined) fs().closeSync(this.fd);
+    this.fd = undefined;
+    this.unlock();
+  }
+
+  private append(entry: JournalEntry): void {
+    if (this.fd === undefined) throw new Error('journal is closed');
+    fs().writeSync(this.fd, JSON.stringify(entry) + '\n');
+    fs().fsyncSync(this.fd);
+    this.entries.set(entry.jobId, entry);
+    this.lines++;
+    if (this.lines > this.entries.size + this.slack) this.compact();
+  }
+
+  private load(): void {
+    let text = '';
+    try {
+      text = fs().readFileSync(this.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    // A crash in the middle of an append leaves a last line without its newline: it was never
+    // acknowledged, so it is dropped (and cut off, so the next record starts on a line of its own).
+    const end = text.lastIndexOf('\n') + 1;
+    for (const line of text.slice(0, end).split('\n')) {
+      if (!line) continue;
+      const e = parseLine(line);
+      if (e) this.entries.set(e.jobId, e);
+      this.lines++;
+    }
+    this.reopen();
+    if (end < Buffer.byteLength(text)) {
+      fs().ftruncateSync(this.fd!, Buffer.byteLength(text.slice(0, end)));
+      fs().fsyncSync(this.fd!);
+    }
+    if (this.lines > this.entries.size + this.slack) this.compact();
+  }
+
+  private reopen(): void {
+    if (this.fd !== undefined) fs().closeSync(this.fd);
+    let existed = true;
+    try {
+      fs().statSync(this.path);
+    } catch {
+      existed = false;
+    }
+    this.fd = fs().openSync(this.path, 'a');
+    if (!existed) syncDir(this.dir);
+  }
+
+  private lock(): void {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const fd = fs().openSync(this.lockPath, 'wx');
+        fs().writeSync(fd, String(process.pid));
+        fs().fsyncSync(fd);
+        fs().closeSync(fd);
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      const holder = Number(fs().readFileSync(this.lockPath, 'utf8').trim());
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+        throw new JournalLockedError(`the journal in ${this.dir} is in use by process ${holder}`);
+      }
+      fs().rmSync(this.lockPath, { force: true });
+    }
+    throw new JournalLockedError(`cannot take the lock of the journal in ${this.dir}`);
+  }
+
+  private unlock(): void {
+    try {
+      if (Number(fs().readFileSync(this.lockPath, 'utf8').trim()) === process.pid) fs().rmSync(this.lockPath, { force: true });
+    } catch {
+      // Already gone.
+    }
+  }
+}

@@ -1,0 +1,29 @@
+// Source spans of printed lines, for records: a text op covers several source lines, and each
+// line it prints gets a record of its own. Sanitising keeps line breaks one for one (CR, CRLF and
+// LF each become one LF), so the k-th printed line comes from the k-th source line of the op.
+
+/** The lines of source [start, end) as spans; an op with more printed lines than that gets the rest. */
+export class SourceLines {
+  private readonly ends: number[] = [];
+
+  constructor(
+    source: string,
+    readonly start: number,
+    readonly end: number,
+  ) {
+    for (let i = start; i < end; i++) {
+      const c = source.charCodeAt(i);
+      if (c === 10 || (c === 13 && source.charCodeAt(i + 1) !== 10)) this.ends.push(i + 1);
+    }
+  }
+
+  /** Where printed line `k` (0-based) starts in the source. */
+  lineStart(k: number): number {
+    return k === 0 ? this.start : Math.min(this.ends[k - 1] ?? this.end, this.end);
+  }
+
+  /** Where printed line `k` ends in the source: just past its line break, or the op's end. */
+  lineEnd(k: number): number {
+    return Math.min(this.ends[k] ?? this.end, this.end);
+  }
+}

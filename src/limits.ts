@@ -1,0 +1,147 @@
+// Compile limits: how much one job may produce (output bytes, QR symbols) and how many diagnostics
+// it keeps. Each is checked before the work it bounds, so no input can cost minutes or gigabytes.
+import { DIAGNOSTIC_CODES, type RawDiagnostic, type Severity } from './diagnostics.js';
+import type { Document } from './parse/ast.js';
+
+/** What one compile may produce. Pass `Infinity` to lift a limit. */
+export interface CompileLimits {
+  /** Most bytes one job may produce; a job past it is an error (`limit/output-too-large`) with no bytes. */
+  maxOutputBytes: number;
+  /** Most `<qrcode>` tags in one job, counted before any symbol is built (`limit/too-many-qrcodes`). */
+  maxQrCodes: number;
+  /** Most diagnostics listed; the rest become one `limit/diagnostics-truncated` with their count. */
+  maxDiagnostics: number;
+}
+
+/**
+ * The limits compile() applies when none are given. A long receipt is tens of KiB with one or two
+ * QR codes; these leave room for 50 such receipts in one job.
+ *
+ * @example
+ * compile(conteudo, { printer: 5, limits: { ...DEFAULT_LIMITS, maxQrCodes: 4 } });
+ */
+export const DEFAULT_LIMITS: Readonly<CompileLimits> = Object.freeze({
+  maxOutputBytes: 1024 * 1024,
+  maxQrCodes: 16,
+  maxDiagnostics: 100,
+});
+
+export function resolveLimits(given: Partial<CompileLimits> | undefined): Readonly<CompileLimits> {
+  if (given === undefined) return DEFAULT_LIMITS;
+  const limits = { ...DEFAULT_LIMITS, ...given };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!(value >= 0) || (!Number.isInteger(value) && value !== Infinity)) throw new TypeError(`compile(): limits.${name} must be a whole number ≥ 0 or Infinity, not ${String(value)}`);
+  }
+  return limits;
+}
+
+/** Thrown by the byte writer when a job's output passes `maxOutputBytes`; compile() catches it. */
+export class OutputLimitReached extends Error {
+  constructor(readonly start: number, readonly end: number) {
+    super('output limit reached');
+  }
+}
+
+export const outputTooLarge = (limit: number, start: number, end: number): RawDiagnostic => ({
+  code: 'limit/output-too-large',
+  message: `the job's output passes ${limit} bytes (the limit maxOutputBytes) before this point: nothing is printed`,
+  start,
+  end,
+});
+
+/** An error at the first `<qrcode>` past the limit, or undefined; a scan of the AST, no QR work. */
+export function qrCountError(ast: Document, limit: number): RawDiagnostic | undefined {
+  if (limit === Infinity) return undefined;
+  let count = 0;
+  let first: { start: number; end: number } | undefined;
+  for (const node of ast.children) {
+    if (node.type !== 'qrcode') continue;
+    if (++count === limit + 1) first = node;
+  }
+  if (!first) return undefined;
+  return {
+    code: 'limit/too-many-qrcodes',
+    message: `${count} QR codes in one job; at most ${limit} are allowed (the limit maxQrCodes): nothing is printed`,
+    start: first.start,
+    end: first.end,
+  };
+}
+
+/**
+ * The diagnostics list of one compile, keeping at most `cap` entries and only counting the rest.
+ * Passes just `push`. An error always finds room (it takes the place of a kept warning or info),
+ * so a job with an error still shows one. `finish()` adds the summary of what was left out.
+ */
+export class DiagnosticSink extends Array<RawDiagnostic> {
+  static override get [Symbol.species]() {
+    return Array;
+  }
+
+  private readonly cap: number;
+  private kept = { error: 0, warning: 0, info: 0 };
+  private left = { error: 0, warning: 0, info: 0 };
+  private leftFrom = Infinity;
+  private leftTo = 0;
+  private forced: RawDiagnostic[] = [];
+
+  constructor(cap: number) {
+    super();
+    this.cap = cap;
+  }
+
+  override push(...items: RawDiagnostic[]): number {
+    for (const d of items) this.add(d);
+    return this.length;
+  }
+
+  /** Lists `d` whatever the cap (a limit's own error). */
+  force(d: RawDiagnostic): void {
+    this.forced.push(d);
+  }
+
+  /** The kept diagnostics, the forced ones, and one summary of those left out. */
+  finish(): RawDiagnostic[] {
+    const dropped = this.left.error + this.left.warning + this.left.info;
+    if (dropped === 0 && this.forced.length === 0) return this;
+    const out = [...this, ...this.forced];
+    if (dropped > 0) {
+      const parts = (['error', 'warning', 'info'] as const).filter((s) => this.left[s] > 0).map((s) => `${this.left[s]} ${s}${this.left[s] === 1 ? '' : 's'}`);
+      out.push({
+        code: 'limit/diagnostics-truncated',
+        message: `${dropped} more diagnostic${dropped === 1 ? '' : 's'} not listed (${parts.join(', ')}): only ${this.cap} are kept (the limit maxDiagnostics)`,
+        start: this.leftFrom,
+        end: this.leftTo,
+      });
+    }
+    return out;
+  }
+
+  private add(d: RawDiagnostic): void {
+    const severity = DIAGNOSTIC_CODES[d.code];
+    if (this.length < this.cap) {
+      super.push(d);
+      this.kept[severity]++;
+      return;
+    }
+    if (severity === 'error' && this.kept.error < this.length) {
+      // Make room: the last kept non-error is counted instead.
+      for (let i = this.length - 1; i >= 0; i--) {
+        const old = this[i]!;
+        const was = DIAGNOSTIC_CODES[old.code];
+        if (was === 'error') continue;
+        this.leave(old, was);
+        this.kept[was]--;
+        this.kept.error++;
+        this[i] = d;
+        return;
+      }
+    }
+    this.leave(d, severity);
+  }
+
+  private leave(d: RawDiagnostic, severity: Severity): void {
+    this.left[severity]++;
+    if (d.start < this.leftFrom) this.leftFrom = d.start;
+    if (d.end > this.leftTo) this.leftTo = d.end;
+  }
+}

@@ -1,0 +1,32 @@
+// What an Insert request is, once validated: its known fields in the schema's order, for the
+// Idempotency-Key hash (key order, unknown fields and null-versus-absent change nothing), and the
+// check that its text is well-formed Unicode, because SQLite keeps text as UTF-8 and would store a
+// lone surrogate as U+FFFD: what Insert acknowledges must be exactly what GetById returns.
+import { sha256 } from '../auth/secrets.js';
+import { Problem } from '../errors.js';
+import { InsertBody } from '../schemas.js';
+
+const FIELDS = Object.keys(InsertBody.properties) as (keyof InsertBody)[];
+
+/** In unicode mode a surrogate class matches only a surrogate that is not half of a pair. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+export function insertRequestHash(body: InsertBody): string {
+  return sha256(JSON.stringify(FIELDS.map((field) => [field, body[field] ?? null])));
+}
+
+/** Throws 400 invalid-request naming the first string field with a lone surrogate. */
+export function assertWellFormed(body: InsertBody): void {
+  for (const field of FIELDS) {
+    const value = body[field];
+    if (typeof value !== 'string') continue;
+    const m = LONE_SURROGATE.exec(value);
+    if (!m) continue;
+    const unit = `U+${m[0].charCodeAt(0).toString(16).toUpperCase()}`;
+    throw new Problem(
+      'invalid-request',
+      { errors: [{ path: `/${field}`, message: `lone surrogate ${unit} at offset ${m.index}: not well-formed Unicode, so it cannot be stored as sent` }] },
+      `body/${field} is not well-formed Unicode`,
+    );
+  }
+}

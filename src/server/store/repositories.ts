@@ -1,0 +1,111 @@
+// The store interface every backend implements (SQLite today, PostgreSQL next): one repository
+// per aggregate, every method async, and transaction(fn) handing fn the same repositories bound to
+// one transaction, so a state change, its history row and its outbox row commit together.
+//
+// Rules every backend and every caller keep:
+// - Repositories take and return domain values (types.ts); they never build HTTP answers.
+// - Every read of partner data is scoped to an account id; nothing is found by id alone.
+// - Inside transaction(fn), use only the repositories fn receives, and await nothing but their
+//   calls (no scrypt, no fetch, no timers): on SQLite the transaction holds the one connection,
+//   and every other request waits until it ends. Using the store's own repositories inside fn
+//   is refused (it would wait for the transaction that is waiting for it).
+// - A change that depends on current state is one statement guarded by that state
+//   (`UPDATE … WHERE id = ? AND state = ? RETURNING …`), never a read then a write in code. So a
+//   claim — lease one job to one client — is a single statement: on SQLite
+//   `UPDATE jobs SET state = 'acquired', … WHERE id = (SELECT id FROM jobs WHERE … AND state =
+//   'queued' ORDER BY id LIMIT 1) RETURNING *`; on PostgreSQL the same with `FOR UPDATE SKIP
+//   LOCKED` in the subquery. LoginAttemptRepository.hit is written that way today.
+import type { BackgroundWorker } from '../workers/worker.js';
+import type {
+  Account, ApiKey, AttemptCounter, IdempotentAnswer, Intention, NewAccount, NewApiKey, NewIntention, Principal, Terminal, TokenPair,
+} from './types.js';
+
+export interface AccountRepository {
+  /** Adds an account; throws DuplicateError when the e-mail (compared case-insensitively) is taken. */
+  create(account: NewAccount): Promise<Account>;
+  findByEmail(email: string): Promise<Account | undefined>;
+  findById(id: string): Promise<Account | undefined>;
+  /** Every account, oldest first. */
+  list(): Promise<Account[]>;
+  /** Replaces the password hash; false when there is no such account. */
+  setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
+}
+
+export interface TerminalRepository {
+  /** Adds or replaces the terminal `terminalId` of an account. */
+  put(terminal: Terminal): Promise<void>;
+  find(accountId: string, terminalId: string): Promise<Terminal | undefined>;
+  list(accountId: string): Promise<Terminal[]>;
+}
+
+/** API keys, access and refresh tokens (terminal keys join them with the delivery work); only hashes are stored. */
+export interface CredentialRepository {
+  /** Who presents the secret with this sha256 hash (an unexpired access token or an API key), if anyone. */
+  authenticate(secretHash: string, now: Date): Promise<Principal | undefined>;
+  createApiKey(key: NewApiKey): Promise<ApiKey>;
+  /** An account's API keys, oldest first. */
+  listApiKeys(accountId: string): Promise<ApiKey[]>;
+  /** Deletes one of the account's API keys; false when it has no key with that id. */
+  revokeApiKey(accountId: string, id: string): Promise<boolean>;
+  storeTokens(accountId: string, tokens: TokenPair): Promise<void>;
+  /** Consumes an unexpired refresh token (it never works again): the account it was issued to. */
+  takeRefreshToken(refreshHash: string, now: Date): Promise<string | undefined>;
+  /** Revokes every access and refresh token of an account (its API keys stay); how many. */
+  revokeTokens(accountId: string): Promise<number>;
+  /** Deletes access and refresh tokens expired at `now`; how many. */
+  purgeExpired(now: Date): Promise<number>;
+}
+
+export interface IntentionRepository {
+  insert(intention: NewIntention): Promise<Intention>;
+  get(accountId: string, id: number): Promise<Intention | undefined>;
+  /**
+   * The answer stored for an Idempotency-Key. Inside a transaction it also holds the key until
+   * the transaction ends, so a concurrent insert with the same key waits, then finds this answer
+   * (SQLite: the transaction already holds the write lock; PostgreSQL: an advisory transaction lock).
+   */
+  findIdempotent(accountId: string, key: string): Promise<IdempotentAnswer | undefined>;
+  /** Stores the first answer for a key; throws DuplicateError when the key already has one. */
+  saveIdempotent(accountId: string, key: string, answer: IdempotentAnswer): Promise<void>;
+}
+
+/** Failed-login counters, one fixed window per key; the policy (which keys, what limits) is auth/login-limits.ts. */
+export interface LoginAttemptRepository {
+  /**
+   * Counts one attempt against each key, each in a single upsert: a key whose window has ended
+   * starts a new one at `now`. Returns the counters after counting, in the order of `keys`.
+   */
+  hit(keys: readonly string[], now: Date, windowMs: number): Promise<AttemptCounter[]>;
+  /** Takes back one attempt from each counter, if its window is still the one `hit` returned. */
+  unhit(counters: readonly AttemptCounter[]): Promise<void>;
+  /** Forgets these keys entirely. */
+  clear(keys: readonly string[]): Promise<void>;
+  /** Deletes the counters whose window started before `before`; how many. */
+  purge(before: Date): Promise<number>;
+}
+
+export interface Repositories {
+  readonly accounts: AccountRepository;
+  readonly terminals: TerminalRepository;
+  readonly credentials: CredentialRepository;
+  readonly intentions: IntentionRepository;
+  readonly loginAttempts: LoginAttemptRepository;
+}
+
+/**
+ * A store: the repositories (each call outside a transaction is its own atomic statement), a
+ * transaction seam, and the maintenance workers its backend needs.
+ *
+ * @example
+ * const created = await store.transaction(async (tx) => {
+ *   const intention = await tx.intentions.insert(draft);
+ *   await tx.intentions.saveIdempotent(draft.accountId, key, answer(intention));
+ *   return intention;
+ * }); // committed together, or neither (fn threw: rolled back, and the error rethrown)
+ */
+export interface Store extends Repositories {
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Maintenance the backend needs while serving (SQLite: the WAL checkpointer); the app starts and stops them. */
+  workers(): BackgroundWorker[];
+  close(): Promise<void>;
+}

@@ -1,0 +1,50 @@
+// credentials: API keys, access tokens and refresh tokens, stored only as sha256 hashes.
+import type Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import type { CredentialRepository } from '../repositories.js';
+import type { ApiKey } from '../types.js';
+import type { Sync } from './bind.js';
+
+interface KeyRow { id: string; user_id: string; name: string; prefix: string | null; created_at: number }
+
+const toKey = (r: KeyRow): ApiKey => ({ id: r.id, accountId: r.user_id, name: r.name, prefix: r.prefix, createdAt: new Date(r.created_at) });
+
+/** Key ids are shown to operators and typed back (`bobina keys revoke --id`): short, random, never derived from the key. */
+const newKeyId = () => `key_${randomBytes(6).toString('hex')}`;
+
+export function sqliteCredentials(db: Database.Database): Sync<CredentialRepository> {
+  const q = {
+    access: db.prepare<[string, number], string>('SELECT user_id FROM access_tokens WHERE token_hash = ? AND expires_at > ?').pluck(),
+    apiKey: db.prepare<[string], string>('SELECT user_id FROM api_keys WHERE key_hash = ?').pluck(),
+    insertKey: db.prepare('INSERT INTO api_keys (key_hash, user_id, name, created_at, id, prefix) VALUES (?, ?, ?, ?, ?, ?)'),
+    keys: db.prepare<[string], KeyRow>('SELECT id, user_id, name, prefix, created_at FROM api_keys WHERE user_id = ? ORDER BY created_at, rowid'),
+    revokeKey: db.prepare('DELETE FROM api_keys WHERE user_id = ? AND id = ?'),
+    insertAccess: db.prepare('INSERT INTO access_tokens (token_hash, user_id, expires_at) VALUES (?, ?, ?)'),
+    insertRefresh: db.prepare('INSERT INTO refresh_tokens (token_hash, user_id, expires_at) VALUES (?, ?, ?)'),
+    takeRefresh: db.prepare<[string, number], string>('DELETE FROM refresh_tokens WHERE token_hash = ? AND expires_at > ? RETURNING user_id').pluck(),
+    revokeAccess: db.prepare('DELETE FROM access_tokens WHERE user_id = ?'),
+    revokeRefresh: db.prepare('DELETE FROM refresh_tokens WHERE user_id = ?'),
+    purgeAccess: db.prepare('DELETE FROM access_tokens WHERE expires_at <= ?'),
+    purgeRefresh: db.prepare('DELETE FROM refresh_tokens WHERE expires_at <= ?'),
+  };
+  return {
+    authenticate(hash, now) {
+      const accountId = q.access.get(hash, now.getTime()) ?? q.apiKey.get(hash);
+      return accountId === undefined ? undefined : { kind: 'account', accountId };
+    },
+    createApiKey(k) {
+      const key: ApiKey = { id: newKeyId(), accountId: k.accountId, name: k.name, prefix: k.prefix, createdAt: new Date() };
+      q.insertKey.run(k.keyHash, k.accountId, k.name, key.createdAt.getTime(), key.id, k.prefix);
+      return key;
+    },
+    listApiKeys: (accountId) => q.keys.all(accountId).map(toKey),
+    revokeApiKey: (accountId, id) => q.revokeKey.run(accountId, id).changes === 1,
+    storeTokens(accountId, t) {
+      q.insertAccess.run(t.accessHash, accountId, t.accessExpiresAt.getTime());
+      q.insertRefresh.run(t.refreshHash, accountId, t.refreshExpiresAt.getTime());
+    },
+    takeRefreshToken: (hash, now) => q.takeRefresh.get(hash, now.getTime()),
+    revokeTokens: (accountId) => q.revokeAccess.run(accountId).changes + q.revokeRefresh.run(accountId).changes,
+    purgeExpired: (now) => q.purgeAccess.run(now.getTime()).changes + q.purgeRefresh.run(now.getTime()).changes,
+  };
+}

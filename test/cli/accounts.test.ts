@@ -1,0 +1,119 @@
+// The operator's account commands (issue 10 item 10): passwords from stdin instead of the command
+// line, listing users and keys (never a key itself), changing a password, revoking a key.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app.js';
+import { openStore } from '../../src/server/store/open.js';
+import { bobina, STACK } from '../support/cli.js';
+
+let dir: string;
+let db: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'bobina-accounts-'));
+  db = join(dir, 'db.sqlite');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const run = (args: string[], input?: string) => {
+  const r = bobina([...args, '--db', db], input);
+  return { ...r, out: r.stdout.toString('utf8') };
+};
+
+/** Logs in against the same database, in-process, as the service would. */
+async function loginStatus(email: string, password: string): Promise<number> {
+  const store = await openStore({ db });
+  const app = await buildApp({ store, logLevel: 'silent' });
+  try {
+    const res = await app.inject({ method: 'POST', url: '/auth/reconciliation/token', payload: { email, password, grant_type: 'password' } });
+    return res.statusCode;
+  } finally {
+    await app.close();
+    await store.close();
+  }
+}
+
+async function keyStatus(key: string): Promise<number> {
+  const store = await openStore({ db });
+  const app = await buildApp({ store, logLevel: 'silent' });
+  try {
+    return (await app.inject({ url: '/ImpressoraTemplate/GetTemplates', headers: { authorization: `Bearer ${key}` } })).statusCode;
+  } finally {
+    await app.close();
+    await store.close();
+  }
+}
+
+describe('bobina users', () => {
+  it('takes the password from stdin with --password-stdin (one trailing newline dropped)', async () => {
+    const add = run(['users', 'add', '--email', 'ana@example.com', '--name', 'Ana', '--password-stdin'], 'pw from stdin\n');
+    expect(add.code).toBe(0);
+    expect(await loginStatus('ana@example.com', 'pw from stdin')).toBe(200);
+  });
+
+  it('still takes --password on the command line', async () => {
+    expect(run(['users', 'add', '--email', 'bia@example.com', '--name', 'Bia', '--password', 'bia-pw']).code).toBe(0);
+    expect(await loginStatus('bia@example.com', 'bia-pw')).toBe(200);
+  });
+
+  it('refuses a password both on the command line and from stdin, an empty one, and none without a terminal', () => {
+    for (const [args, input] of [
+      [['--password', 'x', '--password-stdin'], 'y\n'],
+      [['--password-stdin'], '\n'],
+      [[], undefined],
+    ] as const) {
+      const r = run(['users', 'add', '--email', 'c@example.com', '--name', 'C', ...args], input);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/password/);
+      expect(r.stderr).not.toMatch(STACK);
+    }
+  });
+
+  it('lists the accounts without their password hashes', () => {
+    const list = run(['users', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.out).toMatch(/ana@example\.com/);
+    expect(list.out).toMatch(/bia@example\.com/);
+    expect(list.out).not.toMatch(/scrypt/);
+    const json = JSON.parse(run(['users', 'list', '--json']).out) as Array<Record<string, unknown>>;
+    expect(json.map((u) => u.email)).toEqual(['ana@example.com', 'bia@example.com']);
+    expect(json[0]).toEqual({ id: expect.any(String), email: 'ana@example.com', name: 'Ana', roles: [], created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+  });
+
+  it('changes a password: the new one works, the old one no longer does', async () => {
+    const r = run(['users', 'passwd', '--email', 'BIA@example.com', '--password-stdin'], 'bia-new-pw\n');
+    expect(r.code).toBe(0);
+    expect(await loginStatus('bia@example.com', 'bia-new-pw')).toBe(200);
+    expect(await loginStatus('bia@example.com', 'bia-pw')).toBe(401);
+    expect(run(['users', 'passwd', '--email', 'nobody@example.com', '--password', 'x']).code).toBe(1);
+  });
+});
+
+describe('bobina keys', () => {
+  it('lists keys by id, name, creation time and prefix, never the key, and revokes one by id', async () => {
+    const created = run(['keys', 'create', '--email', 'ana@example.com', '--name', 'pos']);
+    expect(created.code).toBe(0);
+    const key = created.out.trim();
+    expect(key).toMatch(/^bob_/);
+    run(['keys', 'create', '--email', 'ana@example.com', '--name', 'backoffice']);
+
+    const list = run(['keys', 'list', '--email', 'ana@example.com']);
+    expect(list.code).toBe(0);
+    expect(list.out).not.toContain(key);
+    expect(list.out).not.toContain(key.slice(0, 16));
+    const keys = JSON.parse(run(['keys', 'list', '--email', 'ana@example.com', '--json']).out) as Array<{ id: string; name: string; prefix: string; created: string }>;
+    expect(keys.map((k) => k.name)).toEqual(['pos', 'backoffice']);
+    const pos = keys[0]!;
+    expect(key.startsWith(pos.prefix)).toBe(true);
+    expect(pos.prefix.length).toBeLessThan(16);
+    expect(list.out).toContain(pos.id);
+
+    expect(await keyStatus(key)).toBe(200);
+    expect(run(['keys', 'revoke', '--email', 'bia@example.com', '--id', pos.id]).code).toBe(1);
+    expect(await keyStatus(key)).toBe(200);
+    expect(run(['keys', 'revoke', '--email', 'ana@example.com', '--id', pos.id]).code).toBe(0);
+    expect(await keyStatus(key)).toBe(401);
+    expect(JSON.parse(run(['keys', 'list', '--email', 'ana@example.com', '--json']).out)).toHaveLength(1);
+  });
+});

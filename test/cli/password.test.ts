@@ -1,0 +1,77 @@
+// Passwords typed at a prompt are never echoed, and the prompt leaves the terminal as it found
+// it; the serve settings default to loopback and read --trust-proxy (issue 10 items 5 and 10).
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { serveSettings } from '../../src/cli/commands/serve.js';
+import type { Io } from '../../src/cli/io.js';
+import { readPassword } from '../../src/cli/password.js';
+
+/** A terminal that records raw mode and lets the test type, and an stderr that records what was shown. */
+function fakeTerminal() {
+  const stdin = Object.assign(new EventEmitter(), {
+    isTTY: true as const,
+    raw: [] as boolean[],
+    setRawMode(on: boolean) {
+      this.raw.push(on);
+      return this;
+    },
+    resume() { return this; },
+    pause() { return this; },
+  });
+  const stderr = new PassThrough();
+  let shown = '';
+  stderr.on('data', (d: Buffer) => (shown += d.toString()));
+  const io = { stdout: new PassThrough(), stderr, readStdin: () => Buffer.alloc(0), stdin } as unknown as Io;
+  const type = (...chunks: string[]) => {
+    for (const c of chunks) stdin.emit('data', Buffer.from(c));
+  };
+  return { io, stdin, type, shown: () => shown };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('the password prompt', () => {
+  it('reads a line in raw mode without echoing it, handling backspace, and asks twice when confirming', async () => {
+    const t = fakeTerminal();
+    const pending = readPassword({}, t.io, true);
+    await tick();
+    t.type('se', 'cret', '\u007f', 'T\r');
+    await tick();
+    t.type('secreT\n');
+    expect(await pending).toBe('secreT');
+    expect(t.shown()).toBe('Password: \nRepeat password: \n');
+    expect(t.stdin.raw).toEqual([true, false, true, false]);
+  });
+
+  it('refuses two different passwords, and stops at Ctrl-C', async () => {
+    const t = fakeTerminal();
+    const mismatch = readPassword({}, t.io, true);
+    await tick();
+    t.type('one\r');
+    await tick();
+    t.type('two\r');
+    await expect(mismatch).rejects.toThrow(/do not match/);
+    const cancelled = readPassword({}, t.io, false);
+    await tick();
+    t.type('abc\u0003');
+    await expect(cancelled).rejects.toThrow(/cancelled/);
+    expect(t.stdin.raw.at(-1)).toBe(false);
+  });
+});
+
+describe('bobina serve settings', () => {
+  it('bind 127.0.0.1 unless --host or HOST says otherwise', () => {
+    expect(serveSettings([], {}).host).toBe('127.0.0.1');
+    expect(serveSettings(['--host', '0.0.0.0'], {}).host).toBe('0.0.0.0');
+    expect(serveSettings([], { HOST: '::' }).host).toBe('::');
+  });
+
+  it('take --trust-proxy (or BOBINA_TRUST_PROXY) as true, a hop count, or proxy addresses, and no trust by default', () => {
+    expect(serveSettings([], {}).trustProxy).toBeUndefined();
+    expect(serveSettings(['--trust-proxy', 'true'], {}).trustProxy).toBe(true);
+    expect(serveSettings(['--trust-proxy', '2'], {}).trustProxy).toBe(2);
+    expect(serveSettings([], { BOBINA_TRUST_PROXY: '127.0.0.1,10.0.0.0/8' }).trustProxy).toBe('127.0.0.1,10.0.0.0/8');
+    expect(() => serveSettings(['--trust-proxy', ''], {})).toThrow(/needs a value/);
+  });
+});

@@ -1,0 +1,116 @@
+// The agent's journal: durable before it returns, so a process killed with SIGKILL at any moment
+// restarts knowing, for each job, whether it was written, started, or never started; compacted so
+// it stays small; and held by one process at a time.
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Journal, JournalLockedError } from '../../src/delivery/index.js';
+import { child, DELIVERY_DIST, tempDir } from './helpers.js';
+
+const WRITER = join(import.meta.dirname, 'children', 'journal-writer.mjs');
+const writer = (dir: string, ...steps: string[]) => child([WRITER, DELIVERY_DIST, dir, ...steps]);
+
+describe('the delivery journal', () => {
+  it('answers for a job: never started, started, written, aborted', () => {
+    const dir = tempDir();
+    const j = Journal.open(dir);
+    expect(j.get('1')).toBeUndefined();
+    j.begin('1', 'a');
+    expect(j.get('1')).toMatchObject({ state: 'writing', token: 'a' });
+    j.done('1', 'a', 'printer');
+    j.begin('2', 'b');
+    j.abort('2', 'b');
+    j.close();
+    const again = Journal.open(dir);
+    expect(again.get('1')).toMatchObject({ state: 'written', confirmacao: 'printer', token: 'a' });
+    expect(again.get('2')).toMatchObject({ state: 'aborted' });
+    again.close();
+  });
+
+  it('survives a SIGKILL between "about to write" and "written": the job is known to have started', async () => {
+    const dir = tempDir();
+    const w = writer(dir, 'begin:42', 'hold');
+    await w.line(/^begin:42 ok$/);
+    process.kill(w.process.pid!, 'SIGKILL');
+    expect((await w.exited).signal).toBe('SIGKILL');
+    const j = Journal.open(dir); // takes over the dead process's lock
+    expect(j.get('42')).toMatchObject({ state: 'writing', token: 'tok-1' });
+    j.close();
+  }, 15000);
+
+  it('survives a SIGKILL after "written": the job is known to be printed', async () => {
+    const dir = tempDir();
+    const w = writer(dir, 'begin:42', 'done:42', 'hold');
+    await w.line(/^done:42 ok$/);
+    process.kill(w.process.pid!, 'SIGKILL');
+    await w.exited;
+    const j = Journal.open(dir);
+    expect(j.get('42')).toMatchObject({ state: 'written', confirmacao: 'printer' });
+    j.close();
+  }, 15000);
+
+  it('keeps every acknowledged record through a SIGKILL at a random moment, compactions included', async () => {
+    const dir = tempDir();
+    const w = writer(dir, 'loop:100000');
+    await w.line(/^done job-150$/);
+    await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 40)));
+    process.kill(w.process.pid!, 'SIGKILL');
+    await w.exited;
+    const acknowledged = w.stdout().split('\n').filter((l) => /^(began|done) /.test(l));
+    const j = Journal.open(dir, { slack: 20 });
+    for (const line of acknowledged) {
+      const [what, id] = line.split(' ') as [string, string];
+      const entry = j.get(id);
+      expect(entry, `${line} was acknowledged but is lost`).toBeDefined();
+      if (what === 'done') expect(entry!.state).toBe('written');
+    }
+    // Compacted as it went: far fewer lines than records written.
+    expect(j.stats.lines).toBeLessThanOrEqual(j.stats.jobs + 21);
+    j.close();
+  }, 15000);
+
+  it('drops a last line cut short by a crash, and the next record starts on a line of its own', () => {
+    const dir = tempDir();
+    const j = Journal.open(dir);
+    j.done('1', 'a', 'sent');
+    j.close();
+    appendFileSync(join(dir, 'journal.jsonl'), '{"jobId":"2","token":"b","sta');
+    const k = Journal.open(dir);
+    expect(k.get('2')).toBeUndefined();
+    k.begin('3', 'c');
+    k.close();
+    const lines = readFileSync(join(dir, 'journal.jsonl'), 'utf8').trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l).jobId)).toEqual(['1', '3']);
+  });
+
+  it('stays small: keeps the latest record per job, and drops old finished jobs past the cap or the retention', () => {
+    const dir = tempDir();
+    const j = Journal.open(dir, { slack: 10, maxEntries: 50 });
+    for (let i = 0; i < 120; i++) {
+      j.begin(String(i), 't');
+      j.done(String(i), 't', 'sent');
+    }
+    j.begin('unknown', 't');
+    j.compact();
+    expect(j.stats.jobs).toBe(50);
+    expect(j.get('unknown')?.state).toBe('writing');
+    expect(j.get('0')).toBeUndefined();
+    expect(j.get('119')?.state).toBe('written');
+    expect(statSync(join(dir, 'journal.jsonl')).size).toBeLessThan(50 * 120);
+    j.close();
+    const old = Journal.open(dir, { retainMs: -1 });
+    old.compact();
+    expect(old.stats.jobs).toBe(0);
+    old.close();
+  });
+
+  it('refuses a second process while the first one lives', async () => {
+    const dir = tempDir();
+    const w = writer(dir, 'hold');
+    await w.line(/^open \d+$/);
+    expect(() => Journal.open(dir)).toThrow(JournalLockedError);
+    process.kill(w.process.pid!, 'SIGKILL');
+    await w.exited;
+    Journal.open(dir).close();
+  }, 15000);
+});

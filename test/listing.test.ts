@@ -1,0 +1,38 @@
+// One listing format: the compile listing is the disassembly of the emitted bytes, led by source
+// spans, with one line per printed line, so a one-word edit of a receipt is a one-line diff.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compile, disassemble, formatDisassembly, listing, listProfiles } from '../src/index.js';
+
+const NFCE = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'nfce.txt'), 'utf8');
+const profiles = listProfiles();
+/** A listing line without its first column (span or offset). */
+const body = (line: string) => line.replace(/^\S+\s+/, '');
+
+describe('the compile listing', () => {
+  it.each(profiles.map((p) => [p.code, p] as const))('splits and names every command of %s exactly as `bobina disasm` does', (_code, p) => {
+    const { bytes } = compile(NFCE, { printer: p });
+    const compiled = listing(NFCE, { printer: p }).listing.trimEnd().split('\n');
+    const disassembled = formatDisassembly(bytes, disassemble(bytes, { printer: p })).trimEnd().split('\n');
+    expect(compiled.map(body)).toEqual(disassembled.map(body));
+  });
+
+  it('shows the MP-4200 job start as the two commands it is, in both', () => {
+    const lines = listing('x', { printer: 'MAKER1MP4200' }).listing.split('\n');
+    expect(lines[0]).toMatch(/^@1:1-1:1 +1D F9 20 31 +GS 0xF9 0x20 +select command language \(Bematech\)/);
+    expect(lines[1]).toMatch(/^@1:1-1:1 +1B 40 +ESC @ +initialize printer/);
+  });
+
+  it('gives each printed line its own line and source span', () => {
+    const lines = listing('<textAlignCenter>um\ndois\r\ntrês\n', { printer: 5 }).listing.split('\n');
+    expect(lines.filter((l) => l.includes('  text  ')).map((l) => l.split(/\s+/)[0])).toEqual(['@1:18-2:1', '@2:1-3:1', '@3:1-4:1']);
+  });
+
+  it.each(profiles.map((p) => [p.code, p] as const))('changes one line for %s when one word of the receipt changes length', (_code, p) => {
+    const before = listing(NFCE, { printer: p }).listing.split('\n');
+    const after = listing(NFCE.replace('PÃO DE QUEIJO MÉDIO', 'PÃOZINHO DE QUEIJO'), { printer: p }).listing.split('\n');
+    expect(after).toHaveLength(before.length);
+    expect(after.filter((line, i) => line !== before[i])).toHaveLength(1);
+  });
+});
