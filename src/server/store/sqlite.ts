@@ -20,13 +20,32 @@ export interface SqliteOptions {
   checkpoints?: Partial<CheckpointPolicy>;
 }
 
+/**
+ * Switches a database to WAL. SQLite answers SQLITE_BUSY to this pragma without consulting the
+ * busy handler while another connection holds a lock on the file (a second process creating the
+ * same fresh database, or one closing it and removing its WAL), so the wait is done here.
+ */
+function enterWal(db: Database.Database, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY') !== true || Date.now() >= deadline) throw err;
+      Atomics.wait(pause, 0, 0, 10 + Math.floor(Math.random() * 20));
+    }
+  }
+}
+
 type SyncRepositories = { [K in keyof Repositories]: Sync<Repositories[K]> };
 
 export function openSqliteStore(file: string, options: SqliteOptions = {}): Store {
   const db = new Database(file);
   // Before anything that locks: a second process opening the same fresh file waits instead of failing.
   db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
+  enterWal(db, 5000);
   db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
   db.pragma('foreign_keys = ON');
   const policy = { ...DEFAULT_CHECKPOINTS, ...options.checkpoints };
