@@ -27,6 +27,8 @@ export interface DeliverOptions {
    * prints again.)
    */
   reprint?: boolean;
+  /** Called once the printer said it is ready and "about to write" is durable, just before the first byte. */
+  onWrite?: () => void;
 }
 
 export type DeliveryResult =
@@ -60,6 +62,7 @@ export async function deliver(session: PrinterSession, job: DeliveryJob, options
     if (!state.ready) return { outcome: 'stopped', motivos: state.reasons, written: 0, detail: state.detail, ...(state.error ? { error: state.error } : {}) };
 
     journal?.begin(job.id, job.token);
+    options.onWrite?.();
     let outcome;
     try {
       outcome = await session.print(job.bytes, { confirm: options.confirm ?? true });

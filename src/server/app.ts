@@ -11,13 +11,25 @@ import { clientErrorHandler } from './client-errors.js';
 import { inlineCompiler, type Compiler } from './compiler.js';
 import { installErrorHandlers } from './errors.js';
 import { loggerOptions } from './logger.js';
+import { ignoreJobEvents, type JobEventSink } from './jobs/events.js';
+import { Jobs, type JobSettings } from './jobs/jobs.js';
+import { Problem } from './errors.js';
 import { intentionRoutes } from './routes/intentions.js';
+import { terminalRoutes } from './routes/terminal.js';
 import { loginRoutes } from './routes/login.js';
 import { playgroundRoutes } from './routes/playground.js';
 import { templateRoutes } from './routes/templates.js';
 import type { Store } from './store/repositories.js';
 import { runWorkers } from './workers/lifecycle.js';
+import { directDelivery } from './workers/direct-delivery.js';
 import { periodic, type BackgroundWorker } from './workers/worker.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The job use cases (tests and the direct-delivery worker reach them here). */
+    jobs: Jobs;
+  }
+}
 
 export interface AppOptions {
   store: Store;
@@ -42,6 +54,15 @@ export interface AppOptions {
   workers?: BackgroundWorker[];
   /** Where Insert compiles (default inline; `bobina serve` uses a worker pool). Closed with the app. */
   compiler?: Compiler;
+  /** Told of every job state change, inside its transaction (the webhook outbox). Default: nobody. */
+  jobEvents?: JobEventSink;
+  /** Lease length, attempts before failing, job time-to-live (defaults: 30 s, 5, 24 h). */
+  jobs?: Partial<JobSettings>;
+  /**
+   * Deliver the jobs of terminals registered with a device address from this process (default
+   * true when serving; `stateDir` holds their journals). Tests pass false unless they test it.
+   */
+  directDelivery?: false | { stateDir: string };
 }
 
 /** Expired tokens and ended login-limit windows are deleted once a minute. */
@@ -96,17 +117,33 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     accessTtl: o.accessTtl ?? 3600,
     refreshTtl: o.refreshTtl ?? 30 * 24 * 3600,
   });
+  const jobs = new Jobs(o.store, o.jobEvents ?? ignoreJobEvents, o.jobs);
+  app.decorate('jobs', jobs);
+  // Long-polls end (empty) as soon as the app starts closing, so closing never waits a minute for them.
+  app.addHook('preClose', async () => jobs.close());
   await app.register(async (printing) => {
     printing.addHook('onRequest', authenticate(o.store));
+    // A terminal's key acts only as that terminal, never as its account.
+    printing.addHook('onRequest', async (request) => {
+      if (request.principal.kind !== 'account') throw new Problem('partner-key-required');
+    });
     await printing.register(templateRoutes);
-    await printing.register(intentionRoutes, { store: o.store, compiler });
+    await printing.register(intentionRoutes, { store: o.store, compiler, jobs });
   });
+  await app.register(async (terminal) => {
+    terminal.addHook('onRequest', authenticate(o.store));
+    terminal.addHook('onRequest', async (request) => {
+      if (request.principal.kind !== 'terminal') throw new Problem('terminal-key-required');
+    });
+    await terminal.register(terminalRoutes, { jobs });
+  });
+  const delivery = o.directDelivery ? [directDelivery(o.store, jobs, o.directDelivery.stateDir)] : [];
 
   const sweeper = periodic('credential-sweeper', SWEEP_EVERY_MS, async () => {
     const now = new Date();
     await o.store.credentials.purgeExpired(now);
     await o.store.loginAttempts.purge(new Date(now.getTime() - limits.windowMs));
   });
-  runWorkers(app, [...(o.storeWorkers === false ? [] : o.store.workers()), sweeper, ...(o.workers ?? [])]);
+  runWorkers(app, [...(o.storeWorkers === false ? [] : o.store.workers()), sweeper, ...jobs.workers(), ...delivery, ...(o.workers ?? [])]);
   return app;
 }

@@ -23,6 +23,11 @@ export const PROBLEMS = {
   'content-invalid': { status: 422, message: 'The content has errors' },
   'idempotency-key-reused': { status: 422, message: 'This Idempotency-Key was used with a different body' },
   'intention-not-found': { status: 404, message: 'Print intention not found' },
+  'job-not-cancelable': { status: 409, message: 'The print intention is held by a client or already finished; it cannot be canceled' },
+  'job-not-startable': { status: 409, message: 'The print intention is not waiting to be started' },
+  'terminal-key-required': { status: 403, message: "This endpoint takes a terminal's own key" },
+  'terminal-mismatch': { status: 403, message: 'This key belongs to another terminal' },
+  'partner-key-required': { status: 403, message: 'This endpoint takes an access token or an API key of the account, not a terminal key' },
   'route-not-found': { status: 404, message: 'Route not found' },
   // Refused by Node's HTTP parser before any route runs (client-errors.ts).
   'malformed-request': { status: 400, message: 'The request is not valid HTTP' },

@@ -100,6 +100,27 @@ export const DiagnosticOut = Type.Object({
   span: Type.Object({ start: Position, end: Position }),
 });
 
+export const JobState = Type.Union(
+  [
+    Type.Literal('held'), Type.Literal('queued'), Type.Literal('acquired'), Type.Literal('printing'), Type.Literal('stopped'),
+    Type.Literal('completed'), Type.Literal('failed'), Type.Literal('canceled'), Type.Literal('expired'),
+  ],
+  { description: 'Internal state: held, queued, acquired, printing, stopped; finals completed, failed, canceled, expired' },
+);
+
+const Reasons = Type.Array(Type.String(), {
+  description: 'Machine-readable reasons (PWG style): media-empty, media-low, cover-open, offline, other, outcome-unknown, lease-expired, max-attempts, no-route, …',
+});
+
+export const HistoryOut = Type.Object({
+  estado: JobState,
+  motivos: Reasons,
+  origem: Type.Union([Type.Literal('server'), Type.Literal('client'), Type.Literal('printer')]),
+  data: Type.String({ description: 'dd/MM/yyyy HH:mm:ss.fff' }),
+  evento: Type.String({ description: 'The lifecycle event, or `ignored-report` for a report recorded and ignored' }),
+  detalhe: Type.Union([Type.String(), Type.Null()]),
+});
+
 export const IntencaoImpressao = Type.Object({
   id: Type.Integer(),
   referencia: Type.Union([Type.String(), Type.Null()]),
@@ -108,10 +129,20 @@ export const IntencaoImpressao = Type.Object({
   impressoraId: Type.Integer({ description: 'The template used' }),
   codigoImpressora: Type.String({ description: 'The code of the template used' }),
   aguardarClienteIniciarImpressao: Type.Boolean(),
-  status: Type.String({ description: '`ImpressaoEnviada`, or `Impresso` for the generic printer without waiting for the client' }),
+  status: Type.String({
+    description: '`ImpressaoEnviada` while not final; `Impresso` once printed (and at insert for the generic printer without waiting for the client); '
+      + '`FalhaImpressao` (failed), `Cancelado` (canceled), `Expirado` (expired)',
+  }),
   diagnostics: Type.Array(DiagnosticOut),
   tamanhoBytes: Type.Integer({ description: 'Size of the compiled ESC/POS output' }),
   dataCriacao: Type.String({ description: 'dd/MM/yyyy HH:mm:ss.fff' }),
+  estado: JobState,
+  motivos: Reasons,
+  tentativas: Type.Integer({ description: 'Delivery attempts: leases given to a client' }),
+  confirmacao: Type.Union([Type.Literal('none'), Type.Literal('sent'), Type.Literal('printer')], {
+    description: 'How we know it printed: `none` (not printed, or the generic-printer rule), `sent` (every byte written), `printer` (the printer confirmed the end of printing)',
+  }),
+  historico: Type.Array(HistoryOut, { description: 'Every transition, oldest first, and every report recorded and ignored' }),
 });
 
 export const IntentionResponse = Type.Object({ data: Type.String(), intencaoImpressao: IntencaoImpressao });
@@ -132,4 +163,76 @@ export const getByIdSchema = {
   // Query strings are not coerced (see app.ts), so the integer id is checked by pattern.
   querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
   response: { 200: IntentionResponse, ...errors(400, 401, 404) },
+};
+
+export const cancelSchema = {
+  tags: ['printing'],
+  summary: 'Cancel a print intention that no client holds (held, queued or stopped); 409 once a client has acquired it or it is final',
+  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
+  response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409) },
+};
+
+// ---- terminal client protocol (a terminal's own key: `bobina terminals add … --print-key`)
+const TerminalKeyQuery = { key: Type.Optional(Type.String({ description: "The terminal's own key (or send Authorization: Bearer)" })) };
+
+export const Trabalho = Type.Object({
+  intencaoImpressaoId: Type.Integer(),
+  referencia: Type.Union([Type.String(), Type.Null()]),
+  tokenEntrega: Type.String({ description: 'Delivery token of this lease: every report carries it; a report with an older token is recorded and ignored' }),
+  codigoImpressora: Type.String({ description: 'The template the bytes were compiled for (its status queries too)' }),
+  impressoraId: Type.Integer(),
+  bytes: Type.String({ description: 'The compiled ESC/POS bytes, base64' }),
+  tamanhoBytes: Type.Integer(),
+  tentativas: Type.Integer({ description: 'This is attempt number N' }),
+  reimprimir: Type.Boolean({ description: 'Started again after an unknown outcome: print even if your journal saw it start' }),
+  prazoSegundos: Type.Number({ description: 'Seconds until the lease runs out without a report (a `printing` report extends it)' }),
+});
+
+export const nextSchema = {
+  tags: ['terminal'],
+  summary: "Lease the terminal's next job: answers as soon as one is queued, or `trabalho: null` after `espera` seconds (0-60, default 30)",
+  querystring: Type.Object({
+    ...TerminalKeyQuery,
+    terminalId: Type.Optional(Type.String({ description: 'The terminal the client believes it serves: refused (403 terminal-mismatch) when the key is of another' })),
+    espera: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}(\\.[0-9]{1,3})?$', description: 'Seconds to wait, at most 60' })) }, ignoreUnknown),
+  response: { 200: Type.Object({ data: Type.String(), trabalho: Type.Union([Trabalho, Type.Null()]) }), ...errors(400, 401, 403) },
+};
+
+export const ReportBody = Type.Object({
+  intencaoImpressaoId: Type.Integer(),
+  tokenEntrega: Type.String({ maxLength: 200 }),
+  estado: Type.Union([Type.Literal('printing'), Type.Literal('completed'), Type.Literal('stopped'), Type.Literal('failed')]),
+  motivos: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z][a-z0-9-]{0,63}$' }), { maxItems: 16 })),
+  confirmacao: Type.Optional(Type.Union([Type.Literal('sent'), Type.Literal('printer')])),
+  detalhe: Type.Optional(Type.String({ maxLength: 500 })),
+}, ignoreUnknown);
+export type ReportBody = Static<typeof ReportBody>;
+
+export const reportSchema = {
+  tags: ['terminal'],
+  summary: 'Report progress or the outcome of a leased job; `aceito: false` when the token is stale or the job is already final (recorded in its history)',
+  querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
+  body: ReportBody,
+  response: { 200: Type.Object({ data: Type.String(), aceito: Type.Boolean(), intencaoImpressao: IntencaoImpressao }), ...errors(400, 401, 403, 404) },
+};
+
+export const heldSchema = {
+  tags: ['terminal'],
+  summary: "The terminal's jobs waiting to be started: held (aguardarClienteIniciarImpressao) and stopped with outcome-unknown",
+  querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
+  response: { 200: Type.Object({ data: Type.String(), intencoes: Type.Array(IntencaoImpressao) }), ...errors(401, 403) },
+};
+
+export const startSchema = {
+  tags: ['terminal'],
+  summary: 'Start a held job (or print again one whose outcome is unknown): it is queued for this terminal',
+  querystring: Type.Object({ ...TerminalKeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$' }) }, ignoreUnknown),
+  response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409) },
+};
+
+export const resumeSchema = {
+  tags: ['terminal'],
+  summary: "The terminal's printer answers well again: its stopped jobs (not those of unknown outcome) are queued again, in insert order",
+  querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
+  response: { 200: Type.Object({ data: Type.String(), retomadas: Type.Integer() }), ...errors(401, 403) },
 };

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from './app.js';
 import { workerCompiler } from './compiler.js';
-import { openStore } from './store/open.js';
+import { DEFAULT_DB, openStore } from './store/open.js';
 
 export interface ServeOptions {
   port: number;
@@ -12,6 +12,10 @@ export interface ServeOptions {
   db?: string;
   logLevel?: string;
   trustProxy?: AppOptions['trustProxy'];
+  /** Job time-to-live, lease and attempts (AppOptions.jobs). */
+  jobs?: AppOptions['jobs'];
+  /** Where direct delivery keeps its journals (default: `<db>.delivery` beside the database). */
+  stateDir?: string;
 }
 
 export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstance; url: string; close: () => Promise<void> }> {
@@ -22,6 +26,8 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
     // Compiles run on worker threads: a worst-case job still takes seconds to parse (README: Limits).
     compiler: workerCompiler(),
     ...(o.trustProxy === undefined ? {} : { trustProxy: o.trustProxy }),
+    ...(o.jobs ? { jobs: o.jobs } : {}),
+    directDelivery: { stateDir: o.stateDir ?? `${o.db ?? process.env.BOBINA_DB ?? DEFAULT_DB}.delivery` },
   });
   // The workers stop in preClose, before any onClose hook: none outlives the database.
   app.addHook('onClose', async () => store.close());

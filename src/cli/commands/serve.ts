@@ -8,9 +8,23 @@ export interface ServeSettings {
   host: string;
   db?: string;
   trustProxy?: boolean | number | string;
+  jobs?: { ttlMs?: number; leaseMs?: number; maxAttempts?: number };
+  stateDir?: string;
 }
 
-const OPTIONS = { port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'trust-proxy': { type: 'string' } } as const;
+/** A duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `7d`. */
+export function duration(name: string, value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(value.trim());
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m?.[2] ?? 's') as 'ms'];
+  const ms = m ? Math.round(Number(m[1]) * unit) : NaN;
+  if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`invalid ${name} "${value}": a duration such as 90s, 15m, 24h (a bare number is seconds)`);
+  return ms;
+}
+
+const OPTIONS = {
+  port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'trust-proxy': { type: 'string' },
+  'job-ttl': { type: 'string' }, lease: { type: 'string' }, 'max-attempts': { type: 'string' }, 'state-dir': { type: 'string' },
+} as const;
 
 /** `true`/`false`, a hop count, or comma-separated proxy addresses and CIDRs (fastify's trustProxy). */
 function trustProxy(value: string): boolean | number | string {
@@ -28,7 +42,16 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv = process.e
   const port = Number(rawPort);
   if (!/^\d+$/.test(rawPort) || port > 65535) throw new UsageError(`invalid port "${rawPort}"`);
   const proxy = values['trust-proxy'] ?? env.BOBINA_TRUST_PROXY;
+  const jobs: NonNullable<ServeSettings['jobs']> = {};
+  if (values['job-ttl'] !== undefined) jobs.ttlMs = duration('--job-ttl', values['job-ttl']);
+  if (values.lease !== undefined) jobs.leaseMs = duration('--lease', values.lease);
+  if (values['max-attempts'] !== undefined) {
+    if (!/^[1-9]\d{0,3}$/.test(values['max-attempts'])) throw new UsageError(`invalid --max-attempts "${values['max-attempts']}": a whole number from 1`);
+    jobs.maxAttempts = Number(values['max-attempts']);
+  }
   return {
+    ...(Object.keys(jobs).length ? { jobs } : {}),
+    ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     ...(values.db ? { db: values.db } : {}),
@@ -38,7 +61,7 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv = process.e
 
 export const serveCommand: Command = {
   name: 'serve',
-  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite] [--trust-proxy true|N|ADDRESSES]',
+  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR]',
   summary: 'run the partner printing service (env PORT, HOST, BOBINA_DB, BOBINA_TRUST_PROXY, LOG_LEVEL; DATABASE_URL reserved for PostgreSQL)',
   async run(args, io) {
     const settings = serveSettings(args);

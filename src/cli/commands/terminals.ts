@@ -1,31 +1,90 @@
-// `bobina terminals add`: links a terminal of an account to a printer template (adds or replaces).
+// `bobina terminals add | rotate-key`: an account's terminals. `add` links a terminal to a printer
+// template (or to none: each Insert then names one with codigoImpressora), optionally with a device
+// the service delivers to itself (--device), or taking the account's jobs that name no terminal
+// (--template-jobs); `--print-key` issues the terminal's own key for its client (`bobina agent`),
+// printed once, alone on the last line of stdout, stored hashed. `rotate-key` replaces the key.
 import { loadProfile } from '../../index.js';
 import { parse } from '../args.js';
-import { EXIT, UsageError, type Command } from '../io.js';
+import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { accountByEmail, withStore } from '../with-store.js';
 
-export const terminalsCommand: Command = {
-  name: 'terminals',
-  usage: 'bobina terminals add --email E --terminal ID --printer <id|code> [--disabled] [--db F]',
-  summary: "link an account's terminal to a printer template",
-  async run(args, io) {
-    if (args[0] !== 'add') throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : 'missing subcommand "add"');
-    const { values } = parse(args.slice(1), {
-      email: { type: 'string' }, terminal: { type: 'string' }, printer: { type: 'string' }, disabled: { type: 'boolean' }, db: { type: 'string' },
-    }, 0);
-    if (!values.email || !values.terminal || values.printer === undefined) throw new UsageError('--email, --terminal and --printer are required');
-    let profile;
+/** `bobt_` and 6 characters: enough to tell keys apart in a listing. */
+const PREFIX_LENGTH = 11;
+
+async function add(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, {
+    email: { type: 'string' }, terminal: { type: 'string' }, printer: { type: 'string' }, disabled: { type: 'boolean' }, db: { type: 'string' },
+    device: { type: 'string' }, 'template-jobs': { type: 'boolean' }, 'print-key': { type: 'boolean' },
+  }, 0);
+  if (!values.email || !values.terminal) throw new UsageError('--email and --terminal are required');
+  let profile: ReturnType<typeof loadProfile> | undefined;
+  if (values.printer !== undefined) {
     try {
       profile = loadProfile(values.printer);
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
-    return withStore(values.db, async (store) => {
-      const user = await accountByEmail(store, values.email!, io, 'terminals');
-      if (!user) return EXIT.failed;
-      await store.terminals.put({ accountId: user.id, terminalId: values.terminal!, printerId: profile.id, enabled: !values.disabled });
-      io.stdout.write(`terminal ${values.terminal} of ${user.email} prints on ${profile.code} (id ${profile.id})${values.disabled ? ', printing disabled' : ''}\n`);
-      return EXIT.ok;
+  }
+  if (values.device !== undefined) {
+    const { parseDevice } = await import('../../delivery/address.js');
+    try {
+      const d = parseDevice(values.device);
+      if (d.kind === 'stdout') throw new UsageError('--device - (stdout) is for `bobina agent`; the service delivers to tcp://host:port or file:PATH');
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
+  return withStore(values.db, async (store) => {
+    const user = await accountByEmail(store, values.email!, io, 'terminals');
+    if (!user) return EXIT.failed;
+    await store.terminals.put({
+      accountId: user.id, terminalId: values.terminal!, printerId: profile ? profile.id : null, enabled: !values.disabled,
+      device: values.device ?? null, templateJobs: values['template-jobs'] === true,
     });
+    const prints = profile ? `prints on ${profile.code} (id ${profile.id})` : 'has no linked printer (each Insert names one with codigoImpressora)';
+    const extras = [
+      values.disabled ? 'printing disabled' : '',
+      values.device ? `delivered by the service to ${values.device}` : '',
+      values['template-jobs'] ? 'takes the account\'s template jobs' : '',
+    ].filter(Boolean);
+    const line = `terminal ${values.terminal} of ${user.email} ${prints}${extras.length ? `, ${extras.join(', ')}` : ''}\n`;
+    io.stdout.write(line);
+    return values['print-key'] ? issueKey(store, user.id, values.terminal!, io) : EXIT.ok;
+  });
+}
+
+async function issueKey(store: import('../../server/store/repositories.js').Store, accountId: string, terminalId: string, io: Io): Promise<number> {
+  const { newTerminalKey, sha256 } = await import('../../server/auth/secrets.js');
+  const key = newTerminalKey();
+  await store.credentials.setTerminalKey(accountId, terminalId, sha256(key), key.slice(0, PREFIX_LENGTH));
+  io.stderr.write(`key of terminal ${terminalId} issued (any earlier one no longer works); it is shown only this once.\n`);
+  io.stdout.write(`${key}\n`);
+  return EXIT.ok;
+}
+
+async function rotateKey(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { email: { type: 'string' }, terminal: { type: 'string' }, db: { type: 'string' } }, 0);
+  if (!values.email || !values.terminal) throw new UsageError('--email and --terminal are required');
+  return withStore(values.db, async (store) => {
+    const user = await accountByEmail(store, values.email!, io, 'terminals');
+    if (!user) return EXIT.failed;
+    if (!(await store.terminals.find(user.id, values.terminal!))) {
+      io.stderr.write(`bobina terminals: ${user.email} has no terminal ${values.terminal}\n`);
+      return EXIT.failed;
+    }
+    return issueKey(store, user.id, values.terminal!, io);
+  });
+}
+
+const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { add, 'rotate-key': rotateKey };
+
+export const terminalsCommand: Command = {
+  name: 'terminals',
+  usage: 'bobina terminals add --email E --terminal ID [--printer <id|code>] [--device tcp://host:port|file:PATH] [--template-jobs] [--print-key] [--disabled] [--db F] | rotate-key --email E --terminal ID [--db F]',
+  summary: "an account's terminals: link one to a printer template (or none), a device the service prints to, template jobs; issue or replace its key (printed once, last line)",
+  run(args, io) {
+    const sub = SUBCOMMANDS[args[0] ?? ''];
+    if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
+    return sub(args.slice(1), io);
   },
 };

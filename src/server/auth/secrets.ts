@@ -31,3 +31,6 @@ export const newToken = (): string => randomUUID();
 
 /** Long-lived API keys: a recognisable prefix and 256 random bits. */
 export const newApiKey = (): string => `bob_${randomBytes(32).toString('base64url')}`;
+
+/** A terminal's own key (its client authenticates with it): a prefix of its own and 256 random bits. */
+export const newTerminalKey = (): string => `bobt_${randomBytes(32).toString('base64url')}`;

@@ -2,7 +2,7 @@
 import type { Diagnostic } from '../../index.js';
 import { formatData } from '../dates.js';
 import type { IntentionResponse } from '../schemas.js';
-import type { Intention } from '../store/types.js';
+import type { HistoryEntry, Intention } from '../store/types.js';
 
 export const diagnosticView = (d: Diagnostic) => ({
   code: d.code,
@@ -13,21 +13,32 @@ export const diagnosticView = (d: Diagnostic) => ({
   span: d.span,
 });
 
-export function intentionView(i: Intention): IntentionResponse {
+export const historyView = (h: HistoryEntry) => ({
+  estado: h.estado, motivos: h.motivos, origem: h.origem, data: formatData(h.at), evento: h.evento, detalhe: h.detalhe,
+});
+
+/** The record inside the answer: the spec's fields, then the delivery state (new fields only ever appended). */
+export function intentionRecord(i: Intention, history: readonly HistoryEntry[]): IntentionResponse['intencaoImpressao'] {
   return {
-    data: formatData(new Date()),
-    intencaoImpressao: {
-      id: i.id,
-      referencia: i.referencia,
-      conteudo: i.conteudo,
-      terminalId: i.terminalId,
-      impressoraId: i.impressoraId,
-      codigoImpressora: i.codigoImpressora,
-      aguardarClienteIniciarImpressao: i.aguardarClienteIniciarImpressao,
-      status: i.status,
-      diagnostics: i.diagnostics.map(diagnosticView),
-      tamanhoBytes: i.bytes.length,
-      dataCriacao: formatData(i.createdAt),
-    },
+    id: i.id,
+    referencia: i.referencia,
+    conteudo: i.conteudo,
+    terminalId: i.terminalId,
+    impressoraId: i.impressoraId,
+    codigoImpressora: i.codigoImpressora,
+    aguardarClienteIniciarImpressao: i.aguardarClienteIniciarImpressao,
+    status: i.status,
+    diagnostics: i.diagnostics.map(diagnosticView),
+    tamanhoBytes: i.bytes.length,
+    dataCriacao: formatData(i.createdAt),
+    estado: i.estado,
+    motivos: i.motivos,
+    tentativas: i.tentativas,
+    confirmacao: i.confirmacao,
+    historico: history.map(historyView),
   };
+}
+
+export function intentionView({ job, history }: { job: Intention; history: readonly HistoryEntry[] }): IntentionResponse {
+  return { data: formatData(new Date()), intencaoImpressao: intentionRecord(job, history) };
 }

@@ -1,15 +1,16 @@
-// POST /IntencaoImpressao/Insert and GET /IntencaoImpressao/GetById (spec §4.3, §4.4), behind the
-// printing scope's authentication. Insert resolves the printer, compiles (see compiler.ts), and commits
-// bytes + diagnostics before answering.
+// POST /IntencaoImpressao/Insert, GET /IntencaoImpressao/GetById (spec §4.3, §4.4) and POST
+// /IntencaoImpressao/Cancelar, behind the printing scope's authentication. Insert resolves the
+// printer, compiles (see compiler.ts), and commits bytes + diagnostics + the job's first state and
+// history row before answering (jobs/jobs.ts).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasErrors } from '../../index.js';
 import type { Compiler } from '../compiler.js';
 import { Problem } from '../errors.js';
-import { getByIdSchema, insertSchema } from '../schemas.js';
+import type { Jobs } from '../jobs/jobs.js';
+import { cancelSchema, getByIdSchema, insertSchema } from '../schemas.js';
 import type { Store } from '../store/repositories.js';
 import type { IdempotentAnswer } from '../store/types.js';
-import { recordIntention } from '../use-cases/record-intention.js';
 import { assertWellFormed, insertRequestHash } from './insert-request.js';
 import { diagnosticView, intentionView } from './intention-view.js';
 import { resolvePrinter } from './resolve-printer.js';
@@ -19,7 +20,7 @@ function replay(reply: FastifyReply, answer: IdempotentAnswer, requestHash: stri
   return reply.code(answer.statusCode).header('idempotent-replayed', 'true').type('application/json').send(answer.body as never);
 }
 
-export async function intentionRoutes(app: FastifyInstance, { store, compiler }: { store: Store; compiler: Compiler }) {
+export async function intentionRoutes(app: FastifyInstance, { store, compiler, jobs }: { store: Store; compiler: Compiler; jobs: Jobs }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post('/IntencaoImpressao/Insert', { schema: insertSchema }, async (request, reply) => {
     const { body } = request;
@@ -35,25 +36,30 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler }:
     const { bytes, diagnostics } = await compiler.run({ conteudo: body.conteudo, printer: profile.id });
     if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
     const aguardar = body.aguardarClienteIniciarImpressao ?? false;
-    const recorded = await recordIntention(
-      store,
+    const recorded = await jobs.insert(
       {
         accountId, referencia: body.referencia ?? null, conteudo: body.conteudo, terminalId: body.terminalId || null,
-        impressoraId: profile.id, codigoImpressora: profile.code, aguardarClienteIniciarImpressao: aguardar,
-        status: profile.isGeneric && !aguardar ? 'Impresso' : 'ImpressaoEnviada', bytes, diagnostics, createdAt: new Date(),
+        impressoraId: profile.id, codigoImpressora: profile.code, aguardarClienteIniciarImpressao: aguardar, bytes, diagnostics, createdAt: new Date(),
       },
-      key ? { key, requestHash, statusCode: 200 } : undefined,
-      (intention) => JSON.stringify(intentionView(intention)),
+      {
+        generic: profile.isGeneric,
+        ...(key ? { idempotency: { key, requestHash, statusCode: 200 } } : {}),
+        serialise: (created) => JSON.stringify(intentionView(created)),
+      },
     );
     if ('replay' in recorded) return replay(reply, recorded.replay, requestHash);
     // With a key, the body was serialised once and stored; send those exact bytes.
-    return recorded.answer ? reply.type('application/json').send(recorded.answer.body as never) : intentionView(recorded.intention);
+    return recorded.answer ? reply.type('application/json').send(recorded.answer.body as never) : intentionView(recorded.created);
   });
 
   api.get('/IntencaoImpressao/GetById', { schema: getByIdSchema }, async (request) => {
     const id = Number(request.query.intencaoImpressaoId);
-    const intention = await store.intentions.get(request.principal.accountId, id);
-    if (!intention) throw new Problem('intention-not-found', { intencaoImpressaoId: id });
-    return intentionView(intention);
+    const found = await jobs.get(request.principal.accountId, id);
+    if (!found) throw new Problem('intention-not-found', { intencaoImpressaoId: id });
+    return intentionView(found);
+  });
+
+  api.post('/IntencaoImpressao/Cancelar', { schema: cancelSchema }, async (request) => {
+    return intentionView(await jobs.cancel(request.principal.accountId, Number(request.query.intencaoImpressaoId)));
   });
 }

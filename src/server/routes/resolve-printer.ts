@@ -24,7 +24,7 @@ export async function resolvePrinter(store: Store, accountId: string, body: Inse
     const terminal = await store.terminals.find(accountId, terminalId);
     if (!terminal) throw new Problem('terminal-not-found', { terminalId });
     if (!terminal.enabled) throw new Problem('terminal-disabled', { terminalId });
-    linked = terminal.printerId;
+    linked = terminal.printerId ?? undefined;
   }
   if (present(codigoImpressora)) return template(codigoImpressora);
   if (present(impressoraId)) return template(impressoraId);

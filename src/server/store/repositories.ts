@@ -17,7 +17,8 @@
 //   LOCKED` in the subquery. LoginAttemptRepository.hit is written that way today.
 import type { BackgroundWorker } from '../workers/worker.js';
 import type {
-  Account, ApiKey, AttemptCounter, IdempotentAnswer, Intention, NewAccount, NewApiKey, NewIntention, Principal, Terminal, TokenPair,
+  Account, ApiKey, AttemptCounter, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, JobPatch, JobRef, JobState, NewAccount, NewApiKey,
+  NewIntention, Principal, Terminal, TerminalKey, TokenPair,
 } from './types.js';
 
 export interface AccountRepository {
@@ -36,6 +37,10 @@ export interface TerminalRepository {
   put(terminal: Terminal): Promise<void>;
   find(accountId: string, terminalId: string): Promise<Terminal | undefined>;
   list(accountId: string): Promise<Terminal[]>;
+  /** Every enabled terminal with a device address, of every account (the service delivers to them). */
+  withDevice(): Promise<Terminal[]>;
+  /** Whether the account has an enabled terminal taking template jobs for this template (or any). */
+  hasTemplateRoute(accountId: string, printerId: number): Promise<boolean>;
 }
 
 /** API keys, access and refresh tokens (terminal keys join them with the delivery work); only hashes are stored. */
@@ -54,11 +59,37 @@ export interface CredentialRepository {
   revokeTokens(accountId: string): Promise<number>;
   /** Deletes access and refresh tokens expired at `now`; how many. */
   purgeExpired(now: Date): Promise<number>;
+  /** Replaces a terminal's key (every earlier one stops working). */
+  setTerminalKey(accountId: string, terminalId: string, keyHash: string, prefix: string): Promise<TerminalKey>;
 }
 
+/**
+ * Print intentions are the jobs: their state changes only through jobs/lifecycle.ts, which calls
+ * `update`/`claim` with the states its table allows and appends the history row in the same transaction.
+ */
 export interface IntentionRepository {
   insert(intention: NewIntention): Promise<Intention>;
   get(accountId: string, id: number): Promise<Intention | undefined>;
+  /** The job's history rows, oldest first. */
+  history(accountId: string, id: number): Promise<HistoryEntry[]>;
+  /** Appends a history row numbered one past the job's last; returns it. */
+  appendHistory(id: number, entry: Omit<HistoryEntry, 'seq'>): Promise<HistoryEntry>;
+  /**
+   * One guarded statement: applies `patch` if the job is in one of `from` (and, when `token` is
+   * given, still holds that delivery token). The job after the change, or undefined if it did not apply.
+   */
+  update(ref: JobRef, from: readonly JobState[], patch: JobPatch, token?: string): Promise<Intention | undefined>;
+  /**
+   * One guarded statement: leases the oldest job in one of `from` that `route` may take, unless the
+   * terminal has a job stopped for its printer (those go first when it clears, keeping insert order).
+   */
+  claim(route: ClaimRoute, from: readonly JobState[], patch: JobPatch): Promise<Intention | undefined>;
+  /** The jobs `route` may take (or holds) in one of `states`, oldest first. */
+  listForRoute(route: ClaimRoute, states: readonly JobState[]): Promise<Intention[]>;
+  /** Jobs in one of `states` whose lease ran out before `now`. */
+  dueLeases(states: readonly JobState[], now: Date, limit: number): Promise<JobRef[]>;
+  /** Jobs in one of `states` whose expiry time is before `now`. */
+  dueExpiry(states: readonly JobState[], now: Date, limit: number): Promise<JobRef[]>;
   /**
    * The answer stored for an Idempotency-Key. Inside a transaction it also holds the key until
    * the transaction ends, so a concurrent insert with the same key waits, then finds this answer

@@ -94,4 +94,59 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX refresh_tokens_user ON refresh_tokens(user_id);
     `,
   },
+  {
+    version: 4,
+    name: 'delivery: job states, history, leases; terminals without printer, with a device or taking template jobs; terminal keys',
+    sql: `
+      ALTER TABLE intentions ADD COLUMN estado TEXT NOT NULL DEFAULT 'queued';
+      ALTER TABLE intentions ADD COLUMN motivos TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE intentions ADD COLUMN tentativas INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE intentions ADD COLUMN confirmacao TEXT NOT NULL DEFAULT 'none';
+      ALTER TABLE intentions ADD COLUMN leased_to TEXT;
+      ALTER TABLE intentions ADD COLUMN lease_token TEXT;
+      ALTER TABLE intentions ADD COLUMN lease_expires_at INTEGER;
+      ALTER TABLE intentions ADD COLUMN expires_at INTEGER;
+      ALTER TABLE intentions ADD COLUMN reprint INTEGER NOT NULL DEFAULT 0;
+      -- Intentions recorded before delivery existed were never printed: they keep their status,
+      -- and the ones waiting expire a day after they were made instead of printing now.
+      UPDATE intentions SET estado = CASE status WHEN 'Impresso' THEN 'completed' ELSE 'queued' END,
+        expires_at = created_at + 86400000;
+      CREATE INDEX intentions_queue ON intentions(user_id, estado, id);
+      CREATE INDEX intentions_lease ON intentions(estado, lease_expires_at);
+      CREATE INDEX intentions_expiry ON intentions(estado, expires_at);
+      CREATE TABLE job_history (
+        intention_id INTEGER NOT NULL REFERENCES intentions(id),
+        seq INTEGER NOT NULL,
+        estado TEXT NOT NULL,
+        evento TEXT NOT NULL,
+        motivos TEXT NOT NULL,
+        origem TEXT NOT NULL,
+        detalhe TEXT,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (intention_id, seq)
+      );
+      INSERT INTO job_history (intention_id, seq, estado, evento, motivos, origem, detalhe, at)
+        SELECT id, 1, estado, 'insert', '[]', 'server', NULL, created_at FROM intentions;
+      CREATE TABLE terminals_v4 (
+        user_id TEXT NOT NULL REFERENCES users(id),
+        terminal_id TEXT NOT NULL,
+        printer_id INTEGER,
+        enabled INTEGER NOT NULL,
+        device TEXT,
+        template_jobs INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, terminal_id)
+      );
+      INSERT INTO terminals_v4 (user_id, terminal_id, printer_id, enabled) SELECT user_id, terminal_id, printer_id, enabled FROM terminals;
+      DROP TABLE terminals;
+      ALTER TABLE terminals_v4 RENAME TO terminals;
+      CREATE TABLE terminal_keys (
+        key_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        terminal_id TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX terminal_keys_terminal ON terminal_keys(user_id, terminal_id);
+    `,
+  },
 ];

@@ -32,8 +32,21 @@ export type Principal =
 export interface Terminal {
   accountId: string;
   terminalId: string;
-  printerId: number;
+  /** The linked printer template; null: none linked (each Insert then names one with codigoImpressora, spec §1.6). */
+  printerId: number | null;
   enabled: boolean;
+  /** A device address (`tcp://host:port`, `file:PATH`): the service delivers this terminal's jobs itself. */
+  device?: string | null;
+  /** This terminal's client also takes the account's jobs that name no terminal (only a template). */
+  templateJobs?: boolean;
+}
+
+/** A terminal's own credential, as an operator sees it (never the key). */
+export interface TerminalKey {
+  accountId: string;
+  terminalId: string;
+  prefix: string;
+  createdAt: Date;
 }
 
 /** A long-lived API key as an operator sees it: never the key, only its id and first characters. */
@@ -60,6 +73,25 @@ export interface TokenPair {
   refreshExpiresAt: Date;
 }
 
+export type { JobState, Confirmation } from '../jobs/events.js';
+import type { JobState, Confirmation } from '../jobs/events.js';
+
+/** Who caused a transition: the service itself, a terminal's client, or the printer (through the client). */
+export type Origin = 'server' | 'client' | 'printer';
+
+/** One row of a job's history: every transition, and every report recorded and ignored. */
+export interface HistoryEntry {
+  /** 1, 2, …: the row's number for this job (the JobEvent sequence). */
+  seq: number;
+  estado: JobState;
+  /** The lifecycle event (jobs/lifecycle.ts), or `ignored-report` for a report that changed nothing. */
+  evento: string;
+  motivos: string[];
+  origem: Origin;
+  detalhe: string | null;
+  at: Date;
+}
+
 export interface NewIntention {
   accountId: string;
   referencia: string | null;
@@ -72,9 +104,54 @@ export interface NewIntention {
   bytes: Uint8Array;
   diagnostics: Diagnostic[];
   createdAt: Date;
+  /** The first state (jobs/lifecycle.ts decides it; default queued). */
+  estado?: JobState;
+  motivos?: string[];
+  confirmacao?: Confirmation;
+  /** When a job never printed expires. */
+  expiresAt?: Date | null;
 }
 
 export interface Intention extends NewIntention {
+  id: number;
+  estado: JobState;
+  motivos: string[];
+  tentativas: number;
+  confirmacao: Confirmation;
+  /** The terminal holding (or last holding) the job's lease. */
+  leasedTo: string | null;
+  leaseToken: string | null;
+  leaseExpiresAt: Date | null;
+  /** Started again after an unknown outcome: the client prints it even if its journal saw it start. */
+  reprint: boolean;
+}
+
+/** What a transition writes besides the state (absent fields stay as they are). */
+export interface JobPatch {
+  estado: JobState;
+  status: string;
+  motivos?: string[];
+  tentativasIncrement?: boolean;
+  confirmacao?: Confirmation;
+  leasedTo?: string | null;
+  leaseToken?: string | null;
+  leaseExpiresAt?: Date | null;
+  reprint?: boolean;
+}
+
+/** Which queued jobs a terminal's client may take. */
+export interface ClaimRoute {
+  accountId: string;
+  terminalId: string;
+  /** Also the account's jobs without a terminal (the terminal takes template jobs)… */
+  templateJobs: boolean;
+  /** …those for this template only (null: any template). */
+  printerId: number | null;
+}
+
+/** A job, by account and id: what the workers find due. */
+export interface JobRef {
+  accountId: string;
   id: number;
 }
 

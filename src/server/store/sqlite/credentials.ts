@@ -16,6 +16,9 @@ export function sqliteCredentials(db: Database.Database): Sync<CredentialReposit
   const q = {
     access: db.prepare<[string, number], string>('SELECT user_id FROM access_tokens WHERE token_hash = ? AND expires_at > ?').pluck(),
     apiKey: db.prepare<[string], string>('SELECT user_id FROM api_keys WHERE key_hash = ?').pluck(),
+    terminalKey: db.prepare<[string], { user_id: string; terminal_id: string }>('SELECT user_id, terminal_id FROM terminal_keys WHERE key_hash = ?'),
+    dropTerminalKeys: db.prepare('DELETE FROM terminal_keys WHERE user_id = ? AND terminal_id = ?'),
+    insertTerminalKey: db.prepare('INSERT INTO terminal_keys (key_hash, user_id, terminal_id, prefix, created_at) VALUES (?, ?, ?, ?, ?)'),
     insertKey: db.prepare('INSERT INTO api_keys (key_hash, user_id, name, created_at, id, prefix) VALUES (?, ?, ?, ?, ?, ?)'),
     keys: db.prepare<[string], KeyRow>('SELECT id, user_id, name, prefix, created_at FROM api_keys WHERE user_id = ? ORDER BY created_at, rowid'),
     revokeKey: db.prepare('DELETE FROM api_keys WHERE user_id = ? AND id = ?'),
@@ -30,7 +33,18 @@ export function sqliteCredentials(db: Database.Database): Sync<CredentialReposit
   return {
     authenticate(hash, now) {
       const accountId = q.access.get(hash, now.getTime()) ?? q.apiKey.get(hash);
-      return accountId === undefined ? undefined : { kind: 'account', accountId };
+      if (accountId !== undefined) return { kind: 'account', accountId };
+      const terminal = q.terminalKey.get(hash);
+      return terminal && { kind: 'terminal', accountId: terminal.user_id, terminalId: terminal.terminal_id };
+    },
+    setTerminalKey(accountId, terminalId, keyHash, prefix) {
+      const createdAt = new Date();
+      // better-sqlite3 nests this as a savepoint inside an open transaction.
+      db.transaction(() => {
+        q.dropTerminalKeys.run(accountId, terminalId);
+        q.insertTerminalKey.run(keyHash, accountId, terminalId, prefix, createdAt.getTime());
+      })();
+      return { accountId, terminalId, prefix, createdAt };
     },
     createApiKey(k) {
       const key: ApiKey = { id: newKeyId(), accountId: k.accountId, name: k.name, prefix: k.prefix, createdAt: new Date() };

@@ -1,41 +1,141 @@
-// intentions: compiled print jobs (bytes + diagnostics) and the Idempotency-Key answers given for them.
+// intentions: compiled print jobs (bytes + diagnostics), their delivery state and history, and the
+// Idempotency-Key answers given for them. State changes are single guarded statements; which
+// states they may start from is jobs/lifecycle.ts's table, passed in as `from`.
 import type Database from 'better-sqlite3';
 import type { IntentionRepository } from '../repositories.js';
-import { DuplicateError, type Intention } from '../types.js';
+import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type JobPatch, type JobState } from '../types.js';
 import type { Sync } from './bind.js';
 
 interface Row {
   id: number; user_id: string; referencia: string | null; conteudo: string; terminal_id: string | null;
   impressora_id: number; codigo_impressora: string; aguardar: number; status: string; bytes: Buffer;
-  diagnostics: string; created_at: number;
+  diagnostics: string; created_at: number; estado: JobState; motivos: string; tentativas: number; confirmacao: Intention['confirmacao'];
+  leased_to: string | null; lease_token: string | null; lease_expires_at: number | null; expires_at: number | null; reprint: number;
 }
 interface IdemRow { request_hash: string; status_code: number; body: string }
+interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: string; origem: HistoryEntry['origem']; detalhe: string | null; at: number }
+
+const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 const toIntention = (r: Row): Intention => ({
   id: r.id, accountId: r.user_id, referencia: r.referencia, conteudo: r.conteudo, terminalId: r.terminal_id,
   impressoraId: r.impressora_id, codigoImpressora: r.codigo_impressora, aguardarClienteIniciarImpressao: r.aguardar === 1,
   status: r.status, bytes: new Uint8Array(r.bytes), diagnostics: JSON.parse(r.diagnostics), createdAt: new Date(r.created_at),
+  estado: r.estado, motivos: JSON.parse(r.motivos), tentativas: r.tentativas, confirmacao: r.confirmacao,
+  leasedTo: r.leased_to, leaseToken: r.lease_token, leaseExpiresAt: date(r.lease_expires_at), expiresAt: date(r.expires_at), reprint: r.reprint === 1,
 });
+
+const toHistory = (r: HistoryRow): HistoryEntry => ({
+  seq: r.seq, estado: r.estado, evento: r.evento, motivos: JSON.parse(r.motivos), origem: r.origem, detalhe: r.detalhe, at: new Date(r.at),
+});
+
+/** `?, ?, ?` for a list of states (at most nine: the lifecycle's). */
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+/** SET clause and its values for a patch: only the fields it carries. */
+function setClause(p: JobPatch): [string, unknown[]] {
+  const sets = ['estado = ?', 'status = ?'];
+  const values: unknown[] = [p.estado, p.status];
+  const add = (sql: string, v: unknown) => {
+    sets.push(sql);
+    values.push(v);
+  };
+  if (p.motivos !== undefined) add('motivos = ?', JSON.stringify(p.motivos));
+  if (p.tentativasIncrement) sets.push('tentativas = tentativas + 1');
+  if (p.confirmacao !== undefined) add('confirmacao = ?', p.confirmacao);
+  if (p.leasedTo !== undefined) add('leased_to = ?', p.leasedTo);
+  if (p.leaseToken !== undefined) add('lease_token = ?', p.leaseToken);
+  if (p.leaseExpiresAt !== undefined) add('lease_expires_at = ?', p.leaseExpiresAt === null ? null : p.leaseExpiresAt.getTime());
+  if (p.reprint !== undefined) add('reprint = ?', p.reprint ? 1 : 0);
+  return [sets.join(', '), values];
+}
+
+/**
+ * The jobs a route may take: its own terminal's, and (taking template jobs) the account's jobs with
+ * no terminal, for its template or any; a template job once leased stays with that terminal, so a
+ * re-offer after a lost report reaches the journal that knows it.
+ */
+function routeWhere(alias: string, r: ClaimRoute): [string, unknown[]] {
+  const own = `${alias}.terminal_id = ?`;
+  if (!r.templateJobs) return [`${alias}.user_id = ? AND ${own}`, [r.accountId, r.terminalId]];
+  const template = `(${alias}.terminal_id IS NULL AND (${alias}.leased_to IS NULL OR ${alias}.leased_to = ?)${r.printerId === null ? '' : ` AND ${alias}.impressora_id = ?`})`;
+  return [`${alias}.user_id = ? AND (${own} OR ${template})`, [r.accountId, r.terminalId, r.terminalId, ...(r.printerId === null ? [] : [r.printerId])]];
+}
 
 export function sqliteIntentions(db: Database.Database): Sync<IntentionRepository> {
   const q = {
     insert: db.prepare(`INSERT INTO intentions (user_id, referencia, conteudo, terminal_id, impressora_id, codigo_impressora,
-      aguardar, status, bytes, diagnostics, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      aguardar, status, bytes, diagnostics, created_at, estado, confirmacao, expires_at, motivos) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     one: db.prepare<[number, string], Row>('SELECT * FROM intentions WHERE id = ? AND user_id = ?'),
+    history: db.prepare<[number, string], HistoryRow>(`SELECT h.seq, h.estado, h.evento, h.motivos, h.origem, h.detalhe, h.at FROM job_history h
+      JOIN intentions i ON i.id = h.intention_id WHERE h.intention_id = ? AND i.user_id = ? ORDER BY h.seq`),
+    append: db.prepare<unknown[], { seq: number }>(`INSERT INTO job_history (intention_id, seq, estado, evento, motivos, origem, detalhe, at)
+      VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM job_history WHERE intention_id = ?), ?, ?, ?, ?, ?, ?) RETURNING seq`),
     idem: db.prepare<[string, string], IdemRow>('SELECT request_hash, status_code, body FROM idempotency WHERE user_id = ? AND key = ?'),
     saveIdem: db.prepare('INSERT INTO idempotency (user_id, key, request_hash, status_code, body, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
   };
+  // Statements whose text depends on the number of states or the patch's fields, prepared once each.
+  const cache = new Map<string, Database.Statement>();
+  const prepared = (sql: string) => {
+    let st = cache.get(sql);
+    if (!st) cache.set(sql, (st = db.prepare(sql)));
+    return st;
+  };
   return {
     insert(i) {
+      const estado = i.estado ?? 'queued';
+      const confirmacao = i.confirmacao ?? 'none';
       const { lastInsertRowid } = q.insert.run(
         i.accountId, i.referencia, i.conteudo, i.terminalId, i.impressoraId, i.codigoImpressora,
         i.aguardarClienteIniciarImpressao ? 1 : 0, i.status, Buffer.from(i.bytes), JSON.stringify(i.diagnostics), i.createdAt.getTime(),
+        estado, confirmacao, i.expiresAt ? i.expiresAt.getTime() : null, JSON.stringify(i.motivos ?? []),
       );
-      return { ...i, id: Number(lastInsertRowid) };
+      return {
+        ...i, id: Number(lastInsertRowid), estado, confirmacao, motivos: i.motivos ?? [], tentativas: 0,
+        leasedTo: null, leaseToken: null, leaseExpiresAt: null, expiresAt: i.expiresAt ?? null, reprint: false,
+      };
     },
     get(accountId, id) {
       const r = q.one.get(id, accountId);
       return r && toIntention(r);
+    },
+    history: (accountId, id) => q.history.all(id, accountId).map(toHistory),
+    appendHistory(id, e) {
+      const { seq } = q.append.get(id, id, e.estado, e.evento, JSON.stringify(e.motivos), e.origem, e.detalhe, e.at.getTime())!;
+      return { ...e, seq };
+    },
+    update(ref, from, patch, token) {
+      const [set, values] = setClause(patch);
+      const sql = `UPDATE intentions SET ${set} WHERE id = ? AND user_id = ? AND estado IN (${marks(from.length)})${token === undefined ? '' : ' AND lease_token = ?'} RETURNING *`;
+      const r = prepared(sql).get(...values, ref.id, ref.accountId, ...from, ...(token === undefined ? [] : [token])) as Row | undefined;
+      return r && toIntention(r);
+    },
+    claim(route, from, patch) {
+      const [set, values] = setClause(patch);
+      const [where, whereValues] = routeWhere('c', route);
+      // A job stopped on this terminal's printer (not one of unknown outcome, which waits for a person)
+      // holds the queue back: when the printer clears, it goes first.
+      const sql = `UPDATE intentions SET ${set} WHERE id = (
+          SELECT c.id FROM intentions c WHERE ${where} AND c.estado IN (${marks(from.length)})
+            AND NOT EXISTS (SELECT 1 FROM intentions s WHERE s.user_id = c.user_id AND s.leased_to = ? AND s.estado = 'stopped'
+              AND s.motivos NOT LIKE '%"outcome-unknown"%')
+          ORDER BY c.id LIMIT 1)
+        RETURNING *`;
+      const r = prepared(sql).get(...values, ...whereValues, ...from, route.terminalId) as Row | undefined;
+      return r && toIntention(r);
+    },
+    listForRoute(route, states) {
+      const [where, whereValues] = routeWhere('c', route);
+      const sql = `SELECT * FROM intentions c WHERE ${where} AND c.estado IN (${marks(states.length)}) ORDER BY c.id`;
+      return (prepared(sql).all(...whereValues, ...states) as Row[]).map(toIntention);
+    },
+    dueLeases(states, now, limit) {
+      const sql = `SELECT user_id, id FROM intentions WHERE estado IN (${marks(states.length)}) AND lease_expires_at < ? ORDER BY lease_expires_at LIMIT ?`;
+      return (prepared(sql).all(...states, now.getTime(), limit) as { user_id: string; id: number }[]).map((r) => ({ accountId: r.user_id, id: r.id }));
+    },
+    dueExpiry(states, now, limit) {
+      const sql = `SELECT user_id, id FROM intentions WHERE estado IN (${marks(states.length)}) AND expires_at < ? ORDER BY expires_at LIMIT ?`;
+      return (prepared(sql).all(...states, now.getTime(), limit) as { user_id: string; id: number }[]).map((r) => ({ accountId: r.user_id, id: r.id }));
     },
     findIdempotent(accountId, key) {
       const r = q.idem.get(accountId, key);

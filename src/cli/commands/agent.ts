@@ -1,0 +1,69 @@
+// `bobina agent --url URL --key KEY --terminal ID --device <tcp://host:port|file:PATH|-> [--state-dir DIR]`:
+// a terminal's client. Long-polls the service for the terminal's next job, asks the printer for its
+// status, writes the bytes, reports; a durable journal in the state directory makes a re-offered job
+// (lost report, expired lease, a restart of either side) be reported, never printed again. Runs
+// until SIGINT/SIGTERM. The key may come from BOBINA_TERMINAL_KEY instead (not seen in `ps`).
+import { parse } from '../args.js';
+import { EXIT, UsageError, type Command } from '../io.js';
+
+export const agentCommand: Command = {
+  name: 'agent',
+  usage: 'bobina agent --url <service URL> --key <terminal key> --terminal <id> --device <tcp://host:port|file:PATH|-> [--state-dir DIR] [--wait 30] [--retry-ms 1000]',
+  summary: "a terminal's client: takes its jobs from the service (long-poll), prints them exactly once (journal in --state-dir), reports (env BOBINA_TERMINAL_KEY)",
+  async run(args, io) {
+    const { values } = parse(args, {
+      url: { type: 'string' }, key: { type: 'string' }, terminal: { type: 'string' }, device: { type: 'string' }, 'state-dir': { type: 'string' },
+      wait: { type: 'string' }, 'retry-ms': { type: 'string' },
+    }, 0);
+    const key = values.key ?? process.env.BOBINA_TERMINAL_KEY;
+    if (!values.url || !key || !values.terminal || !values.device) throw new UsageError('--url, --key (or BOBINA_TERMINAL_KEY), --terminal and --device are required');
+    try {
+      new URL(values.url);
+    } catch {
+      throw new UsageError(`invalid --url "${values.url}"`);
+    }
+    const wait = values.wait === undefined ? 30 : Number(values.wait);
+    if (!(wait >= 0 && wait <= 60)) throw new UsageError(`invalid --wait "${values.wait}": seconds, 0 to 60`);
+    const retryMs = values['retry-ms'] === undefined ? 1000 : Number(values['retry-ms']);
+    if (!(Number.isInteger(retryMs) && retryMs >= 10)) throw new UsageError(`invalid --retry-ms "${values['retry-ms']}": milliseconds, at least 10`);
+    const { parseDevice } = await import('../../delivery/address.js');
+    try {
+      parseDevice(values.device);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const { Journal } = await import('../../delivery/journal.js');
+    const { DeliveryLoop } = await import('../../delivery/loop.js');
+    const { httpLink } = await import('../../delivery/http-link.js');
+    const { join } = await import('node:path');
+    const stateDir = values['state-dir'] ?? join('.bobina-agent', encodeURIComponent(values.terminal));
+    const journal = Journal.open(stateDir);
+    // With --device -, stdout carries the jobs' bytes: every line of the agent's own goes to stderr.
+    const say = (line: string) => io.stderr.write(`bobina agent: ${line}\n`);
+    const loop = new DeliveryLoop(httpLink({ url: values.url, key, terminal: values.terminal }), {
+      device: values.device, journal, waitMs: wait * 1000, retryMs, log: say,
+    });
+    say(`terminal ${values.terminal}: taking jobs from ${values.url}, printing to ${values.device} (journal in ${stateDir})`);
+    let failure: Error | undefined;
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        loop.stop().then(resolve, resolve);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      loop.start().then(stop, (err: Error) => {
+        failure = err;
+        stop();
+      });
+    });
+    journal.close();
+    if (failure) {
+      say(`the service refused this client: ${failure.message}`);
+      return EXIT.failed;
+    }
+    say('stopped');
+    return EXIT.ok;
+  },
+};

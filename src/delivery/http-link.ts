@@ -1,0 +1,77 @@
+// The terminal client protocol over HTTP (src/server/routes/terminal.ts is the other side): what
+// `bobina agent` talks. The key goes in the Authorization header, never in a URL or a log line.
+import { LinkRefusedError, LinkRequestError, type TerminalLink, type TerminalOffer, type TerminalReport } from './loop.js';
+
+export interface HttpLinkOptions {
+  /** The service's base URL, e.g. http://127.0.0.1:8080 */
+  url: string;
+  /** The terminal's key (`bobina terminals add … --print-key`). */
+  key: string;
+  /** The terminal the key is for: the service refuses a key of another terminal. */
+  terminal: string;
+  /** Longest wait for an answer besides the long-poll itself (default 10 s). */
+  timeoutMs?: number;
+}
+
+interface Trabalho {
+  intencaoImpressaoId: number;
+  tokenEntrega: string;
+  codigoImpressora: string;
+  bytes: string;
+  reimprimir: boolean;
+  tentativas: number;
+}
+
+export function httpLink(o: HttpLinkOptions): TerminalLink {
+  const base = o.url.replace(/\/+$/, '');
+  const timeoutMs = o.timeoutMs ?? 10_000;
+  const call = async (method: string, path: string, body: unknown, waitMs: number, signal?: AbortSignal): Promise<unknown> => {
+    const signals = [AbortSignal.timeout(waitMs + timeoutMs), ...(signal ? [signal] : [])];
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${o.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), 'user-agent': 'bobina-agent' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.any(signals),
+    });
+    const text = await res.text();
+    let json: { code?: string; message?: string } | undefined;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (res.ok) return json;
+    const what = `${method} ${path.split('?')[0]}: ${res.status} ${json?.code ?? ''} ${json?.message ?? ''}`.trim();
+    if (res.status === 401 || res.status === 403) throw new LinkRefusedError(what);
+    if (res.status >= 400 && res.status < 500) throw new LinkRequestError(what);
+    throw new Error(what);
+  };
+  return {
+    async next(waitMs, signal) {
+      const seconds = Math.max(0, Math.min(60, waitMs / 1000)).toFixed(3).replace(/\.?0+$/, '');
+      let answer: { trabalho: Trabalho | null };
+      try {
+        answer = (await call('POST', `/TerminalImpressao/ObterProxima?espera=${seconds || '0'}&terminalId=${encodeURIComponent(o.terminal)}`, undefined, waitMs, signal)) as { trabalho: Trabalho | null };
+      } catch (err) {
+        if (signal.aborted) return undefined;
+        throw err;
+      }
+      const t = answer.trabalho;
+      if (!t) return undefined;
+      return {
+        id: t.intencaoImpressaoId, token: t.tokenEntrega, codigoImpressora: t.codigoImpressora,
+        bytes: new Uint8Array(Buffer.from(t.bytes, 'base64')), reprint: t.reimprimir, tentativas: t.tentativas,
+      } satisfies TerminalOffer;
+    },
+    async report(r: TerminalReport) {
+      const answer = (await call('POST', '/TerminalImpressao/Reportar', {
+        intencaoImpressaoId: r.id, tokenEntrega: r.token, estado: r.estado,
+        ...(r.motivos ? { motivos: r.motivos } : {}), ...(r.confirmacao ? { confirmacao: r.confirmacao } : {}), ...(r.detalhe ? { detalhe: r.detalhe } : {}),
+      }, 0)) as { aceito: boolean };
+      return { aceito: answer.aceito };
+    },
+    async resume() {
+      return ((await call('POST', '/TerminalImpressao/Retomar', undefined, 0)) as { retomadas: number }).retomadas;
+    },
+  };
+}

@@ -1,0 +1,208 @@
+// The terminal client loop: take the next job (long-poll), deliver it to the device with deliver()
+// (journal, status, write, confirmation), report the outcome with the job's delivery token. A
+// stopped printer is asked again every `retryMs` and, once it answers well, the terminal's stopped
+// jobs are queued again (Retomar) in their insert order. `bobina agent` runs it over HTTP
+// (http-link.ts); the service runs it in process for terminals registered with a device. Same code.
+import { deliver, type DeliveryResult } from './deliver.js';
+import type { Journal } from './journal.js';
+import { openPrinter, type OpenOptions } from './session.js';
+
+/** A job as the service hands it to a terminal's client. */
+export interface TerminalOffer {
+  id: number;
+  token: string;
+  codigoImpressora: string;
+  bytes: Uint8Array;
+  /** Started again after an unknown outcome: print even if the journal saw it start. */
+  reprint: boolean;
+  tentativas: number;
+}
+
+export interface TerminalReport {
+  id: number;
+  token: string;
+  estado: 'printing' | 'completed' | 'stopped' | 'failed';
+  motivos?: string[];
+  confirmacao?: 'sent' | 'printer';
+  detalhe?: string;
+}
+
+/** The service, as a terminal's client sees it. */
+export interface TerminalLink {
+  /** The next job, waiting up to `waitMs`; undefined when none came. */
+  next(waitMs: number, signal: AbortSignal): Promise<TerminalOffer | undefined>;
+  report(report: TerminalReport): Promise<{ aceito: boolean }>;
+  /** The printer is ready again: the terminal's stopped jobs are queued again. */
+  resume(): Promise<number>;
+}
+
+/** The service refused the client itself (a wrong or revoked key): retrying will not help. */
+export class LinkRefusedError extends Error {
+  override name = 'LinkRefusedError';
+}
+
+/** The service refused one request (a job it does not know): that report is dropped. */
+export class LinkRequestError extends Error {
+  override name = 'LinkRequestError';
+}
+
+export interface DeliveryLoopOptions {
+  /** `tcp://host:port`, `file:PATH` or `-`. */
+  device: string;
+  /** The durable journal (always, outside tests of its absence): what makes a retry never print twice. */
+  journal?: Journal;
+  /** Long-poll wait per request (default 30 s). */
+  waitMs?: number;
+  /** How often a stopped printer is asked again, and the first pause after a failed request (default 1000 ms). */
+  retryMs?: number;
+  /** Timeouts of the printer session. */
+  printer?: OpenOptions;
+  /** One line per event. */
+  log?: (line: string) => void;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+/** The report that says what deliver() found. */
+export function reportFor(offer: TerminalOffer, result: DeliveryResult): TerminalReport {
+  const base = { id: offer.id, token: offer.token, detalhe: result.detail.slice(0, 500) };
+  switch (result.outcome) {
+    case 'completed':
+      return { ...base, estado: 'completed', confirmacao: result.confirmacao, motivos: result.motivos };
+    case 'stopped':
+      return { ...base, estado: 'stopped', motivos: result.motivos.length ? result.motivos : ['offline'] };
+    case 'outcome-unknown':
+      return { ...base, estado: 'stopped', motivos: [...new Set(['outcome-unknown', ...result.motivos])] };
+  }
+}
+
+export class DeliveryLoop {
+  private readonly abort = new AbortController();
+  private running: Promise<void> | undefined;
+  /** The template of the last job stopped by the printer: its status is asked until it is ready. */
+  private waitingFor: string | undefined;
+  /** Jobs printed (or found printed in the journal) by this loop. */
+  printed = 0;
+
+  constructor(private readonly link: TerminalLink, private readonly options: DeliveryLoopOptions) {}
+
+  /** Starts the loop; `done` settles when it stops (rejects if the service refuses the client). */
+  start(): Promise<void> {
+    this.running ??= this.run();
+    return this.running;
+  }
+
+  /** Stops taking jobs; waits for the job in hand (and its report) to finish. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.running?.catch(() => {});
+  }
+
+  private log(line: string) {
+    this.options.log?.(line);
+  }
+
+  private async run(): Promise<void> {
+    const { signal } = this.abort;
+    const retryMs = this.options.retryMs ?? 1000;
+    let pause = retryMs;
+    let first = true;
+    while (!signal.aborted) {
+      try {
+        if (this.waitingFor !== undefined) {
+          if (!(await this.printerReady(this.waitingFor))) {
+            await sleep(retryMs, signal);
+            continue;
+          }
+          this.waitingFor = undefined;
+          first = true;
+        }
+        if (first) {
+          // At start, and when the printer clears: jobs stopped earlier go back in the queue, in order.
+          const n = await this.link.resume();
+          if (n > 0) this.log(`printer ready: ${n} stopped job(s) queued again`);
+          first = false;
+        }
+        const offer = await this.link.next(this.options.waitMs ?? 30_000, signal);
+        pause = retryMs;
+        if (!offer || signal.aborted) continue;
+        await this.handle(offer);
+      } catch (err) {
+        if (err instanceof LinkRefusedError) throw err;
+        if (signal.aborted) break;
+        this.log(`service unreachable (${(err as Error).message}); trying again in ${pause} ms`);
+        await sleep(pause, signal);
+        pause = Math.min(pause * 2, 10 * retryMs);
+      }
+    }
+  }
+
+  private async printerReady(printer: string): Promise<boolean> {
+    const session = openPrinter(this.options.device, printer, this.options.printer);
+    try {
+      return (await session.status()).ready;
+    } finally {
+      await session.close();
+    }
+  }
+
+  private async handle(offer: TerminalOffer): Promise<void> {
+    let session;
+    try {
+      session = openPrinter(this.options.device, offer.codigoImpressora, this.options.printer);
+    } catch (err) {
+      // A template this client does not know (an older bobina): it cannot speak to the printer for it.
+      await this.send({ id: offer.id, token: offer.token, estado: 'failed', motivos: ['other'], detalhe: (err as Error).message.slice(0, 500) });
+      return;
+    }
+    let printing: Promise<unknown> = Promise.resolve();
+    const result = await deliver(session, { id: String(offer.id), token: offer.token, bytes: offer.bytes }, {
+      ...(this.options.journal ? { journal: this.options.journal } : {}),
+      reprint: offer.reprint,
+      onWrite: () => {
+        printing = this.link.report({ id: offer.id, token: offer.token, estado: 'printing' }).catch(() => {});
+      },
+    });
+    await printing;
+    const report = reportFor(offer, result);
+    if (result.outcome === 'completed') this.printed++;
+    if (result.outcome === 'stopped') this.waitingFor = offer.codigoImpressora;
+    this.log(`job ${offer.id}: ${report.estado}${report.motivos?.length ? ` (${report.motivos.join(', ')})` : ''}${result.outcome === 'completed' && result.fromJournal ? ' [journal]' : ''}`);
+    await this.send(report);
+  }
+
+  /**
+   * Sends a report until the service takes it (or refuses it for good). A report that never arrives
+   * is not lost work: the lease runs out, the job is offered again, and the journal answers.
+   */
+  private async send(report: TerminalReport): Promise<void> {
+    let pause = this.options.retryMs ?? 1000;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { aceito } = await this.link.report(report);
+        if (!aceito) this.log(`job ${report.id}: report ${report.estado} not taken (stale token or already final)`);
+        return;
+      } catch (err) {
+        if (err instanceof LinkRefusedError) throw err;
+        if (err instanceof LinkRequestError) {
+          this.log(`job ${report.id}: report refused: ${err.message}`);
+          return;
+        }
+        // Stopping: the journal keeps what was printed; the re-offer after restart reports it.
+        if (this.abort.signal.aborted && attempt > 0) return;
+        await sleep(pause, this.abort.signal.aborted ? new AbortController().signal : this.abort.signal);
+        pause = Math.min(pause * 2, 10_000);
+      }
+    }
+  }
+}

@@ -1,0 +1,302 @@
+// The job use cases: insert, cancel, and the terminal side (next job by long-poll, report, list
+// held, start, resume), plus the lease and expiry sweeps. Each state change is one store
+// transaction through lifecycle.ts; a job that becomes queued wakes its terminal's long-poll
+// (notifier.ts) once that transaction has committed. The routes and the service's own direct
+// delivery both call this, so a job is delivered the same way whoever delivers it.
+import { randomBytes } from 'node:crypto';
+import { Problem } from '../errors.js';
+import type { Store } from '../store/repositories.js';
+import type { ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, JobRef, NewIntention, Principal } from '../store/types.js';
+import { periodic, type BackgroundWorker } from '../workers/worker.js';
+import { ignoreJobEvents, type Confirmation, type JobEventSink } from './events.js';
+import { acquireJob, insertEvent, insertJob, isFinal, recordIgnored, transition, type JobWithHistory } from './lifecycle.js';
+import { QueueNotifier } from './notifier.js';
+
+export interface JobSettings {
+  /** How long a client holds a job without reporting before it is offered again (default 30 s). */
+  leaseMs: number;
+  /** Leases that may run out before the job is failed (default 5). */
+  maxAttempts: number;
+  /** A job never printed expires this long after it was made (default 24 h). */
+  ttlMs: number;
+}
+
+export const DEFAULT_JOB_SETTINGS: JobSettings = { leaseMs: 30_000, maxAttempts: 5, ttlMs: 24 * 60 * 60 * 1000 };
+
+/** The longest a client may wait for its next job in one request. */
+export const MAX_WAIT_MS = 60_000;
+
+/** What a client is handed: the job, its bytes, the template to speak, and the delivery token. */
+export interface Offer {
+  job: Intention;
+  token: string;
+}
+
+export type ReportState = 'printing' | 'completed' | 'stopped' | 'failed';
+
+export interface Report {
+  id: number;
+  token: string;
+  estado: ReportState;
+  motivos?: string[];
+  confirmacao?: Exclude<Confirmation, 'none'>;
+  detalhe?: string;
+}
+
+/** What the printer itself said (the rest are the client's words). */
+const PRINTER_REASONS = new Set(['media-empty', 'media-low', 'cover-open', 'offline', 'other']);
+
+const terminalOf = (p: Principal): { accountId: string; terminalId: string } => {
+  if (p.kind !== 'terminal') throw new Problem('terminal-key-required');
+  return p;
+};
+
+/** A job's delivery token: 128 random bits. */
+const newDeliveryToken = () => randomBytes(16).toString('base64url');
+
+export type Recorded = { created: JobWithHistory; answer?: IdempotentAnswer } | { replay: IdempotentAnswer };
+
+export class Jobs {
+  readonly notifier = new QueueNotifier();
+  readonly settings: JobSettings;
+
+  constructor(private readonly store: Store, private readonly sink: JobEventSink = ignoreJobEvents, settings: Partial<JobSettings> = {}) {
+    this.settings = { ...DEFAULT_JOB_SETTINGS, ...Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) };
+  }
+
+  // ---- partner side
+
+  /**
+   * Records a compiled intention in its first state with history row 1, in one transaction with its
+   * Idempotency-Key answer (serialised by the route once the job has its id).
+   */
+  async insert(
+    draft: Omit<NewIntention, 'estado' | 'status' | 'expiresAt'>,
+    o: { generic: boolean; idempotency?: { key: string; requestHash: string; statusCode: number }; serialise: (j: JobWithHistory) => string },
+  ): Promise<Recorded> {
+    const now = draft.createdAt;
+    const event = insertEvent({ generic: o.generic, aguardar: draft.aguardarClienteIniciarImpressao });
+    const recorded = await this.store.transaction(async (tx): Promise<Recorded> => {
+      if (o.idempotency) {
+        // Checked again inside the transaction: two concurrent requests with one key insert once.
+        const prior = await tx.intentions.findIdempotent(draft.accountId, o.idempotency.key);
+        if (prior) return { replay: prior };
+      }
+      // A job with no terminal goes to the account's template-jobs terminals; with none, it says so.
+      const routeless = event === 'insert-queued' && draft.terminalId === null && !(await tx.terminals.hasTemplateRoute(draft.accountId, draft.impressoraId));
+      const created = await insertJob(tx, this.sink, { ...draft, expiresAt: new Date(now.getTime() + this.settings.ttlMs) }, event, {
+        origem: 'server', at: now, ...(routeless ? { motivos: ['no-route'], detalhe: 'no terminal of this account takes template jobs for this printer' } : {}),
+      });
+      if (!o.idempotency) return { created };
+      const answer = { requestHash: o.idempotency.requestHash, statusCode: o.idempotency.statusCode, body: o.serialise(created) };
+      await tx.intentions.saveIdempotent(draft.accountId, o.idempotency.key, answer);
+      return { created, answer };
+    });
+    if ('created' in recorded) this.queued(recorded.created.job);
+    return recorded;
+  }
+
+  async get(accountId: string, id: number): Promise<JobWithHistory | undefined> {
+    const job = await this.store.intentions.get(accountId, id);
+    return job && { job, history: await this.store.intentions.history(accountId, id) };
+  }
+
+  /** Cancels a job nobody holds (held, queued, stopped); 409 once a client has it or it is final. */
+  async cancel(accountId: string, id: number): Promise<JobWithHistory> {
+    const result = await this.store.transaction(async (tx) => {
+      const changed = await transition(tx, this.sink, { accountId, id }, 'cancel', { origem: 'server', at: new Date(), motivos: [], detalhe: 'canceled by the partner' });
+      if (changed) return { job: changed, history: await tx.intentions.history(accountId, id) };
+      const job = await tx.intentions.get(accountId, id);
+      if (!job) throw new Problem('intention-not-found', { intencaoImpressaoId: id });
+      throw new Problem('job-not-cancelable', { intencaoImpressaoId: id, estado: job.estado });
+    });
+    return result;
+  }
+
+  // ---- terminal side
+
+  /** The queue a terminal's client serves, or undefined when the terminal is unknown or disabled. */
+  private async route(p: Principal): Promise<ClaimRoute | undefined> {
+    const { accountId, terminalId } = terminalOf(p);
+    const t = await this.store.terminals.find(accountId, terminalId);
+    if (!t || !t.enabled) return undefined;
+    return { accountId, terminalId, templateJobs: t.templateJobs === true, printerId: t.printerId };
+  }
+
+  /**
+   * Leases the terminal's next job, waiting up to `waitMs` for one to be queued (woken at once by
+   * the notifier, not by polling). Undefined when none came, or the wait was aborted.
+   */
+  async next(p: Principal, waitMs: number, signal?: AbortSignal): Promise<Offer | undefined> {
+    const { accountId, terminalId } = terminalOf(p);
+    const deadline = Date.now() + Math.min(Math.max(0, waitMs), MAX_WAIT_MS);
+    const keys = [QueueNotifier.terminal(accountId, terminalId), QueueNotifier.templates(accountId)];
+    for (;;) {
+      if (this.notifier.isClosed || signal?.aborted) return undefined;
+      const seen = this.notifier.snapshot(keys);
+      const route = await this.route(p);
+      if (route) {
+        const token = newDeliveryToken();
+        const now = new Date();
+        const job = await this.store.transaction((tx) =>
+          acquireJob(tx, this.sink, route, { token, expiresAt: new Date(now.getTime() + this.settings.leaseMs) }, { origem: 'server', at: now }),
+        );
+        if (job) return { job, token };
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return undefined;
+      if (!(await this.notifier.wait(keys, seen, left, signal)) && Date.now() >= deadline) return undefined;
+    }
+  }
+
+  /**
+   * A client's report on a job it holds. Applied when the job still holds `token` and its state
+   * allows it; otherwise recorded in the history and ignored (`aceito: false`).
+   */
+  async report(p: Principal, r: Report): Promise<{ aceito: boolean } & JobWithHistory> {
+    const { accountId, terminalId } = terminalOf(p);
+    const now = new Date();
+    const motivos = [...new Set(r.motivos ?? [])];
+    const origem = r.confirmacao === 'printer' || motivos.some((m) => PRINTER_REASONS.has(m)) ? 'printer' : 'client';
+    const change = { origem, at: now, motivos, detalhe: r.detalhe ?? null } as const;
+    const result = await this.store.transaction(async (tx) => {
+      const job = await tx.intentions.get(accountId, r.id);
+      // Only a job of this terminal (its own, or one it holds or held) is reported on.
+      if (!job || (job.terminalId !== terminalId && job.leasedTo !== terminalId)) throw new Problem('intention-not-found', { intencaoImpressaoId: r.id });
+      const ref: JobRef = { accountId, id: r.id };
+      let changed: Intention | undefined;
+      if (job.leasedTo === terminalId) {
+        switch (r.estado) {
+          case 'printing':
+            changed = await transition(tx, this.sink, ref, 'printing', { ...change, motivos: job.motivos }, { leaseExpiresAt: new Date(now.getTime() + this.settings.leaseMs) }, r.token);
+            break;
+          case 'completed':
+            changed = await transition(tx, this.sink, ref, 'completed', change, { confirmacao: r.confirmacao ?? 'sent', leaseToken: null, leaseExpiresAt: null, reprint: false }, r.token);
+            break;
+          case 'stopped':
+            changed = await transition(tx, this.sink, ref, 'stopped', { ...change, motivos: motivos.length ? motivos : ['other'] }, { leaseToken: null, leaseExpiresAt: null }, r.token);
+            break;
+          case 'failed':
+            changed = await transition(tx, this.sink, ref, 'failed', { ...change, motivos: motivos.length ? motivos : ['other'] }, { leaseToken: null, leaseExpiresAt: null }, r.token);
+            break;
+        }
+      }
+      if (!changed) {
+        const why = isFinal(job.estado) ? `job already ${job.estado}` : job.leaseToken !== r.token ? 'stale delivery token' : `not allowed in ${job.estado}`;
+        await recordIgnored(tx, job, { origem: 'client', at: now, motivos, detalhe: `report ${r.estado} ignored: ${why}` });
+        return { aceito: false, job, history: await tx.intentions.history(accountId, r.id) };
+      }
+      return { aceito: true, job: changed, history: await tx.intentions.history(accountId, r.id) };
+    });
+    return result;
+  }
+
+  /** The terminal's jobs waiting for someone to start them: held ones, and stopped ones whose outcome is unknown. */
+  async held(p: Principal): Promise<Intention[]> {
+    const route = await this.route(p);
+    if (!route) return [];
+    const jobs = await this.store.intentions.listForRoute(route, ['held', 'stopped']);
+    return jobs.filter((j) => j.estado === 'held' || j.motivos.includes('outcome-unknown'));
+  }
+
+  /** Starts a held job, or prints again one whose outcome was unknown (the client's journal lets it through). */
+  async start(p: Principal, id: number): Promise<JobWithHistory> {
+    const { accountId } = terminalOf(p);
+    const route = await this.route(p);
+    const found = await this.store.intentions.get(accountId, id);
+    if (!found || !route || !this.mayServe(route, found)) throw new Problem('intention-not-found', { intencaoImpressaoId: id });
+    const reprint = found.estado === 'stopped' && found.motivos.includes('outcome-unknown');
+    if (found.estado !== 'held' && !reprint) throw new Problem('job-not-startable', { intencaoImpressaoId: id, estado: found.estado });
+    const result = await this.store.transaction(async (tx) => {
+      const changed = await transition(
+        tx, this.sink, found, 'start',
+        { origem: 'client', at: new Date(), motivos: [], detalhe: reprint ? 'started again after an unknown outcome' : 'started by the client' },
+        reprint ? { reprint: true } : {},
+      );
+      if (!changed) throw new Problem('job-not-startable', { intencaoImpressaoId: id, estado: found.estado });
+      return { job: changed, history: await tx.intentions.history(accountId, id) };
+    });
+    this.queued(result.job);
+    return result;
+  }
+
+  /** The printer answers well again: the terminal's stopped jobs (not those of unknown outcome) are queued again, in order. */
+  async resume(p: Principal): Promise<number> {
+    const route = await this.route(p);
+    if (!route) return 0;
+    const stopped = (await this.store.intentions.listForRoute(route, ['stopped'])).filter((j) => !j.motivos.includes('outcome-unknown'));
+    let count = 0;
+    for (const job of stopped) {
+      const changed = await this.store.transaction((tx) => transition(tx, this.sink, job, 'resume', { origem: 'client', at: new Date(), motivos: [], detalhe: 'the printer is ready again' }));
+      if (changed) {
+        count++;
+        this.queued(changed);
+      }
+    }
+    return count;
+  }
+
+  private mayServe(route: ClaimRoute, job: Intention): boolean {
+    if (job.terminalId === route.terminalId || job.leasedTo === route.terminalId) return true;
+    return route.templateJobs && job.terminalId === null && (route.printerId === null || route.printerId === job.impressoraId);
+  }
+
+  // ---- sweeps
+
+  /** Leases that ran out: offered again, or failed after the last allowed attempt. */
+  async expireLeases(now = new Date()): Promise<number> {
+    const due = await this.store.intentions.dueLeases(['acquired', 'printing'], now, 100);
+    let count = 0;
+    for (const ref of due) {
+      const job = await this.store.transaction(async (tx) => {
+        const j = await tx.intentions.get(ref.accountId, ref.id);
+        if (!j || !j.leaseToken || !j.leaseExpiresAt || j.leaseExpiresAt >= now) return undefined;
+        const last = j.tentativas >= this.settings.maxAttempts;
+        return transition(
+          tx, this.sink, ref, last ? 'attempts-exhausted' : 'lease-expired',
+          { origem: 'server', at: now, motivos: last ? ['lease-expired', 'max-attempts'] : ['lease-expired'], detalhe: `no report within ${this.settings.leaseMs} ms (attempt ${j.tentativas} of ${this.settings.maxAttempts})` },
+          { leaseToken: null, leaseExpiresAt: null }, j.leaseToken,
+        );
+      });
+      if (job) {
+        count++;
+        this.queued(job);
+      }
+    }
+    return count;
+  }
+
+  /** Jobs never printed within the time-to-live. */
+  async expireJobs(now = new Date()): Promise<number> {
+    const due = await this.store.intentions.dueExpiry(['held', 'queued', 'stopped'], now, 100);
+    let count = 0;
+    for (const ref of due) {
+      const job = await this.store.transaction((tx) => transition(tx, this.sink, ref, 'expire', { origem: 'server', at: now, motivos: [], detalhe: 'not printed in time' }));
+      if (job) count++;
+    }
+    return count;
+  }
+
+  /** The lease and expiry sweeps, as background workers. */
+  workers(): BackgroundWorker[] {
+    const every = (ms: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(ms / 5)));
+    return [
+      periodic('job-leases', every(this.settings.leaseMs, 50, 1000), () => this.expireLeases()),
+      periodic('job-expiry', every(this.settings.ttlMs, 50, 5000), () => this.expireJobs()),
+    ];
+  }
+
+  /** Ends every long-poll (empty answers): the app is closing. */
+  close(): void {
+    this.notifier.close();
+  }
+
+  /** Wakes the long-polls that may take this job, if it is queued. */
+  private queued(job: Intention): void {
+    if (job.estado !== 'queued') return;
+    if (job.terminalId !== null) this.notifier.notify(QueueNotifier.terminal(job.accountId, job.terminalId));
+    else this.notifier.notify(QueueNotifier.templates(job.accountId));
+  }
+}
+
+export type { HistoryEntry };

@@ -1,0 +1,65 @@
+// The terminal client protocol (README: "Terminal client protocol"), for `bobina agent` or a
+// partner's own client, authenticated with the terminal's own key:
+//   POST /TerminalImpressao/ObterProxima?espera=30  lease the next job (long-poll, ≤ 60 s)
+//   POST /TerminalImpressao/Reportar                 printing | completed | stopped | failed, with the delivery token
+//   GET  /TerminalImpressao/ListarRetidas            jobs waiting to be started
+//   POST /TerminalImpressao/Iniciar?intencaoImpressaoId=N
+//   POST /TerminalImpressao/Retomar                  the printer is ready again: stopped jobs queued again
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { formatData } from '../dates.js';
+import { Problem } from '../errors.js';
+import { MAX_WAIT_MS, type Jobs } from '../jobs/jobs.js';
+import { heldSchema, nextSchema, reportSchema, resumeSchema, startSchema } from '../schemas.js';
+import { intentionRecord, intentionView } from './intention-view.js';
+
+const DEFAULT_WAIT_MS = 30_000;
+
+export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Jobs }) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  api.post('/TerminalImpressao/ObterProxima', { schema: nextSchema }, async (request, reply) => {
+    const { espera, terminalId } = request.query;
+    if (terminalId !== undefined && request.principal.kind === 'terminal' && terminalId !== request.principal.terminalId) throw new Problem('terminal-mismatch');
+    const waitMs = espera === undefined ? DEFAULT_WAIT_MS : Math.min(MAX_WAIT_MS, Math.round(Number(espera) * 1000));
+    // A client that hangs up stops waiting, so no job is leased to a request nobody will read.
+    const gone = new AbortController();
+    const onClose = () => gone.abort();
+    // (The response's close, not the request's: a request closes as soon as its body has been read.)
+    reply.raw.once('close', onClose);
+    try {
+      const offer = await jobs.next(request.principal, waitMs, gone.signal);
+      if (!offer) return { data: formatData(new Date()), trabalho: null };
+      const { job, token } = offer;
+      return {
+        data: formatData(new Date()),
+        trabalho: {
+          intencaoImpressaoId: job.id, referencia: job.referencia, tokenEntrega: token, codigoImpressora: job.codigoImpressora,
+          impressoraId: job.impressoraId, bytes: Buffer.from(job.bytes).toString('base64'), tamanhoBytes: job.bytes.length,
+          tentativas: job.tentativas, reimprimir: job.reprint, prazoSegundos: jobs.settings.leaseMs / 1000,
+        },
+      };
+    } finally {
+      reply.raw.off('close', onClose);
+    }
+  });
+
+  api.post('/TerminalImpressao/Reportar', { schema: reportSchema }, async (request) => {
+    const b = request.body;
+    const r = await jobs.report(request.principal, {
+      id: b.intencaoImpressaoId, token: b.tokenEntrega, estado: b.estado,
+      ...(b.motivos ? { motivos: b.motivos } : {}), ...(b.confirmacao ? { confirmacao: b.confirmacao } : {}), ...(b.detalhe ? { detalhe: b.detalhe } : {}),
+    });
+    return { data: formatData(new Date()), aceito: r.aceito, intencaoImpressao: intentionRecord(r.job, r.history) };
+  });
+
+  api.get('/TerminalImpressao/ListarRetidas', { schema: heldSchema }, async (request) => {
+    const held = await jobs.held(request.principal);
+    const withHistory = await Promise.all(held.map(async (j) => (await jobs.get(j.accountId, j.id)) ?? { job: j, history: [] }));
+    return { data: formatData(new Date()), intencoes: withHistory.map((h) => intentionRecord(h.job, h.history)) };
+  });
+
+  api.post('/TerminalImpressao/Iniciar', { schema: startSchema }, async (request) => intentionView(await jobs.start(request.principal, Number(request.query.intencaoImpressaoId))));
+
+  api.post('/TerminalImpressao/Retomar', { schema: resumeSchema }, async (request) => ({ data: formatData(new Date()), retomadas: await jobs.resume(request.principal) }));
+}

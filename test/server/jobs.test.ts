@@ -1,0 +1,253 @@
+// The job lifecycle through the API (issue 11 §1, §2): states, reasons, attempts, confirmation and
+// history on Insert/GetById; cancel; expiry; held jobs; the terminal client protocol (long-poll,
+// reports with the delivery token, stale tokens, leases); credentials scoped to one terminal; and
+// the JobEvent every change hands to the app's sink, numbered like the history.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compile } from '../../src/index.js';
+import { sha256 } from '../../src/server/auth/secrets.js';
+import type { JobEvent } from '../../src/server/jobs/events.js';
+import { fromStates, target, TRANSITIONS, type LifecycleEvent } from '../../src/server/jobs/lifecycle.js';
+import { harness, login, type Harness } from './helpers.js';
+
+let h: Harness;
+let token: string;
+let events: JobEvent[];
+let aliceId: string;
+let bobId: string;
+
+async function terminalKey(accountId: string, terminalId: string, key = `bobt_test_${terminalId}`) {
+  await h.store.credentials.setTerminalKey(accountId, terminalId, sha256(key), key.slice(0, 11));
+  return key;
+}
+
+const insert = (body: object, key = token) => h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload: body });
+const getById = (id: number) => h.app.inject({ method: 'GET', url: `/IntencaoImpressao/GetById?key=${token}&intencaoImpressaoId=${id}` });
+const cancel = (id: number) => h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Cancelar?key=${token}&intencaoImpressaoId=${id}` });
+const next = (key: string, espera = '0') => h.app.inject({ method: 'POST', url: `/TerminalImpressao/ObterProxima?espera=${espera}`, headers: { authorization: `Bearer ${key}` } });
+const report = (key: string, body: object) => h.app.inject({ method: 'POST', url: '/TerminalImpressao/Reportar', headers: { authorization: `Bearer ${key}` }, payload: body });
+
+beforeEach(async () => {
+  events = [];
+  h = await harness({ jobEvents: async (_tx, e) => void events.push(e), jobs: { leaseMs: 60_000, maxAttempts: 2, ttlMs: 3_600_000 } });
+  token = (await login(h.app)).access_token;
+  aliceId = (await h.store.accounts.findByEmail('alice@example.com'))!.id;
+  bobId = (await h.store.accounts.findByEmail('bob@example.com'))!.id;
+});
+afterEach(async () => h.close());
+
+describe('the lifecycle table', () => {
+  it('gives every event one target state and final states no way out', () => {
+    const events = new Set(Object.values(TRANSITIONS).flatMap((row) => Object.keys(row))) as Set<LifecycleEvent>;
+    for (const e of events) expect(() => target(e)).not.toThrow();
+    for (const s of ['completed', 'failed', 'canceled', 'expired'] as const) expect(TRANSITIONS[s]).toEqual({});
+    expect(fromStates('cancel').sort()).toEqual(['held', 'queued', 'stopped']);
+    expect(fromStates('acquire')).toEqual(['queued']);
+  });
+});
+
+describe('Insert and GetById', () => {
+  it('add estado, motivos, tentativas, confirmacao and historico after the existing fields', async () => {
+    const res = await insert({ conteudo: 'Olá<paperCutFull>', terminalId: 'CAIXA-01' });
+    const i = res.json().intencaoImpressao;
+    expect(Object.keys(i)).toEqual([
+      'id', 'referencia', 'conteudo', 'terminalId', 'impressoraId', 'codigoImpressora', 'aguardarClienteIniciarImpressao', 'status',
+      'diagnostics', 'tamanhoBytes', 'dataCriacao', 'estado', 'motivos', 'tentativas', 'confirmacao', 'historico',
+    ]);
+    expect(i).toMatchObject({ status: 'ImpressaoEnviada', estado: 'queued', motivos: [], tentativas: 0, confirmacao: 'none' });
+    expect(i.historico).toEqual([{ estado: 'queued', motivos: [], origem: 'server', data: expect.stringMatching(/^\d\d\/\d\d\/\d{4} /), evento: 'insert-queued', detalhe: null }]);
+    expect((await getById(i.id)).json().intencaoImpressao).toEqual(i);
+    expect(events).toEqual([expect.objectContaining({ accountId: aliceId, intencaoImpressaoId: i.id, estado: 'queued', status: 'ImpressaoEnviada', sequence: 1 })]);
+  });
+
+  it('records the generic-printer rule as completed without confirmation, and aguardarClienteIniciarImpressao as held', async () => {
+    const generic = (await insert({ conteudo: 'x', terminalId: 'ANDROID' })).json().intencaoImpressao;
+    expect(generic).toMatchObject({ status: 'Impresso', estado: 'completed', confirmacao: 'none' });
+    const held = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01', aguardarClienteIniciarImpressao: true })).json().intencaoImpressao;
+    expect(held).toMatchObject({ status: 'ImpressaoEnviada', estado: 'held' });
+  });
+
+  it('says when a job without a terminal has no terminal to take it', async () => {
+    const lonely = (await insert({ conteudo: 'x', impressoraId: 2 })).json().intencaoImpressao;
+    expect(lonely).toMatchObject({ estado: 'queued', motivos: ['no-route'] });
+  });
+
+  it('needs codigoImpressora for a terminal without a linked printer', async () => {
+    await h.store.terminals.put({ accountId: aliceId, terminalId: 'SEM-IMPRESSORA', printerId: null, enabled: true });
+    expect((await insert({ conteudo: 'x', terminalId: 'SEM-IMPRESSORA' })).json()).toMatchObject({ code: 'printer-required' });
+    const ok = (await insert({ conteudo: 'x', terminalId: 'SEM-IMPRESSORA', codigoImpressora: 'MAKER4I9' })).json().intencaoImpressao;
+    expect(ok).toMatchObject({ terminalId: 'SEM-IMPRESSORA', impressoraId: 4, estado: 'queued' });
+  });
+});
+
+describe('Cancelar', () => {
+  it('cancels a queued job, and answers 409 once it is final or acquired', async () => {
+    const a = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const canceled = await cancel(a.id);
+    expect(canceled.statusCode).toBe(200);
+    expect(canceled.json().intencaoImpressao).toMatchObject({ status: 'Cancelado', estado: 'canceled' });
+    expect(canceled.json().intencaoImpressao.historico.map((x: { estado: string }) => x.estado)).toEqual(['queued', 'canceled']);
+    expect((await cancel(a.id)).statusCode).toBe(409);
+
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const b = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    expect((await next(key)).json().trabalho.intencaoImpressaoId).toBe(b.id);
+    const refused = await cancel(b.id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'job-not-cancelable', estado: 'acquired' });
+    expect((await cancel(999)).statusCode).toBe(404);
+  });
+});
+
+describe('the terminal client protocol', () => {
+  it('hands the job with its compiled bytes and a token, and takes the report', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const conteudo = 'Recibo<br><b>Total</b><paperCutFull>';
+    const i = (await insert({ conteudo, terminalId: 'CAIXA-01', referencia: 'r1' })).json().intencaoImpressao;
+    const t = (await next(key)).json().trabalho;
+    expect(t).toMatchObject({ intencaoImpressaoId: i.id, referencia: 'r1', codigoImpressora: 'MAKER1MP4200', tentativas: 1, reimprimir: false });
+    expect(Buffer.from(t.bytes, 'base64')).toEqual(Buffer.from(compile(conteudo, { printer: 'MAKER1MP4200' }).bytes));
+    expect((await getById(i.id)).json().intencaoImpressao).toMatchObject({ estado: 'acquired', tentativas: 1 });
+
+    expect((await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'printing' })).json().aceito).toBe(true);
+    const done = (await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'completed', confirmacao: 'printer', motivos: ['media-low'] })).json();
+    expect(done.aceito).toBe(true);
+    expect(done.intencaoImpressao).toMatchObject({ status: 'Impresso', estado: 'completed', confirmacao: 'printer', motivos: ['media-low'] });
+    expect(done.intencaoImpressao.historico.map((x: { estado: string; origem: string }) => `${x.estado}/${x.origem}`)).toEqual([
+      'queued/server', 'acquired/server', 'printing/client', 'completed/printer',
+    ]);
+    // A repeated report changes nothing: recorded and ignored.
+    const again = (await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'failed', motivos: ['other'] })).json();
+    expect(again).toMatchObject({ aceito: false, intencaoImpressao: { estado: 'completed' } });
+    expect(again.intencaoImpressao.historico.at(-1)).toMatchObject({ estado: 'completed', evento: 'ignored-report', origem: 'client' });
+    expect(events.filter((e) => e.intencaoImpressaoId === i.id).map((e) => [e.sequence, e.estado])).toEqual([
+      [1, 'queued'], [2, 'acquired'], [3, 'printing'], [4, 'completed'],
+    ]);
+  });
+
+  it('answers a long-poll as soon as a job is queued, and empty after the wait', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const empty = await next(key, '0.05');
+    expect(empty.json()).toMatchObject({ trabalho: null });
+    const waiting = next(key, '20');
+    await new Promise((r) => setTimeout(r, 50));
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    expect((await waiting).json().trabalho.intencaoImpressaoId).toBe(i.id);
+  });
+
+  it('hands two jobs of one terminal in insert order, each to one request', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const a = (await insert({ conteudo: 'a', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const b = (await insert({ conteudo: 'b', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const [x, y, z] = await Promise.all([next(key), next(key), next(key)]);
+    expect([x.json().trabalho?.intencaoImpressaoId, y.json().trabalho?.intencaoImpressaoId, z.json().trabalho]).toEqual([a.id, b.id, null]);
+  });
+
+  it('records and ignores a report with a stale token', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const first = (await next(key)).json().trabalho;
+    // The lease runs out: the job is offered again with a new token.
+    expect(await h.app.jobs.expireLeases(new Date(Date.now() + 120_000))).toBe(1);
+    const second = (await next(key)).json().trabalho;
+    expect(second).toMatchObject({ intencaoImpressaoId: i.id, tentativas: 2 });
+    expect(second.tokenEntrega).not.toBe(first.tokenEntrega);
+    const stale = (await report(key, { intencaoImpressaoId: i.id, tokenEntrega: first.tokenEntrega, estado: 'completed' })).json();
+    expect(stale.aceito).toBe(false);
+    expect(stale.intencaoImpressao.estado).toBe('acquired');
+    expect(stale.intencaoImpressao.historico.at(-1)).toMatchObject({ evento: 'ignored-report', detalhe: expect.stringContaining('stale delivery token') });
+    const ok = (await report(key, { intencaoImpressaoId: i.id, tokenEntrega: second.tokenEntrega, estado: 'completed' })).json();
+    expect(ok.intencaoImpressao).toMatchObject({ estado: 'completed', confirmacao: 'sent', tentativas: 2 });
+  });
+
+  it('fails a job whose lease ran out on the last allowed attempt', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      expect((await next(key)).json().trabalho.tentativas).toBe(attempt);
+      await h.app.jobs.expireLeases(new Date(Date.now() + 120_000));
+    }
+    const failed = (await getById(i.id)).json().intencaoImpressao;
+    expect(failed).toMatchObject({ status: 'FalhaImpressao', estado: 'failed', tentativas: 2, motivos: ['lease-expired', 'max-attempts'] });
+    expect(failed.historico.map((x: { estado: string }) => x.estado)).toEqual(['queued', 'acquired', 'queued', 'acquired', 'failed']);
+  });
+
+  it('expires a job never printed in time, never one a client holds', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const held = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    await next(key);
+    const waiting = (await insert({ conteudo: 'y', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    expect(await h.app.jobs.expireJobs(new Date(Date.now() + 2 * 3_600_000))).toBe(1);
+    expect((await getById(waiting.id)).json().intencaoImpressao).toMatchObject({ status: 'Expirado', estado: 'expired' });
+    expect((await getById(held.id)).json().intencaoImpressao.estado).toBe('acquired');
+  });
+
+  it('keeps a held job until the client starts it', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01', aguardarClienteIniciarImpressao: true })).json().intencaoImpressao;
+    expect((await next(key)).json().trabalho).toBeNull();
+    const list = (await h.app.inject({ method: 'GET', url: `/TerminalImpressao/ListarRetidas?key=${key}` })).json();
+    expect(list.intencoes.map((x: { id: number }) => x.id)).toEqual([i.id]);
+    const started = await h.app.inject({ method: 'POST', url: `/TerminalImpressao/Iniciar?key=${key}&intencaoImpressaoId=${i.id}` });
+    expect(started.json().intencaoImpressao).toMatchObject({ estado: 'queued' });
+    expect((await h.app.inject({ method: 'POST', url: `/TerminalImpressao/Iniciar?key=${key}&intencaoImpressaoId=${i.id}` })).statusCode).toBe(409);
+    expect((await next(key)).json().trabalho.intencaoImpressaoId).toBe(i.id);
+  });
+
+  it('queues stopped jobs again when the printer clears, first in line', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const a = (await insert({ conteudo: 'a', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const b = (await insert({ conteudo: 'b', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const t = (await next(key)).json().trabalho;
+    expect((await report(key, { intencaoImpressaoId: a.id, tokenEntrega: t.tokenEntrega, estado: 'stopped', motivos: ['media-empty'] })).json().intencaoImpressao)
+      .toMatchObject({ estado: 'stopped', motivos: ['media-empty'], status: 'ImpressaoEnviada' });
+    // While a job waits on the printer, the next one is not handed out (it would jump the queue).
+    expect((await next(key)).json().trabalho).toBeNull();
+    expect((await h.app.inject({ method: 'POST', url: `/TerminalImpressao/Retomar?key=${key}` })).json().retomadas).toBe(1);
+    expect((await next(key)).json().trabalho.intencaoImpressaoId).toBe(a.id);
+    expect((await next(key)).json().trabalho.intencaoImpressaoId).toBe(b.id);
+  });
+});
+
+describe('terminal credentials', () => {
+  it('act only as their terminal, and never as the account (nor the other way round)', async () => {
+    const caixa = await terminalKey(aliceId, 'CAIXA-01');
+    const other = await terminalKey(aliceId, 'ANDROID2');
+    await h.store.terminals.put({ accountId: aliceId, terminalId: 'ANDROID2', printerId: 1, enabled: true });
+    const bob = await terminalKey(bobId, 'BOB-01');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    expect((await next(other)).json().trabalho).toBeNull();
+    expect((await next(bob)).json().trabalho).toBeNull();
+    expect((await next(token)).json()).toMatchObject({ code: 'terminal-key-required' });
+    expect((await next(token)).statusCode).toBe(403);
+    expect((await insert({ conteudo: 'x', terminalId: 'CAIXA-01' }, caixa)).json()).toMatchObject({ code: 'partner-key-required' });
+    expect((await h.app.inject({ method: 'GET', url: `/IntencaoImpressao/GetById?key=${caixa}&intencaoImpressaoId=${i.id}` })).statusCode).toBe(403);
+    const t = (await next(caixa)).json().trabalho;
+    // Another terminal cannot report on it, even with the token.
+    expect((await report(other, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'completed' })).statusCode).toBe(404);
+    expect((await h.app.inject({ method: 'POST', url: `/TerminalImpressao/ObterProxima?espera=0&terminalId=OTHER`, headers: { authorization: `Bearer ${caixa}` } })).json())
+      .toMatchObject({ code: 'terminal-mismatch' });
+    // Rotating replaces the key.
+    await terminalKey(aliceId, 'CAIXA-01', 'bobt_rotated');
+    expect((await next(caixa)).statusCode).toBe(401);
+    expect((await next('bobt_rotated')).statusCode).toBe(200);
+  });
+
+  it('route jobs without a terminal to a terminal that takes template jobs', async () => {
+    await h.store.terminals.put({ accountId: aliceId, terminalId: 'BALCAO', printerId: 2, enabled: true, templateJobs: true });
+    const key = await terminalKey(aliceId, 'BALCAO');
+    const mine = (await insert({ conteudo: 'x', impressoraId: 2 })).json().intencaoImpressao;
+    expect(mine.motivos).toEqual([]);
+    const notMine = (await insert({ conteudo: 'x', impressoraId: 3 })).json().intencaoImpressao;
+    expect(notMine.motivos).toEqual(['no-route']);
+    expect((await next(key)).json().trabalho.intencaoImpressaoId).toBe(mine.id);
+    expect((await next(key)).json().trabalho).toBeNull();
+  });
+
+  it('are in the OpenAPI document', async () => {
+    const doc = (await h.app.inject('/openapi.json')).json();
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
+      '/IntencaoImpressao/Cancelar', '/TerminalImpressao/ObterProxima', '/TerminalImpressao/Reportar',
+      '/TerminalImpressao/ListarRetidas', '/TerminalImpressao/Iniciar', '/TerminalImpressao/Retomar',
+    ]));
+  });
+});
