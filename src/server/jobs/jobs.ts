@@ -59,6 +59,8 @@ export type Recorded = { created: JobWithHistory; answer?: IdempotentAnswer } | 
 export class Jobs {
   readonly notifier = new QueueNotifier();
   readonly settings: JobSettings;
+  /** Leases are not expired before this time (set when the sweeps start). */
+  private graceUntil = 0;
 
   constructor(private readonly store: Store, private readonly sink: JobEventSink = ignoreJobEvents, settings: Partial<JobSettings> = {}) {
     this.settings = { ...DEFAULT_JOB_SETTINGS, ...Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) };
@@ -243,8 +245,12 @@ export class Jobs {
 
   // ---- sweeps
 
-  /** Leases that ran out: offered again, or failed after the last allowed attempt. */
+  /**
+   * Leases that ran out: offered again, or failed after the last allowed attempt. Not within one
+   * lease length of the service starting: a client could not report while it was down.
+   */
   async expireLeases(now = new Date()): Promise<number> {
+    if (now.getTime() < this.graceUntil) return 0;
     const due = await this.store.intentions.dueLeases(['acquired', 'printing'], now, 100);
     let count = 0;
     for (const ref of due) {
@@ -280,8 +286,16 @@ export class Jobs {
   /** The lease and expiry sweeps, as background workers. */
   workers(): BackgroundWorker[] {
     const every = (ms: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(ms / 5)));
+    const leases = periodic('job-leases', every(this.settings.leaseMs, 50, 1000), () => this.expireLeases());
     return [
-      periodic('job-leases', every(this.settings.leaseMs, 50, 1000), () => this.expireLeases()),
+      {
+        name: leases.name,
+        start: (log) => {
+          this.graceUntil = Date.now() + this.settings.leaseMs;
+          return leases.start(log);
+        },
+        stop: () => leases.stop(),
+      },
       periodic('job-expiry', every(this.settings.ttlMs, 50, 5000), () => this.expireJobs()),
     ];
   }
