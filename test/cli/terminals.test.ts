@@ -1,0 +1,82 @@
+// `bobina terminals add` and `rotate-key` (issue 11 §1, §2, §3): a terminal without a printer, one
+// with a device, one taking template jobs; the terminal key printed once, alone on the last line,
+// stored only hashed, replaced by rotate-key; `bobina agent` refusing bad arguments.
+import Database from 'better-sqlite3';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../../src/server/auth/secrets.js';
+import { bobina, STACK } from '../support/cli.js';
+
+let dir: string;
+let db: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'bobina-terminals-'));
+  db = join(dir, 'db.sqlite');
+  expect(bobina(['users', 'add', '--email', 'ana@example.com', '--password', 'pw-ana-1', '--name', 'Ana', '--db', db]).code).toBe(0);
+}, 15_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const run = (...args: string[]) => {
+  const r = bobina([...args, '--db', db]);
+  return { ...r, out: r.stdout.toString('utf8') };
+};
+
+const rows = <T>(sql: string, ...params: unknown[]): T[] => {
+  const conn = new Database(db, { readonly: true });
+  try {
+    return conn.prepare(sql).all(...params) as T[];
+  } finally {
+    conn.close();
+  }
+};
+
+describe('bobina terminals', () => {
+  it('registers a terminal without a printer, with a device, or taking template jobs', () => {
+    expect(run('terminals', 'add', '--email', 'ana@example.com', '--terminal', 'SEM').out).toMatch(/has no linked printer/);
+    expect(run('terminals', 'add', '--email', 'ana@example.com', '--terminal', 'LOJA', '--printer', 'MAKER5T20', '--device', 'tcp://127.0.0.1:9100').out).toMatch(/delivered by the service to tcp:\/\/127\.0\.0\.1:9100/);
+    expect(run('terminals', 'add', '--email', 'ana@example.com', '--terminal', 'BALCAO', '--template-jobs').out).toMatch(/takes the account's template jobs/);
+    expect(rows('SELECT terminal_id, printer_id, device, template_jobs FROM terminals ORDER BY terminal_id')).toEqual([
+      { terminal_id: 'BALCAO', printer_id: null, device: null, template_jobs: 1 },
+      { terminal_id: 'LOJA', printer_id: 5, device: 'tcp://127.0.0.1:9100', template_jobs: 0 },
+      { terminal_id: 'SEM', printer_id: null, device: null, template_jobs: 0 },
+    ]);
+    const bad = run('terminals', 'add', '--email', 'ana@example.com', '--terminal', 'X', '--device', 'lpt1');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).not.toMatch(STACK);
+  }, 30_000);
+
+  it('prints the key once, alone on the last line, stores only its hash, and rotate-key replaces it', () => {
+    const added = run('terminals', 'add', '--email', 'ana@example.com', '--terminal', 'PDV', '--printer', '1', '--print-key');
+    expect(added.code).toBe(0);
+    const lines = added.out.trimEnd().split('\n');
+    const key = lines.at(-1)!;
+    expect(key).toMatch(/^bobt_[A-Za-z0-9_-]{43}$/);
+    expect(lines.slice(0, -1).join('\n')).not.toContain(key);
+    const stored = rows<{ key_hash: string; terminal_id: string }>('SELECT key_hash, terminal_id FROM terminal_keys');
+    expect(stored).toEqual([{ key_hash: sha256(key), terminal_id: 'PDV' }]);
+    expect(readFileSync(db).includes(Buffer.from(key))).toBe(false);
+
+    const rotated = run('terminals', 'rotate-key', '--email', 'ana@example.com', '--terminal', 'PDV');
+    const newKey = rotated.out.trimEnd().split('\n').at(-1)!;
+    expect(newKey).toMatch(/^bobt_/);
+    expect(newKey).not.toBe(key);
+    expect(rows('SELECT key_hash FROM terminal_keys')).toEqual([{ key_hash: sha256(newKey) }]);
+    expect(run('terminals', 'rotate-key', '--email', 'ana@example.com', '--terminal', 'NOPE').code).toBe(1);
+  }, 30_000);
+});
+
+describe('bobina agent', () => {
+  it.each([
+    [['--url', 'http://127.0.0.1:1', '--terminal', 'PDV', '--device', '-'], /--key/],
+    [['--url', 'nope', '--key', 'k', '--terminal', 'PDV', '--device', '-'], /invalid --url/],
+    [['--url', 'http://127.0.0.1:1', '--key', 'k', '--terminal', 'PDV', '--device', 'lpt1'], /unknown device address/],
+    [['--url', 'http://127.0.0.1:1', '--key', 'k', '--terminal', 'PDV', '--device', '-', '--wait', '61'], /invalid --wait/],
+  ])('refuses %j with a usage error', (args, message) => {
+    const r = bobina(['agent', ...args], undefined);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(STACK);
+  }, 15_000);
+});
