@@ -14,6 +14,7 @@ import type { IdempotentAnswer } from '../store/types.js';
 import { assertWellFormed, insertRequestHash } from './insert-request.js';
 import { diagnosticView, intentionView } from './intention-view.js';
 import { resolvePrinter } from './resolve-printer.js';
+import { plainJson } from './terminal.js';
 
 function replay(reply: FastifyReply, answer: IdempotentAnswer, requestHash: string) {
   if (answer.requestHash !== requestHash) throw new Problem('idempotency-key-reused');
@@ -59,7 +60,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     return intentionView(found);
   });
 
-  api.post('/IntencaoImpressao/Cancelar', { schema: cancelSchema }, async (request) => {
+  api.post('/IntencaoImpressao/Cancelar', { schema: cancelSchema, serializerCompiler: plainJson }, async (request) => {
     return intentionView(await jobs.cancel(request.principal.accountId, Number(request.query.intencaoImpressaoId)));
   });
 }

@@ -15,7 +15,15 @@ import { intentionRecord, intentionView } from './intention-view.js';
 
 const DEFAULT_WAIT_MS = 30_000;
 
+/**
+ * These answers are built field by field in the schema's order, so JSON.stringify writes what the
+ * schema says; skipping fast-json-stringify's per-route compile keeps the app's start-up (and every
+ * test that builds an app) from paying for five more serializers.
+ */
+export const plainJson = () => (data: unknown) => JSON.stringify(data);
+
 export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Jobs }) {
+  app.setSerializerCompiler(plainJson);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.post('/TerminalImpressao/ObterProxima', { schema: nextSchema }, async (request, reply) => {
