@@ -23,10 +23,9 @@ const DEFAULT_WAIT_MS = 30_000;
 export const plainJson = () => (data: unknown) => JSON.stringify(data);
 
 export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Jobs }) {
-  app.setSerializerCompiler(plainJson);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  api.post('/TerminalImpressao/ObterProxima', { schema: nextSchema }, async (request, reply) => {
+  api.post('/TerminalImpressao/ObterProxima', { schema: nextSchema, serializerCompiler: plainJson }, async (request, reply) => {
     const { espera, terminalId } = request.query;
     if (terminalId !== undefined && request.principal.kind === 'terminal' && terminalId !== request.principal.terminalId) throw new Problem('terminal-mismatch');
     const waitMs = espera === undefined ? DEFAULT_WAIT_MS : Math.min(MAX_WAIT_MS, Math.round(Number(espera) * 1000));
@@ -52,7 +51,7 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
     }
   });
 
-  api.post('/TerminalImpressao/Reportar', { schema: reportSchema }, async (request) => {
+  api.post('/TerminalImpressao/Reportar', { schema: reportSchema, serializerCompiler: plainJson }, async (request) => {
     const b = request.body;
     const r = await jobs.report(request.principal, {
       id: b.intencaoImpressaoId, token: b.tokenEntrega, estado: b.estado,
@@ -61,13 +60,13 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
     return { data: formatData(new Date()), aceito: r.aceito, intencaoImpressao: intentionRecord(r.job, r.history) };
   });
 
-  api.get('/TerminalImpressao/ListarRetidas', { schema: heldSchema }, async (request) => {
+  api.get('/TerminalImpressao/ListarRetidas', { schema: heldSchema, serializerCompiler: plainJson }, async (request) => {
     const held = await jobs.held(request.principal);
     const withHistory = await Promise.all(held.map(async (j) => (await jobs.get(j.accountId, j.id)) ?? { job: j, history: [] }));
     return { data: formatData(new Date()), intencoes: withHistory.map((h) => intentionRecord(h.job, h.history)) };
   });
 
-  api.post('/TerminalImpressao/Iniciar', { schema: startSchema }, async (request) => intentionView(await jobs.start(request.principal, Number(request.query.intencaoImpressaoId))));
+  api.post('/TerminalImpressao/Iniciar', { schema: startSchema, serializerCompiler: plainJson }, async (request) => intentionView(await jobs.start(request.principal, Number(request.query.intencaoImpressaoId))));
 
-  api.post('/TerminalImpressao/Retomar', { schema: resumeSchema }, async (request) => ({ data: formatData(new Date()), retomadas: await jobs.resume(request.principal) }));
+  api.post('/TerminalImpressao/Retomar', { schema: resumeSchema, serializerCompiler: plainJson }, async (request) => ({ data: formatData(new Date()), retomadas: await jobs.resume(request.principal) }));
 }
