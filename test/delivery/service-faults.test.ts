@@ -173,6 +173,17 @@ describe('delivery through bobina agent', () => {
     }
   }, 60_000);
 
+  it('exits 1 when the service refuses its key, and says so without the key', async () => {
+    const t = newTerminal();
+    const wrong = agent({ id: t.id, key: 'bobt_not-a-key' }, '-', join(dir, `${t.id}-wrong`));
+    expect((await wrong.exited).code).toBe(1);
+    expect(wrong.stderr()).toMatch(/refused this client: .*401 unauthorized/);
+    expect(wrong.stderr()).not.toContain('bobt_not-a-key');
+    const other = agent({ id: 'PDV-NOT-MINE', key: t.key }, '-', join(dir, `${t.id}-other`));
+    expect((await other.exited).code).toBe(1);
+    expect(other.stderr()).toMatch(/403 terminal-mismatch/);
+  }, 30_000);
+
   it.each([
     ['paper out', { paper: 'out' } as const, 'media-empty'],
     ['cover open', { cover: 'open' } as const, 'cover-open'],

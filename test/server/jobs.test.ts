@@ -251,3 +251,23 @@ describe('terminal credentials', () => {
     ]));
   });
 });
+
+describe('the job events sink', () => {
+  it('commits with the change or not at all: a failing sink leaves the state and the history as they were', async () => {
+    const failing = await harness({ jobEvents: async (_tx, e) => {
+      if (e.estado === 'canceled') throw new Error('outbox unavailable');
+    } });
+    try {
+      const t = (await login(failing.app)).access_token;
+      const i = (await failing.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${t}`, payload: { conteudo: 'x', terminalId: 'CAIXA-01' } })).json().intencaoImpressao;
+      const res = await failing.app.inject({ method: 'POST', url: `/IntencaoImpressao/Cancelar?key=${t}&intencaoImpressaoId=${i.id}` });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toMatchObject({ code: 'internal' });
+      const after = (await failing.app.inject({ method: 'GET', url: `/IntencaoImpressao/GetById?key=${t}&intencaoImpressaoId=${i.id}` })).json().intencaoImpressao;
+      expect(after).toMatchObject({ estado: 'queued', status: 'ImpressaoEnviada' });
+      expect(after.historico).toHaveLength(1);
+    } finally {
+      await failing.close();
+    }
+  });
+});
