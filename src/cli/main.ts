@@ -10,6 +10,7 @@ import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
 import { terminalsCommand } from './commands/terminals.js';
 import { keysCommand } from './commands/keys.js';
+import { webhooksCommand } from './commands/webhooks.js';
 import { virtualPrinterCommand } from './commands/virtual-printer.js';
 import { ProfileError } from '../profiles/index.js';
 import { EXIT, processIo, UsageError, type Command, type Io } from './io.js';
@@ -18,7 +19,7 @@ import { missingPackageMessage } from './missing-package.js';
 /** Injected by tsup from package.json (see tsup.config.ts). */
 declare const BOBINA_VERSION: string;
 
-const COMMANDS: readonly Command[] = [compileCommand, printersCommand, disasmCommand, previewCommand, selftestCommand, serveCommand, usersCommand, terminalsCommand, keysCommand, virtualPrinterCommand];
+const COMMANDS: readonly Command[] = [compileCommand, printersCommand, disasmCommand, previewCommand, selftestCommand, serveCommand, usersCommand, terminalsCommand, keysCommand, webhooksCommand, virtualPrinterCommand];
 
 function help(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`);

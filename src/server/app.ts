@@ -15,6 +15,9 @@ import { intentionRoutes } from './routes/intentions.js';
 import { loginRoutes } from './routes/login.js';
 import { playgroundRoutes } from './routes/playground.js';
 import { templateRoutes } from './routes/templates.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { ignoreJobEvents, type JobEventSink } from './jobs/events.js';
+import { STRICT_POLICY, type AddressPolicy } from './webhooks/address-policy.js';
 import type { Store } from './store/repositories.js';
 import { runWorkers } from './workers/lifecycle.js';
 import { periodic, type BackgroundWorker } from './workers/worker.js';
@@ -40,6 +43,15 @@ export interface AppOptions {
   storeWorkers?: boolean;
   /** Workers besides the store's own and the credential sweeper (delivery, expiry, webhooks). */
   workers?: BackgroundWorker[];
+  /**
+   * Told of every job state change, inside the change's transaction (jobs/events.ts). Default:
+   * ignored; `bobina serve` passes the webhook outbox (webhooks/outbox.ts).
+   */
+  jobEvents?: JobEventSink;
+  /** Which webhook addresses (endpoints, urlCallback) are accepted; default https to public addresses only. */
+  webhookPolicy?: AddressPolicy;
+  /** Wakes the webhook sender (after a replay); optional. */
+  wakeWebhooks?: () => void;
   /** Where Insert compiles (default inline; `bobina serve` uses a worker pool). Closed with the app. */
   compiler?: Compiler;
 }
@@ -99,7 +111,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   await app.register(async (printing) => {
     printing.addHook('onRequest', authenticate(o.store));
     await printing.register(templateRoutes);
-    await printing.register(intentionRoutes, { store: o.store, compiler });
+    const webhookPolicy = o.webhookPolicy ?? STRICT_POLICY;
+    await printing.register(intentionRoutes, { store: o.store, compiler, jobEvents: o.jobEvents ?? ignoreJobEvents, webhookPolicy });
+    await printing.register(webhookRoutes, { store: o.store, policy: webhookPolicy, ...(o.wakeWebhooks ? { wake: o.wakeWebhooks } : {}) });
   });
 
   const sweeper = periodic('credential-sweeper', SWEEP_EVERY_MS, async () => {

@@ -23,6 +23,9 @@ export const PROBLEMS = {
   'content-invalid': { status: 422, message: 'The content has errors' },
   'idempotency-key-reused': { status: 422, message: 'This Idempotency-Key was used with a different body' },
   'intention-not-found': { status: 404, message: 'Print intention not found' },
+  'webhook-url-refused': { status: 400, message: 'This webhook address is not accepted' },
+  'webhook-not-found': { status: 404, message: 'Webhook endpoint not found' },
+  'webhook-message-not-found': { status: 404, message: 'Webhook message not found' },
   'route-not-found': { status: 404, message: 'Route not found' },
   // Refused by Node's HTTP parser before any route runs (client-errors.ts).
   'malformed-request': { status: 400, message: 'The request is not valid HTTP' },

@@ -1,5 +1,6 @@
 // Records a compiled print intention in one transaction with its Idempotency-Key answer (and,
 // with delivery, its first history row): either all of it is committed or none.
+import { ignoreJobEvents, type JobEventSink } from '../jobs/events.js';
 import type { Store } from '../store/repositories.js';
 import type { IdempotentAnswer, Intention, NewIntention } from '../store/types.js';
 
@@ -22,6 +23,7 @@ export function recordIntention(
   draft: NewIntention,
   idempotency: IdempotencyRequest | undefined,
   serialise: (intention: Intention) => string,
+  events: JobEventSink = ignoreJobEvents,
 ): Promise<Recorded> {
   return store.transaction(async (tx) => {
     if (idempotency) {
@@ -30,6 +32,14 @@ export function recordIntention(
       if (prior) return { replay: prior };
     }
     const intention = await tx.intentions.insert(draft);
+    // The one final state reached at insert today (a generic printer without waiting for the
+    // client: printed on the spot); its notice commits with the intention (webhooks/outbox.ts).
+    if (intention.status === 'Impresso') {
+      await events(tx, {
+        accountId: intention.accountId, intencaoImpressaoId: intention.id, referencia: intention.referencia, status: intention.status,
+        estado: 'completed', motivos: [], confirmacao: 'none', sequence: 1, at: intention.createdAt, urlCallback: intention.urlCallback ?? null,
+      });
+    }
     if (!idempotency) return { intention };
     const answer = { requestHash: idempotency.requestHash, statusCode: idempotency.statusCode, body: serialise(intention) };
     await tx.intentions.saveIdempotent(draft.accountId, idempotency.key, answer);
