@@ -20,6 +20,8 @@ export interface Receiver {
   /** Answers for the next requests, in order; after them, `fallback`. */
   script: Answer[];
   fallback: Answer;
+  /** How many requests are held unanswered now. */
+  held(): number;
   /** Answers every held request with 200. */
   release(): void;
   /** Resolves once `n` requests have arrived (rejects after `timeoutMs`). */
@@ -32,6 +34,7 @@ export async function startReceiver(port = 0, fallback: Answer = { status: 200 }
   let waiters: Array<() => boolean> = [];
   const r: Receiver = {
     url: '', port: 0, received: [], script: [], fallback,
+    held: () => held.length,
     release() {
       for (const res of held.splice(0)) res.writeHead(200).end('ok');
     },

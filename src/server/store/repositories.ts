@@ -102,11 +102,11 @@ export interface WebhookRepository {
   /** Adds messages to the outbox, each due now. */
   enqueue(messages: readonly NewWebhookMessage[]): Promise<void>;
   /**
-   * Leases due messages until `leaseUntil`, at most one per target (an endpoint, or a callback
-   * address) and none of a target that already has a leased message: one statement, so two
-   * senders never take the same message, and one slow target holds only its own messages.
+   * Leases due messages until `leaseUntil`, oldest first, so that no target (an endpoint, or a
+   * callback address) has more than `perTarget` leased at once: one statement, so two senders
+   * never take the same message, and one slow target holds only its own messages.
    */
-  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookMessage[]>;
+  claimDue(now: Date, leaseUntil: Date, limit: number, perTarget: number): Promise<ClaimedWebhookMessage[]>;
   /** Keeps an attempt and applies its outcome, if the message is still leased as claimed; false when the lease was lost. */
   recordAttempt(message: ClaimedWebhookMessage, attempt: { at: Date; statusCode: number | null; latencyMs: number; error: string | null }, outcome: AttemptOutcome): Promise<boolean>;
   /** Sends a message again (same webhook-id): pending, due now, with a new retry window. Undefined when the account has no such message. */

@@ -19,15 +19,30 @@ const MAX_BODY = 64 * 1024;
 
 const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
+/**
+ * `stop` aborts the try when the sender stops. One controller and one timer per try: AbortSignal.any
+ * on the sender's long-lived stop signal would keep a listener per try on it (Node 20).
+ */
 export async function postWebhook(
   address: string, headers: Record<string, string>, body: string, policy: AddressPolicy, timeoutMs: number, stop?: AbortSignal,
 ): Promise<PostResult> {
   const started = performance.now();
-  const signal = stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs);
+  const controller = new AbortController();
+  const { signal } = controller;
+  let why: 'timeout' | 'stopping' | undefined;
+  const abort = (reason: 'timeout' | 'stopping') => {
+    why ??= reason;
+    controller.abort(new Error(reason));
+  };
+  const timer = setTimeout(() => abort('timeout'), timeoutMs);
+  const onStop = () => abort('stopping');
+  if (stop?.aborted) abort('stopping');
+  stop?.addEventListener('abort', onStop, { once: true });
   const done = (r: Omit<PostResult, 'latencyMs'>): PostResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
   try {
     const url = checkUrlShape(address, policy);
     const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    aborted.catch(() => {});
     const [target] = await Promise.race([resolveAllowed(url.hostname, policy), aborted]);
     const pinned: LookupFunction = (_host, options, callback) => {
       if (options.all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [target!]);
@@ -58,8 +73,11 @@ export async function postWebhook(
     return done({ statusCode: status, error: status >= 200 && status < 300 ? null : `HTTP ${status}`, ...(retryAfter ? { retryAfter } : {}) });
   } catch (err) {
     const e = err as Error & { code?: string };
-    if (signal.aborted && stop?.aborted) return done({ statusCode: null, error: 'service stopping' });
-    if (signal.aborted) return done({ statusCode: null, error: `timeout after ${timeoutMs} ms` });
+    if (why === 'stopping') return done({ statusCode: null, error: 'service stopping' });
+    if (why === 'timeout') return done({ statusCode: null, error: `timeout after ${timeoutMs} ms` });
     return done({ statusCode: null, error: e.name === 'AddressRefused' ? `refused: ${e.message}` : (e.code ? `${e.code}: ${e.message}` : e.message) });
+  } finally {
+    clearTimeout(timer);
+    stop?.removeEventListener('abort', onStop);
   }
 }

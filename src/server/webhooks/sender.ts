@@ -1,5 +1,5 @@
-// The webhook sender, a BackgroundWorker: leases due messages from the outbox (one per target at a
-// time, so a slow receiver holds only its own), posts each signed, and records the attempt and
+// The webhook sender, a BackgroundWorker: leases due messages from the outbox (a few per target at
+// a time, so a slow receiver holds only its own), posts each signed, and records the attempt and
 // its outcome in one transaction. Everything it needs to resume lives in the store: a restart (or
 // a crash, once the lease runs out) picks up where it stopped. Secrets never reach the logs.
 import type { Store } from '../store/repositories.js';
@@ -17,8 +17,10 @@ export interface SenderOptions {
   retry?: Partial<RetrySchedule>;
   /** How often the outbox is looked at when nothing woke the sender (default 500 ms). */
   pollMs?: number;
-  /** Targets delivered to at once (default 32). */
+  /** Messages in flight at once, in all (default 64). */
   maxInFlight?: number;
+  /** Messages in flight at once to one endpoint or callback address (default 4): a slow receiver holds at most these. */
+  perTarget?: number;
   /** The clock (tests). */
   now?: () => Date;
 }
@@ -45,7 +47,8 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
   const leaseMs = 2 * timeoutMs + 1_000;
   const schedule: RetrySchedule = { ...DEFAULT_SCHEDULE, ...o.retry };
   const pollMs = o.pollMs ?? 500;
-  const maxInFlight = o.maxInFlight ?? 32;
+  const maxInFlight = o.maxInFlight ?? 64;
+  const perTarget = o.perTarget ?? 4;
   const now = o.now ?? (() => new Date());
   const stopping = new AbortController();
   const running = new Set<Promise<void>>();
@@ -126,7 +129,7 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
       if (room > 0) {
         try {
           const t = now();
-          claimed = await store.webhooks.claimDue(t, new Date(t.getTime() + leaseMs), room);
+          claimed = await store.webhooks.claimDue(t, new Date(t.getTime() + leaseMs), room, perTarget);
         } catch (err) {
           log.warn({ err }, 'webhook outbox could not be read');
         }
@@ -140,7 +143,8 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
           });
         running.add(p);
       }
-      if (claimed.length === 0 || running.size >= maxInFlight) await idle();
+      // Fewer than there was room for: nothing more is claimable until a delivery ends or a message arrives.
+      if (claimed.length < room || running.size >= maxInFlight) await idle();
     }
   }
 

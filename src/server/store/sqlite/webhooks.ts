@@ -56,17 +56,25 @@ export function sqliteWebhooks(db: Database.Database): Sync<WebhookRepository> {
     enqueue: db.prepare(`INSERT INTO webhook_messages (id, user_id, endpoint_id, target, url, event_type, intention_id, body, state, attempts,
       next_attempt_at, lease_until, window_start, created_at, delivered_at, last_error)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?, NULL, NULL)`),
-    // The oldest due message of each target that has none in flight, for an enabled endpoint (or a callback address).
-    claim: db.prepare<{ now: number; lease: number; limit: number }, MessageRow>(`
+    // The oldest due messages of each target, up to `perTarget` in flight per target counting
+    // those already leased, for an enabled endpoint (or a callback address). Only the 128 longest
+    // due are ranked, so a claim costs the same however long the backlog is.
+    claim: db.prepare<{ now: number; lease: number; limit: number; perTarget: number }, MessageRow>(`
+      WITH busy AS (
+        SELECT target, COUNT(*) AS n FROM webhook_messages WHERE lease_until > @now GROUP BY target
+      ), due AS (
+        SELECT seq, target, endpoint_id FROM webhook_messages
+        WHERE state = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+        ORDER BY next_attempt_at LIMIT 128
+      ), ranked AS (
+        SELECT due.seq, due.target, ROW_NUMBER() OVER (PARTITION BY due.target ORDER BY due.seq) AS r
+        FROM due LEFT JOIN webhook_endpoints e ON e.id = due.endpoint_id
+        WHERE due.endpoint_id IS NULL OR e.enabled = 1
+      )
       UPDATE webhook_messages SET lease_until = @lease
       WHERE seq IN (
-        SELECT seq FROM (
-          SELECT m.seq, ROW_NUMBER() OVER (PARTITION BY m.target ORDER BY m.seq) AS n
-          FROM webhook_messages m LEFT JOIN webhook_endpoints e ON e.id = m.endpoint_id
-          WHERE m.state = 'pending' AND m.next_attempt_at <= @now
-            AND (m.endpoint_id IS NULL OR e.enabled = 1)
-            AND m.target NOT IN (SELECT target FROM webhook_messages WHERE lease_until > @now AND state = 'pending')
-        ) WHERE n = 1 ORDER BY seq LIMIT @limit
+        SELECT ranked.seq FROM ranked LEFT JOIN busy ON busy.target = ranked.target
+        WHERE ranked.r <= @perTarget - COALESCE(busy.n, 0) ORDER BY ranked.seq LIMIT @limit
       )
       RETURNING *`),
     attempt: db.prepare('INSERT INTO webhook_attempts (message_seq, at, status_code, latency_ms, error) VALUES (?, ?, ?, ?, ?)'),
@@ -127,8 +135,8 @@ export function sqliteWebhooks(db: Database.Database): Sync<WebhookRepository> {
         q.enqueue.run(m.id, m.accountId, m.endpointId, m.endpointId ?? `url:${m.url}`, m.url, m.eventType, m.intencaoImpressaoId, m.body, t, t, t);
       }
     },
-    claimDue(now, leaseUntil, limit) {
-      return q.claim.all({ now: now.getTime(), lease: leaseUntil.getTime(), limit }).map((r): ClaimedWebhookMessage => ({ ...toMessage(r), leaseUntil: new Date(r.lease_until!) }));
+    claimDue(now, leaseUntil, limit, perTarget) {
+      return q.claim.all({ now: now.getTime(), lease: leaseUntil.getTime(), limit, perTarget }).map((r): ClaimedWebhookMessage => ({ ...toMessage(r), leaseUntil: new Date(r.lease_until!) }));
     },
     recordAttempt(message, a, outcome) {
       const seq = seqOf.get(message.id)?.seq;
