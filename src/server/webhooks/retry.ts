@@ -12,7 +12,7 @@ export interface RetrySchedule {
   jitter: number;
 }
 
-/** 5 s, 10 s, 20 s … doubling to 6 h between tries, for 3 days: about 22 attempts (README: Webhooks). */
+/** 5 s, 10 s, 20 s … doubling to 6 h between tries, for 3 days: about 24 attempts (README: Webhooks). */
 export const DEFAULT_SCHEDULE: RetrySchedule = { firstDelayMs: 5_000, maxDelayMs: 6 * 3600_000, windowMs: 3 * 24 * 3600_000, jitter: 0.2 };
 
 /** The delay after the n-th failed attempt (n from 1), before jitter. */

@@ -1,0 +1,53 @@
+// Migration 5 (webhooks) stands on its own: it applies over a database left at version 3 (before
+// delivery's 4 exists), the runner takes the gap in the numbers, and a later 4 is still applied
+// once, after 5, without touching it. Also: the webhook routes are in the OpenAPI document.
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../../src/server/store/sqlite/migrate.js';
+import { SQLITE_MIGRATIONS } from '../../src/server/store/sqlite-migrations.js';
+import { harness } from './helpers.js';
+
+describe('migration 5', () => {
+  it('applies over version 3 with 4 missing, and a 4 that arrives later is applied once', () => {
+    const db = new Database(':memory:');
+    migrate(db, SQLITE_MIGRATIONS.filter((m) => m.version <= 3));
+    migrate(db);
+    const versions = () => db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
+    expect(versions()).toEqual(SQLITE_MIGRATIONS.map((m) => m.version).sort((a, b) => a - b));
+    expect(versions()).toContain(5);
+    const later = { version: 4, name: 'a later migration 4', sql: 'CREATE TABLE later_four (x INTEGER)' };
+    migrate(db, [...SQLITE_MIGRATIONS, later].sort((a, b) => a.version - b.version));
+    migrate(db, [...SQLITE_MIGRATIONS, later].sort((a, b) => a.version - b.version));
+    expect(versions()).toContain(4);
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'later_four'").pluck().get()).toBe(1);
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name LIKE 'webhook_%' AND type = 'table'").pluck().get()).toBe(3);
+    db.close();
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('lists the webhook routes and Insert\'s urlCallback', async () => {
+    const h = await harness();
+    try {
+      const doc = (await h.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, unknown>; };
+      for (const path of ['/Webhook/Insert', '/Webhook/GetAll', '/Webhook/Remove', '/Webhook/RotateSecret', '/Webhook/GetLog', '/Webhook/Replay']) {
+        expect(Object.keys(doc.paths)).toContain(path);
+      }
+      expect(JSON.stringify(doc.paths['/IntencaoImpressao/Insert'])).toContain('urlCallback');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('Insert\'s Idempotency-Key hash', () => {
+  it('is what it was before urlCallback existed when none is given, and differs when one is', async () => {
+    const { insertRequestHash } = await import('../../src/server/routes/insert-request.js');
+    const { sha256 } = await import('../../src/server/auth/secrets.js');
+    const body = { conteudo: 'x', terminalId: 'PDV-1' };
+    const before = sha256(JSON.stringify([['referencia', null], ['conteudo', 'x'], ['terminalId', 'PDV-1'], ['impressoraId', null], ['codigoImpressora', null], ['aguardarClienteIniciarImpressao', null]]));
+    expect(insertRequestHash(body)).toBe(before);
+    expect(insertRequestHash({ ...body, urlCallback: null })).toBe(before);
+    expect(insertRequestHash({ ...body, urlCallback: 'https://example.com/cb' })).not.toBe(before);
+  });
+});
