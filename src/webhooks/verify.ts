@@ -32,7 +32,7 @@ function toBase64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
-function fromBase64(text: string): Uint8Array {
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   const s = atob(text);
   return Uint8Array.from(s, (c) => c.charCodeAt(0));
 }
