@@ -25,7 +25,7 @@ describe('migration 5', () => {
   });
 });
 
-describe('the OpenAPI document', () => {
+describe('the OpenAPI document', { timeout: 30_000 }, () => {
   it('lists the webhook routes and Insert\'s urlCallback', async () => {
     const h = await harness();
     try {

@@ -62,7 +62,7 @@ const log = async (h: Harness, key: string, query = '') => (await h.app.inject({
 const hmac = (secret: string, id: string, ts: string, body: string) =>
   createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${ts}.${body}`).digest('base64');
 
-describe('a job reaching a final state', () => {
+describe('a job reaching a final state', { timeout: 30_000 }, () => {
   it('sends one signed Standard Webhooks message to each subscribed endpoint and to the urlCallback', async () => {
     const { h, key } = await service();
     const a = await receiver();
@@ -146,7 +146,7 @@ describe('a job reaching a final state', () => {
   });
 });
 
-describe('the sender', () => {
+describe('the sender', { timeout: 30_000 }, () => {
   it('retries a receiver that is down until it is up: delivered, exactly one 2xx recorded', async () => {
     const { h, key } = await service();
     const probe = await startReceiver();
@@ -296,7 +296,7 @@ async function printNowDirect(h: Harness) {
   }));
 }
 
-describe('addresses', () => {
+describe('addresses', { timeout: 30_000 }, () => {
   let h: Harness;
   let key: string;
   beforeAll(async () => {
