@@ -23,3 +23,4 @@ export { mnemonic, type EmitRecord, type RecordOp } from './emit/index.js';
 export { formatListing, type ListingOptions } from './inspect/listing.js';
 export { disassemble, formatDisassembly, renderSvg, renderPng, renderPage, selfTest, type Instruction, type Effect, type DisassembleOptions, type RenderOptions, type Page, type SelfTestResult } from './inspect/index.js';
 export type { Op, OpName, Align, Bitmap } from './lower/index.js';
+export { verifyWebhook, webhookSignature, WebhookVerificationError, type WebhookHeaders, type VerifyWebhookOptions } from './webhooks/verify.js';

@@ -10,6 +10,7 @@ import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
 import { terminalsCommand } from './commands/terminals.js';
 import { keysCommand } from './commands/keys.js';
+import { webhooksCommand } from './commands/webhooks.js';
 import { virtualPrinterCommand } from './commands/virtual-printer.js';
 import { agentCommand } from './commands/agent.js';
 import { ProfileError } from '../profiles/index.js';
@@ -19,7 +20,7 @@ import { missingPackageMessage } from './missing-package.js';
 /** Injected by tsup from package.json (see tsup.config.ts). */
 declare const BOBINA_VERSION: string;
 
-const COMMANDS: readonly Command[] = [compileCommand, printersCommand, disasmCommand, previewCommand, selftestCommand, serveCommand, usersCommand, terminalsCommand, keysCommand, virtualPrinterCommand, agentCommand];
+const COMMANDS: readonly Command[] = [compileCommand, printersCommand, disasmCommand, previewCommand, selftestCommand, serveCommand, usersCommand, terminalsCommand, keysCommand, webhooksCommand, virtualPrinterCommand, agentCommand];
 
 function help(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`);

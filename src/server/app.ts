@@ -19,6 +19,8 @@ import { terminalRoutes } from './routes/terminal.js';
 import { loginRoutes } from './routes/login.js';
 import { playgroundRoutes } from './routes/playground.js';
 import { templateRoutes } from './routes/templates.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { STRICT_POLICY, type AddressPolicy } from './webhooks/address-policy.js';
 import type { Store } from './store/repositories.js';
 import { runWorkers } from './workers/lifecycle.js';
 import { directDelivery } from './workers/direct-delivery.js';
@@ -52,10 +54,17 @@ export interface AppOptions {
   storeWorkers?: boolean;
   /** Workers besides the store's own and the credential sweeper (delivery, expiry, webhooks). */
   workers?: BackgroundWorker[];
+  /**
+   * Told of every job state change, inside the change's transaction (jobs/events.ts). Default:
+   * ignored; `bobina serve` passes the webhook outbox (webhooks/outbox.ts).
+   */
+  jobEvents?: JobEventSink;
+  /** Which webhook addresses (endpoints, urlCallback) are accepted; default https to public addresses only. */
+  webhookPolicy?: AddressPolicy;
+  /** Wakes the webhook sender (after a replay); optional. */
+  wakeWebhooks?: () => void;
   /** Where Insert compiles (default inline; `bobina serve` uses a worker pool). Closed with the app. */
   compiler?: Compiler;
-  /** Told of every job state change, inside its transaction (the webhook outbox). Default: nobody. */
-  jobEvents?: JobEventSink;
   /** Lease length, attempts before failing, job time-to-live (defaults: 30 s, 5, 24 h). */
   jobs?: Partial<JobSettings>;
   /**
@@ -128,7 +137,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       if (request.principal.kind !== 'account') throw new Problem('partner-key-required');
     });
     await printing.register(templateRoutes);
-    await printing.register(intentionRoutes, { store: o.store, compiler, jobs });
+    const webhookPolicy = o.webhookPolicy ?? STRICT_POLICY;
+    await printing.register(intentionRoutes, { store: o.store, compiler, jobs, webhookPolicy });
+    await printing.register(webhookRoutes, { store: o.store, policy: webhookPolicy, ...(o.wakeWebhooks ? { wake: o.wakeWebhooks } : {}) });
   });
   await app.register(async (terminal) => {
     terminal.addHook('onRequest', authenticate(o.store));

@@ -28,6 +28,9 @@ export const PROBLEMS = {
   'terminal-key-required': { status: 403, message: "This endpoint takes a terminal's own key" },
   'terminal-mismatch': { status: 403, message: 'This key belongs to another terminal' },
   'partner-key-required': { status: 403, message: 'This endpoint takes an access token or an API key of the account, not a terminal key' },
+  'webhook-url-refused': { status: 400, message: 'This webhook address is not accepted' },
+  'webhook-not-found': { status: 404, message: 'Webhook endpoint not found' },
+  'webhook-message-not-found': { status: 404, message: 'Webhook message not found' },
   'route-not-found': { status: 404, message: 'Route not found' },
   // Refused by Node's HTTP parser before any route runs (client-errors.ts).
   'malformed-request': { status: 400, message: 'The request is not valid HTTP' },

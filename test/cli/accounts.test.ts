@@ -115,5 +115,5 @@ describe('bobina keys', () => {
     expect(run(['keys', 'revoke', '--email', 'ana@example.com', '--id', pos.id]).code).toBe(0);
     expect(await keyStatus(key)).toBe(401);
     expect(JSON.parse(run(['keys', 'list', '--email', 'ana@example.com', '--json']).out)).toHaveLength(1);
-  });
+  }, 30_000);
 });

@@ -30,7 +30,8 @@ export interface Harness {
   close: () => Promise<void>;
 }
 
-export async function harness({ file, ...options }: Partial<AppOptions> & { file?: string } = {}): Promise<Harness> {
+/** `withStore` builds options that need the store (the webhook sender, say) once it is open and seeded. */
+export async function harness({ file, withStore, ...options }: Partial<AppOptions> & { file?: string; withStore?: (store: Store) => Partial<AppOptions> } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'bobina-test-'));
   const db = file ?? join(dir, 'db.sqlite');
   const opened = openSqliteStore(db);
@@ -45,7 +46,7 @@ export async function harness({ file, ...options }: Partial<AppOptions> & { file
   let captured = '';
   const logStream = new Writable({ write(chunk, _enc, done) { captured += chunk.toString(); done(); } });
   // No WAL checkpointer thread per test (~80 ms each): wal.test.ts covers it, cli-serve.test.ts runs it.
-  const app = await buildApp({ store, logStream, logLevel: 'info', storeWorkers: false, ...options });
+  const app = await buildApp({ store, logStream, logLevel: 'info', storeWorkers: false, ...options, ...withStore?.(store) });
   await app.ready();
   return {
     app, store, dir, file: db, logs: () => captured,

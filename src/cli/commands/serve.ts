@@ -62,7 +62,7 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv = process.e
 export const serveCommand: Command = {
   name: 'serve',
   usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR]',
-  summary: 'run the partner printing service (env PORT, HOST, BOBINA_DB, BOBINA_TRUST_PROXY, LOG_LEVEL; DATABASE_URL reserved for PostgreSQL)',
+  summary: 'run the partner printing service (env PORT, HOST, BOBINA_DB, BOBINA_TRUST_PROXY, LOG_LEVEL, BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS, BOBINA_WEBHOOKS_TIMEOUT_MS; DATABASE_URL reserved for PostgreSQL)',
   async run(args, io) {
     const settings = serveSettings(args);
     const { startServer } = await import('../../server/serve.js');

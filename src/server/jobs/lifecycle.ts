@@ -103,7 +103,7 @@ async function recorded(tx: Repositories, sink: JobEventSink, job: Intention, ev
   });
   const event: JobEvent = {
     accountId: job.accountId, intencaoImpressaoId: job.id, referencia: job.referencia, status: PUBLIC_STATUS[job.estado], estado: job.estado,
-    motivos: entry.motivos, confirmacao: job.confirmacao, sequence: entry.seq, at: c.at,
+    motivos: entry.motivos, confirmacao: job.confirmacao, sequence: entry.seq, at: c.at, urlCallback: job.urlCallback ?? null,
   };
   await sink(tx, event);
   return entry;

@@ -11,8 +11,12 @@ const FIELDS = Object.keys(InsertBody.properties) as (keyof InsertBody)[];
 /** In unicode mode a surrogate class matches only a surrogate that is not half of a pair. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
+/** Fields added after keys were first stored join the hash only when given, so a stored key's hash stays what it was. */
+const LATER: ReadonlySet<keyof InsertBody> = new Set(['urlCallback']);
+
 export function insertRequestHash(body: InsertBody): string {
-  return sha256(JSON.stringify(FIELDS.map((field) => [field, body[field] ?? null])));
+  const fields = FIELDS.filter((field) => !LATER.has(field) || (body[field] ?? null) !== null);
+  return sha256(JSON.stringify(fields.map((field) => [field, body[field] ?? null])));
 }
 
 /** Throws 400 invalid-request naming the first string field with a lone surrogate. */

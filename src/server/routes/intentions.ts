@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasErrors } from '../../index.js';
 import type { Compiler } from '../compiler.js';
+import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
 import { Problem } from '../errors.js';
 import type { Jobs } from '../jobs/jobs.js';
 import { cancelSchema, getByIdSchema, insertSchema } from '../schemas.js';
@@ -21,7 +22,24 @@ function replay(reply: FastifyReply, answer: IdempotentAnswer, requestHash: stri
   return reply.code(answer.statusCode).header('idempotent-replayed', 'true').type('application/json').send(answer.body as never);
 }
 
-export async function intentionRoutes(app: FastifyInstance, { store, compiler, jobs }: { store: Store; compiler: Compiler; jobs: Jobs }) {
+export interface IntentionRouteOptions {
+  store: Store;
+  compiler: Compiler;
+  jobs: Jobs;
+  webhookPolicy: AddressPolicy;
+}
+
+/** A urlCallback is held to the same rules as an endpoint's address (webhooks/address-policy.ts). */
+async function checkCallback(url: string, policy: AddressPolicy): Promise<void> {
+  try {
+    await checkWebhookUrl(url, policy);
+  } catch (err) {
+    if (err instanceof AddressRefused) throw new Problem('webhook-url-refused', { errors: [{ path: '/urlCallback', message: err.message }] }, `urlCallback: ${err.message}`);
+    throw err;
+  }
+}
+
+export async function intentionRoutes(app: FastifyInstance, { store, compiler, jobs, webhookPolicy }: IntentionRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post('/IntencaoImpressao/Insert', { schema: insertSchema }, async (request, reply) => {
     const { body } = request;
@@ -33,6 +51,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
       const prior = await store.intentions.findIdempotent(accountId, key);
       if (prior) return replay(reply, prior, requestHash);
     }
+    if (body.urlCallback) await checkCallback(body.urlCallback, webhookPolicy);
     const profile = await resolvePrinter(store, accountId, body);
     const { bytes, diagnostics } = await compiler.run({ conteudo: body.conteudo, printer: profile.id });
     if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
@@ -41,6 +60,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
       {
         accountId, referencia: body.referencia ?? null, conteudo: body.conteudo, terminalId: body.terminalId || null,
         impressoraId: profile.id, codigoImpressora: profile.code, aguardarClienteIniciarImpressao: aguardar, bytes, diagnostics, createdAt: new Date(),
+        urlCallback: body.urlCallback || null,
       },
       {
         generic: profile.isGeneric,

@@ -17,8 +17,9 @@
 //   LOCKED` in the subquery. LoginAttemptRepository.hit is written that way today.
 import type { BackgroundWorker } from '../workers/worker.js';
 import type {
-  Account, ApiKey, AttemptCounter, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, JobPatch, JobRef, JobState, NewAccount, NewApiKey,
-  NewIntention, Principal, Terminal, TerminalKey, TokenPair,
+  Account, ApiKey, AttemptCounter, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, JobPatch, JobRef,
+  JobState, NewAccount, NewApiKey, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, Terminal, TerminalKey, TokenPair, WebhookAttempt,
+  WebhookEndpoint, WebhookMessage,
 } from './types.js';
 
 export interface AccountRepository {
@@ -115,12 +116,46 @@ export interface LoginAttemptRepository {
   purge(before: Date): Promise<number>;
 }
 
+/** Webhook endpoints, the outbox of messages to them, and every delivery attempt (src/server/webhooks/). */
+export interface WebhookRepository {
+  createEndpoint(endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint>;
+  /** An account's endpoints, oldest first. */
+  listEndpoints(accountId: string): Promise<WebhookEndpoint[]>;
+  getEndpoint(accountId: string, id: string): Promise<WebhookEndpoint | undefined>;
+  /** Deletes an endpoint; its undelivered messages go dead ("endpoint removed"). False when the account has no such endpoint. */
+  removeEndpoint(accountId: string, id: string): Promise<boolean>;
+  /** Enables or disables an endpoint (reason kept while disabled); enabling also clears its failing flag. */
+  setEnabled(accountId: string, id: string, enabled: boolean, reason?: string | null): Promise<boolean>;
+  /** Makes `secret` the signing secret; the previous ones keep signing until `previousExpireAt`. */
+  rotateSecret(accountId: string, id: string, secret: string, previousExpireAt: Date): Promise<WebhookEndpoint | undefined>;
+  /** Flags an endpoint as failing since `at` (a message went dead), or clears the flag (null). */
+  setFailing(accountId: string, id: string, at: Date | null): Promise<void>;
+  /** Adds messages to the outbox, each due now. */
+  enqueue(messages: readonly NewWebhookMessage[]): Promise<void>;
+  /**
+   * Leases due messages until `leaseUntil`, oldest first, so that no target (an endpoint, or a
+   * callback address) has more than `perTarget` leased at once: one statement, so two senders
+   * never take the same message, and one slow target holds only its own messages.
+   */
+  claimDue(now: Date, leaseUntil: Date, limit: number, perTarget: number): Promise<ClaimedWebhookMessage[]>;
+  /** Keeps an attempt and applies its outcome, if the message is still leased as claimed; false when the lease was lost. */
+  recordAttempt(message: ClaimedWebhookMessage, attempt: { at: Date; statusCode: number | null; latencyMs: number; error: string | null }, outcome: AttemptOutcome): Promise<boolean>;
+  /** Sends a message again (same webhook-id): pending, due now, with a new retry window. Undefined when the account has no such message. */
+  replay(accountId: string, messageId: string, now: Date): Promise<WebhookMessage | undefined>;
+  getMessage(accountId: string, messageId: string): Promise<WebhookMessage | undefined>;
+  /** An account's messages, newest first, optionally of one endpoint or one intention. */
+  listMessages(accountId: string, filter: { endpointId?: string; intencaoImpressaoId?: number; limit: number }): Promise<WebhookMessage[]>;
+  /** An account's attempts, newest first, optionally of one endpoint, intention or message. */
+  listAttempts(accountId: string, filter: { endpointId?: string; intencaoImpressaoId?: number; messageId?: string; limit: number }): Promise<WebhookAttempt[]>;
+}
+
 export interface Repositories {
   readonly accounts: AccountRepository;
   readonly terminals: TerminalRepository;
   readonly credentials: CredentialRepository;
   readonly intentions: IntentionRepository;
   readonly loginAttempts: LoginAttemptRepository;
+  readonly webhooks: WebhookRepository;
 }
 
 /**

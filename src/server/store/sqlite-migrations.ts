@@ -149,4 +149,54 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX terminal_keys_terminal ON terminal_keys(user_id, terminal_id);
     `,
   },
+  {
+    version: 5,
+    name: 'webhook endpoints, outbox and attempts; an intention keeps its urlCallback',
+    sql: `
+      ALTER TABLE intentions ADD COLUMN url_callback TEXT;
+      CREATE TABLE webhook_endpoints (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        url TEXT NOT NULL,
+        events TEXT NOT NULL,
+        secrets TEXT NOT NULL,
+        enabled INTEGER NOT NULL,
+        disabled_reason TEXT,
+        failing_since INTEGER,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX webhook_endpoints_user ON webhook_endpoints(user_id, created_at);
+      CREATE TABLE webhook_messages (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        endpoint_id TEXT,
+        target TEXT NOT NULL,
+        url TEXT NOT NULL,
+        event_type TEXT NOT NULL,
+        intention_id INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        next_attempt_at INTEGER NOT NULL,
+        lease_until INTEGER,
+        window_start INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        delivered_at INTEGER,
+        last_error TEXT
+      );
+      CREATE INDEX webhook_messages_due ON webhook_messages(state, next_attempt_at);
+      CREATE INDEX webhook_messages_leased ON webhook_messages(lease_until) WHERE lease_until IS NOT NULL;
+      CREATE INDEX webhook_messages_user ON webhook_messages(user_id, seq);
+      CREATE TABLE webhook_attempts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        message_seq INTEGER NOT NULL REFERENCES webhook_messages(seq),
+        at INTEGER NOT NULL,
+        status_code INTEGER,
+        latency_ms INTEGER NOT NULL,
+        error TEXT
+      );
+      CREATE INDEX webhook_attempts_message ON webhook_attempts(message_seq, id);
+    `,
+  },
 ];

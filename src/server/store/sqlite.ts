@@ -12,6 +12,7 @@ import { sqliteIntentions } from './sqlite/intentions.js';
 import { sqliteLoginAttempts } from './sqlite/login-attempts.js';
 import { migrate } from './sqlite/migrate.js';
 import { sqliteTerminals } from './sqlite/terminals.js';
+import { sqliteWebhooks } from './sqlite/webhooks.js';
 
 export interface SqliteOptions {
   /** `NORMAL` (default) survives a process crash; `FULL` also survives power loss, at a cost per commit. */
@@ -59,6 +60,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     credentials: sqliteCredentials(db),
     intentions: sqliteIntentions(db),
     loginAttempts: sqliteLoginAttempts(db),
+    webhooks: sqliteWebhooks(db),
   };
   const repositories = (run: Runner): Repositories => ({
     accounts: bind(sync.accounts, run),
@@ -66,6 +68,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     credentials: bind(sync.credentials, run),
     intentions: bind(sync.intentions, run),
     loginAttempts: bind(sync.loginAttempts, run),
+    webhooks: bind(sync.webhooks, run),
   });
 
   const checkpointer: WalCheckpointer | undefined = file === ':memory:' ? undefined : walCheckpointer(file, db, () => gate.exclusive(), policy);

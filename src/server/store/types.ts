@@ -110,6 +110,8 @@ export interface NewIntention {
   confirmacao?: Confirmation;
   /** When a job never printed expires. */
   expiresAt?: Date | null;
+  /** Where this job's end-of-job webhook also goes, besides the account's endpoints (Insert's `urlCallback`). */
+  urlCallback?: string | null;
 }
 
 export interface Intention extends NewIntention {
@@ -173,6 +175,85 @@ export interface AttemptCounter {
 export class DuplicateError extends Error {
   override name = 'DuplicateError';
 }
+
+/** A job state an endpoint can subscribe to: the final ones, and `stopped` (opt-in). */
+export type WebhookEvent = 'completed' | 'failed' | 'canceled' | 'expired' | 'stopped';
+
+/** One signing secret of an endpoint; an old one keeps signing until `expiresAt` after a rotation. */
+export interface WebhookSecret {
+  secret: string;
+  expiresAt: Date | null;
+}
+
+/** A per-account webhook endpoint (`bobina webhooks add`). */
+export interface WebhookEndpoint {
+  id: string;
+  accountId: string;
+  url: string;
+  events: WebhookEvent[];
+  /** Newest first. */
+  secrets: WebhookSecret[];
+  enabled: boolean;
+  /** Why it was disabled (`gone`: the receiver answered 410), when it was. */
+  disabledReason: string | null;
+  /** Set when a message to it went dead (retries exhausted); cleared by its next delivery. */
+  failingSince: Date | null;
+  createdAt: Date;
+}
+
+export type NewWebhookEndpoint = Pick<WebhookEndpoint, 'accountId' | 'url' | 'events'> & { secret: string };
+
+export type WebhookMessageState = 'pending' | 'delivered' | 'dead';
+
+/** One message of the outbox: a job event for one target (an endpoint, or an intention's urlCallback). */
+export interface WebhookMessage {
+  /** The `webhook-id` header: the same on every attempt and replay, so receivers dedupe by it. */
+  id: string;
+  accountId: string;
+  /** The endpoint it goes to, or null for an intention's urlCallback. */
+  endpointId: string | null;
+  /** The address it is posted to, `?intencaoImpressaoId=N` included. */
+  url: string;
+  eventType: string;
+  intencaoImpressaoId: number;
+  body: string;
+  state: WebhookMessageState;
+  attempts: number;
+  nextAttemptAt: Date;
+  /** Retries stop (the message goes dead) once the first attempt since this moment is older than the retry window. */
+  windowStart: Date;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  lastError: string | null;
+}
+
+export type NewWebhookMessage = Pick<WebhookMessage, 'id' | 'accountId' | 'endpointId' | 'url' | 'eventType' | 'intencaoImpressaoId' | 'body' | 'createdAt'>;
+
+/** A message leased to one sender until `leaseUntil`; what it reports back is guarded by that lease. */
+export interface ClaimedWebhookMessage extends WebhookMessage {
+  leaseUntil: Date;
+}
+
+/** One try at delivering a message, as kept for `bobina webhooks log`. */
+export interface WebhookAttempt {
+  messageId: string;
+  endpointId: string | null;
+  url: string;
+  eventType: string;
+  intencaoImpressaoId: number;
+  at: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  /** The message's state after this attempt's outcome was recorded (now, not then). */
+  messageState: WebhookMessageState;
+}
+
+/** What an attempt leads to: delivered, tried again at `nextAttemptAt`, or dead. */
+export type AttemptOutcome =
+  | { state: 'delivered' }
+  | { state: 'pending'; nextAttemptAt: Date }
+  | { state: 'dead' };
 
 // The interface itself lives in repositories.ts; re-exported so `Store` is found beside its values.
 export type { Repositories, Store } from './repositories.js';

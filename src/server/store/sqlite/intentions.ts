@@ -11,6 +11,7 @@ interface Row {
   impressora_id: number; codigo_impressora: string; aguardar: number; status: string; bytes: Buffer;
   diagnostics: string; created_at: number; estado: JobState; motivos: string; tentativas: number; confirmacao: Intention['confirmacao'];
   leased_to: string | null; lease_token: string | null; lease_expires_at: number | null; expires_at: number | null; reprint: number;
+  url_callback: string | null;
 }
 interface IdemRow { request_hash: string; status_code: number; body: string }
 interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: string; origem: HistoryEntry['origem']; detalhe: string | null; at: number }
@@ -23,6 +24,7 @@ const toIntention = (r: Row): Intention => ({
   status: r.status, bytes: new Uint8Array(r.bytes), diagnostics: JSON.parse(r.diagnostics), createdAt: new Date(r.created_at),
   estado: r.estado, motivos: JSON.parse(r.motivos), tentativas: r.tentativas, confirmacao: r.confirmacao,
   leasedTo: r.leased_to, leaseToken: r.lease_token, leaseExpiresAt: date(r.lease_expires_at), expiresAt: date(r.expires_at), reprint: r.reprint === 1,
+  urlCallback: r.url_callback,
 });
 
 const toHistory = (r: HistoryRow): HistoryEntry => ({
@@ -65,7 +67,7 @@ function routeWhere(alias: string, r: ClaimRoute): [string, unknown[]] {
 export function sqliteIntentions(db: Database.Database): Sync<IntentionRepository> {
   const q = {
     insert: db.prepare(`INSERT INTO intentions (user_id, referencia, conteudo, terminal_id, impressora_id, codigo_impressora,
-      aguardar, status, bytes, diagnostics, created_at, estado, confirmacao, expires_at, motivos) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      aguardar, status, bytes, diagnostics, created_at, estado, confirmacao, expires_at, motivos, url_callback) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     one: db.prepare<[number, string], Row>('SELECT * FROM intentions WHERE id = ? AND user_id = ?'),
     history: db.prepare<[number, string], HistoryRow>(`SELECT h.seq, h.estado, h.evento, h.motivos, h.origem, h.detalhe, h.at FROM job_history h
       JOIN intentions i ON i.id = h.intention_id WHERE h.intention_id = ? AND i.user_id = ? ORDER BY h.seq`),
@@ -88,7 +90,7 @@ export function sqliteIntentions(db: Database.Database): Sync<IntentionRepositor
       const { lastInsertRowid } = q.insert.run(
         i.accountId, i.referencia, i.conteudo, i.terminalId, i.impressoraId, i.codigoImpressora,
         i.aguardarClienteIniciarImpressao ? 1 : 0, i.status, Buffer.from(i.bytes), JSON.stringify(i.diagnostics), i.createdAt.getTime(),
-        estado, confirmacao, i.expiresAt ? i.expiresAt.getTime() : null, JSON.stringify(i.motivos ?? []),
+        estado, confirmacao, i.expiresAt ? i.expiresAt.getTime() : null, JSON.stringify(i.motivos ?? []), i.urlCallback ?? null,
       );
       return {
         ...i, id: Number(lastInsertRowid), estado, confirmacao, motivos: i.motivos ?? [], tentativas: 0,

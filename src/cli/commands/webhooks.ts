@@ -1,0 +1,152 @@
+// `bobina webhooks add | list | remove | rotate-secret | enable | log | replay`: an account's
+// webhook endpoints (issue 12). A secret is printed once, by add and rotate-secret; listings never
+// show one. Addresses are checked as the service checks them (BOBINA_WEBHOOKS_ALLOW_PRIVATE,
+// BOBINA_WEBHOOKS_HTTP_HOSTS).
+import { parse } from '../args.js';
+import { EXIT, UsageError, type Command, type Io } from '../io.js';
+import { columns } from '../table.js';
+import { accountByEmail, withStore } from '../with-store.js';
+
+const DB = { db: { type: 'string' } } as const;
+const server = () => import('../../server/webhooks/endpoints.js');
+const policy = async () => (await import('../../server/webhooks/address-policy.js')).policyFromEnv();
+
+async function add(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { email: { type: 'string' }, url: { type: 'string' }, event: { type: 'string', multiple: true }, ...DB }, 0);
+  if (!values.email || !values.url) throw new UsageError('--email and --url are required');
+  const { addEndpoint, chooseEvents, UnknownEvent } = await server();
+  const { AddressRefused } = await import('../../server/webhooks/address-policy.js');
+  try {
+    chooseEvents(values.event);
+  } catch (err) {
+    if (err instanceof UnknownEvent) throw new UsageError(err.message);
+    throw err;
+  }
+  return withStore(values.db, async (store) => {
+    const account = await accountByEmail(store, values.email!, io, 'webhooks');
+    if (!account) return EXIT.failed;
+    try {
+      const { endpoint, secret } = await addEndpoint(store, account.id, values.url!, values.event, await policy());
+      io.stdout.write(`${secret}\n`);
+      io.stderr.write(`webhook ${endpoint.id} added for ${account.email} (${endpoint.events.join(', ')}); its secret is shown only this once.\n`);
+      return EXIT.ok;
+    } catch (err) {
+      if (!(err instanceof AddressRefused)) throw err;
+      io.stderr.write(`bobina webhooks: ${values.url} refused: ${err.message}\n`);
+      return EXIT.failed;
+    }
+  });
+}
+
+async function list(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { email: { type: 'string' }, json: { type: 'boolean' }, ...DB }, 0);
+  if (!values.email) throw new UsageError('--email is required');
+  const { endpointView } = await server();
+  return withStore(values.db, async (store) => {
+    const account = await accountByEmail(store, values.email!, io, 'webhooks');
+    if (!account) return EXIT.failed;
+    const shown = (await store.webhooks.listEndpoints(account.id)).map(endpointView);
+    if (values.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+    else {
+      const state = (e: (typeof shown)[number]) => (e.enabled ? (e.failingSince ? `failing since ${e.failingSince}` : 'enabled') : `disabled (${e.disabledReason ?? 'operator'})`);
+      io.stdout.write(columns(['ID', 'STATE', 'EVENTS', 'URL'], shown.map((e) => [e.id, state(e), e.events.join(','), e.url])));
+    }
+    return EXIT.ok;
+  });
+}
+
+/** The account and the endpoint `--id` names, or an exit code after saying what is missing. */
+async function endpointCommand(args: string[], io: Io, extra: Parameters<typeof parse>[1], fn: (store: import('../../server/store/repositories.js').Store, accountId: string, id: string, values: Record<string, unknown>) => Promise<number>) {
+  const { values } = parse(args, { email: { type: 'string' }, id: { type: 'string' }, ...extra, ...DB }, 0);
+  if (typeof values.email !== 'string' || typeof values.id !== 'string') throw new UsageError('--email and --id are required');
+  const email = values.email;
+  const id = values.id;
+  return withStore(values.db as string | undefined, async (store) => {
+    const account = await accountByEmail(store, email, io, 'webhooks');
+    if (!account) return EXIT.failed;
+    return fn(store, account.id, id, values);
+  });
+}
+
+const noEndpoint = (io: Io, id: string) => {
+  io.stderr.write(`bobina webhooks: no webhook ${id} in this account\n`);
+  return EXIT.failed;
+};
+
+const remove = (args: string[], io: Io) => endpointCommand(args, io, {}, async (store, accountId, id) => {
+  if (!(await store.webhooks.removeEndpoint(accountId, id))) return noEndpoint(io, id);
+  io.stdout.write(`removed webhook ${id}\n`);
+  return EXIT.ok;
+});
+
+const rotateSecret = (args: string[], io: Io) => endpointCommand(args, io, {}, async (store, accountId, id) => {
+  const rotated = await (await server()).rotateEndpointSecret(store, accountId, id);
+  if (!rotated) return noEndpoint(io, id);
+  io.stdout.write(`${rotated.secret}\n`);
+  io.stderr.write(`webhook ${id}: new secret, shown only this once; the previous one keeps signing for 24 hours.\n`);
+  return EXIT.ok;
+});
+
+/** Re-enables an endpoint (after a 410 Gone, or --disable to pause one). */
+const enable = (args: string[], io: Io) => endpointCommand(args, io, { disable: { type: 'boolean' } }, async (store, accountId, id, values) => {
+  const on = values.disable !== true;
+  if (!(await store.webhooks.setEnabled(accountId, id, on, on ? null : 'operator'))) return noEndpoint(io, id);
+  io.stdout.write(`webhook ${id} ${on ? 'enabled' : 'disabled'}\n`);
+  return EXIT.ok;
+});
+
+async function log(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, {
+    email: { type: 'string' }, id: { type: 'string' }, message: { type: 'string' }, intention: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, ...DB,
+  }, 0);
+  if (!values.email) throw new UsageError('--email is required');
+  if (values.intention !== undefined && !/^\d{1,15}$/.test(values.intention)) throw new UsageError(`--intention "${values.intention}" is not an id`);
+  if (values.limit !== undefined && !/^\d{1,4}$/.test(values.limit)) throw new UsageError(`--limit "${values.limit}" is not a number up to 9999`);
+  const { attemptView } = await server();
+  return withStore(values.db, async (store) => {
+    const account = await accountByEmail(store, values.email!, io, 'webhooks');
+    if (!account) return EXIT.failed;
+    const attempts = (await store.webhooks.listAttempts(account.id, {
+      limit: Number(values.limit ?? 100),
+      ...(values.id ? { endpointId: values.id } : {}), ...(values.message ? { messageId: values.message } : {}),
+      ...(values.intention ? { intencaoImpressaoId: Number(values.intention) } : {}),
+    })).map(attemptView);
+    if (values.json) io.stdout.write(`${JSON.stringify(attempts, null, 2)}\n`);
+    else {
+      io.stdout.write(columns(['TIME', 'MESSAGE', 'WEBHOOK', 'INTENTION', 'STATUS', 'LATENCY', 'NOW', 'ERROR'], attempts.map((a) => [
+        a.at, a.messageId, a.webhookId ?? '(urlCallback)', String(a.intencaoImpressaoId), a.statusCode === null ? '-' : String(a.statusCode),
+        `${a.latencyMs} ms`, a.messageState, a.error ?? '',
+      ])));
+    }
+    return EXIT.ok;
+  });
+}
+
+async function replay(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { email: { type: 'string' }, message: { type: 'string' }, ...DB }, 0);
+  if (!values.email || !values.message) throw new UsageError('--email and --message are required');
+  return withStore(values.db, async (store) => {
+    const account = await accountByEmail(store, values.email!, io, 'webhooks');
+    if (!account) return EXIT.failed;
+    const message = await store.webhooks.replay(account.id, values.message!, new Date());
+    if (!message) {
+      io.stderr.write(`bobina webhooks: no message ${values.message} in this account\n`);
+      return EXIT.failed;
+    }
+    io.stdout.write(`message ${message.id} queued again (same webhook-id); a running service sends it within its poll interval\n`);
+    return EXIT.ok;
+  });
+}
+
+const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { add, list, remove, 'rotate-secret': rotateSecret, enable, log, replay };
+
+export const webhooksCommand: Command = {
+  name: 'webhooks',
+  usage: 'bobina webhooks add --email E --url U [--event completed|failed|canceled|expired|stopped ...] | list --email E [--json] | remove --email E --id ID | rotate-secret --email E --id ID | enable --email E --id ID [--disable] | log --email E [--id ID] [--message M] [--intention N] [--limit N] [--json] | replay --email E --message M  [--db F]',
+  summary: 'end-of-job webhook endpoints of an account: add one (secret printed once), list, remove, rotate its secret, re-enable, see delivery attempts, replay a message (env BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS)',
+  run(args, io) {
+    const sub = SUBCOMMANDS[args[0] ?? ''];
+    if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
+    return sub(args.slice(1), io);
+  },
+};

@@ -1,0 +1,91 @@
+// Which webhook addresses the service will post to (SSRF). A URL must be https, or http to a host
+// the operator listed; its host must not be, or resolve to, a private, loopback, link-local,
+// metadata or otherwise non-public address unless the operator allowed private addresses. Checked
+// when an address is registered and again at every send, after DNS, on the address connected to.
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+export interface AddressPolicy {
+  /** Private, loopback and link-local addresses allowed (BOBINA_WEBHOOKS_ALLOW_PRIVATE=1: tests, a shop LAN). */
+  allowPrivate: boolean;
+  /** Hosts that may be reached over plain http (BOBINA_WEBHOOKS_HTTP_HOSTS, comma-separated). */
+  httpHosts: readonly string[];
+}
+
+export const STRICT_POLICY: AddressPolicy = { allowPrivate: false, httpHosts: [] };
+
+/** The policy the operator set in the environment (read by `bobina serve` and the CLI). */
+export function policyFromEnv(env: NodeJS.ProcessEnv = process.env): AddressPolicy {
+  return {
+    allowPrivate: env.BOBINA_WEBHOOKS_ALLOW_PRIVATE === '1',
+    httpHosts: (env.BOBINA_WEBHOOKS_HTTP_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+  };
+}
+
+const blocked = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
+  ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96], ['100::', 64],
+  // The AWS IPv6 metadata address, in case it is not caught by the ranges above.
+  ['fd00:ec2::254', 128],
+] as const) blocked.addSubnet(net, bits, 'ipv6');
+
+/** True for an address a webhook must not reach without the operator's say-so (169.254.169.254, the cloud metadata address, included). */
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family !== 6) return true;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
+  return blocked.check(address, 'ipv6');
+}
+
+/** Why a URL is refused, in one sentence for the caller (no secret in it: URLs are the partner's own). */
+export class AddressRefused extends Error {
+  override name = 'AddressRefused';
+}
+
+/** The URL's scheme and shape; throws AddressRefused. */
+export function checkUrlShape(raw: string, policy: AddressPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AddressRefused('not an absolute URL');
+  }
+  if (raw.length > 2000) throw new AddressRefused('longer than 2000 characters');
+  if (url.username || url.password) throw new AddressRefused('credentials in a URL are not accepted');
+  if (url.hash) throw new AddressRefused('a URL with a #fragment is not accepted');
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (url.protocol === 'http:') {
+    if (!policy.httpHosts.includes(host)) throw new AddressRefused(`http is accepted only to hosts the operator allowed (BOBINA_WEBHOOKS_HTTP_HOSTS); use https`);
+  } else if (url.protocol !== 'https:') {
+    throw new AddressRefused(`scheme ${url.protocol} is not accepted; use https`);
+  }
+  return url;
+}
+
+/** Resolves a host and returns its addresses, refusing it if any is private (unless allowed). */
+export async function resolveAllowed(hostname: string, policy: AddressPolicy): Promise<Array<{ address: string; family: number }>> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true }).catch(() => {
+    throw new AddressRefused(`host ${host} does not resolve`);
+  });
+  if (addresses.length === 0) throw new AddressRefused(`host ${host} does not resolve`);
+  if (!policy.allowPrivate) {
+    const bad = addresses.find((a) => isPrivateAddress(a.address));
+    if (bad) throw new AddressRefused(`host ${host} is (or resolves to) ${bad.address}, a private, loopback, link-local or reserved address`);
+  }
+  return addresses;
+}
+
+/** Registration check: shape, then DNS. Throws AddressRefused. */
+export async function checkWebhookUrl(raw: string, policy: AddressPolicy): Promise<URL> {
+  const url = checkUrlShape(raw, policy);
+  await resolveAllowed(url.hostname, policy);
+  return url;
+}

@@ -1,0 +1,77 @@
+// What the CLI (`bobina webhooks`) and the API routes (/Webhook/…) both do with endpoints: check
+// the address, pick the events, make the secret, and show an endpoint without its secrets.
+import type { Store } from '../store/repositories.js';
+import type { WebhookAttempt, WebhookEndpoint, WebhookEvent, WebhookMessage } from '../store/types.js';
+import { checkWebhookUrl, type AddressPolicy } from './address-policy.js';
+import { DEFAULT_EVENTS, WEBHOOK_EVENTS } from './outbox.js';
+import { newWebhookSecret } from './sign.js';
+
+/** After a rotation the previous secret keeps signing this long (default 24 h), so receivers can switch without losing a message. */
+export const PREVIOUS_SECRET_TTL_MS = 24 * 3600_000;
+
+export class UnknownEvent extends Error {
+  override name = 'UnknownEvent';
+}
+
+/** The events asked for (none: every final state); throws UnknownEvent naming the first unknown one. */
+export function chooseEvents(asked: readonly string[] | undefined): WebhookEvent[] {
+  const events = (asked ?? []).flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean);
+  if (events.length === 0) return [...DEFAULT_EVENTS];
+  const bad = events.find((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
+  if (bad) throw new UnknownEvent(`unknown event "${bad}" (known: ${WEBHOOK_EVENTS.join(', ')})`);
+  return WEBHOOK_EVENTS.filter((e) => events.includes(e));
+}
+
+/** Registers an endpoint; the secret is returned this once. Throws AddressRefused or UnknownEvent. */
+export async function addEndpoint(store: Store, accountId: string, url: string, events: readonly string[] | undefined, policy: AddressPolicy) {
+  const chosen = chooseEvents(events);
+  await checkWebhookUrl(url, policy);
+  const secret = newWebhookSecret();
+  const endpoint = await store.webhooks.createEndpoint({ accountId, url, events: chosen, secret });
+  return { endpoint, secret };
+}
+
+export async function rotateEndpointSecret(store: Store, accountId: string, id: string, previousTtlMs = PREVIOUS_SECRET_TTL_MS) {
+  const secret = newWebhookSecret();
+  const endpoint = await store.webhooks.rotateSecret(accountId, id, secret, new Date(Date.now() + previousTtlMs));
+  return endpoint && { endpoint, secret };
+}
+
+export const endpointView = (e: WebhookEndpoint) => ({
+  id: e.id,
+  url: e.url,
+  events: e.events,
+  enabled: e.enabled,
+  disabledReason: e.disabledReason,
+  failingSince: e.failingSince?.toISOString() ?? null,
+  /** How many secrets sign each message now (2 during a rotation); never the secrets. */
+  secrets: e.secrets.filter((s) => s.expiresAt === null || s.expiresAt.getTime() > Date.now()).length,
+  createdAt: e.createdAt.toISOString(),
+});
+
+export const messageView = (m: WebhookMessage) => ({
+  messageId: m.id,
+  webhookId: m.endpointId,
+  url: m.url,
+  type: m.eventType,
+  intencaoImpressaoId: m.intencaoImpressaoId,
+  state: m.state,
+  attempts: m.attempts,
+  nextAttemptAt: m.state === 'pending' ? m.nextAttemptAt.toISOString() : null,
+  deliveredAt: m.deliveredAt?.toISOString() ?? null,
+  lastError: m.lastError,
+  createdAt: m.createdAt.toISOString(),
+});
+
+export const attemptView = (a: WebhookAttempt) => ({
+  at: a.at.toISOString(),
+  messageId: a.messageId,
+  webhookId: a.endpointId,
+  url: a.url,
+  type: a.eventType,
+  intencaoImpressaoId: a.intencaoImpressaoId,
+  statusCode: a.statusCode,
+  latencyMs: a.latencyMs,
+  error: a.error,
+  messageState: a.messageState,
+});

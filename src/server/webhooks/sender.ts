@@ -1,0 +1,165 @@
+// The webhook sender, a BackgroundWorker: leases due messages from the outbox (a few per target at
+// a time, so a slow receiver holds only its own), posts each signed, and records the attempt and
+// its outcome in one transaction. Everything it needs to resume lives in the store: a restart (or
+// a crash, once the lease runs out) picks up where it stopped. Secrets never reach the logs.
+import type { Store } from '../store/repositories.js';
+import type { AttemptOutcome, ClaimedWebhookMessage, WebhookSecret } from '../store/types.js';
+import type { BackgroundWorker, WorkerLog } from '../workers/worker.js';
+import type { AddressPolicy } from './address-policy.js';
+import { postWebhook, type PostResult } from './post.js';
+import { afterFailure, DEFAULT_SCHEDULE, retryAfterMs, type RetrySchedule } from './retry.js';
+import { signatureHeader } from './sign.js';
+
+export interface SenderOptions {
+  policy: AddressPolicy;
+  /** Per attempt, DNS included (default 10 s). */
+  timeoutMs?: number;
+  retry?: Partial<RetrySchedule>;
+  /** How often the outbox is looked at when nothing woke the sender (default 500 ms). */
+  pollMs?: number;
+  /** Messages in flight at once, in all (default 64). */
+  maxInFlight?: number;
+  /** Messages in flight at once to one endpoint or callback address (default 4): a slow receiver holds at most these. */
+  perTarget?: number;
+  /** The clock (tests). */
+  now?: () => Date;
+}
+
+export interface WebhookSender extends BackgroundWorker {
+  /** Looks at the outbox now (the outbox calls it after writing). */
+  wake(): void;
+}
+
+/** Only scheme, host and path: a query may carry a partner's token. */
+const shown = (address: string) => {
+  try {
+    const u = new URL(address);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(invalid url)';
+  }
+};
+
+export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
+  const timeoutMs = o.timeoutMs ?? 10_000;
+  // Longer than a whole attempt can take, so a live sender never loses its lease; after a crash
+  // the message is taken again once it runs out.
+  const leaseMs = 2 * timeoutMs + 1_000;
+  const schedule: RetrySchedule = { ...DEFAULT_SCHEDULE, ...o.retry };
+  const pollMs = o.pollMs ?? 500;
+  const maxInFlight = o.maxInFlight ?? 64;
+  const perTarget = o.perTarget ?? 4;
+  const now = o.now ?? (() => new Date());
+  const stopping = new AbortController();
+  const running = new Set<Promise<void>>();
+  let log: WorkerLog;
+  let loop: Promise<void> | undefined;
+  let wakeUp: (() => void) | undefined;
+  let woken = false;
+
+  const wake = () => {
+    woken = true;
+    wakeUp?.();
+  };
+  const idle = () => new Promise<void>((resolve) => {
+    if (woken) return resolve();
+    const timer = setTimeout(resolve, pollMs);
+    timer.unref();
+    wakeUp = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+
+  async function secretsFor(m: ClaimedWebhookMessage): Promise<WebhookSecret[] | 'gone'> {
+    if (m.endpointId) {
+      const endpoint = await store.webhooks.getEndpoint(m.accountId, m.endpointId);
+      return endpoint ? endpoint.secrets : 'gone';
+    }
+    // A urlCallback is signed with the account's first endpoint's secrets (README: Webhooks).
+    const [first] = await store.webhooks.listEndpoints(m.accountId);
+    return first?.secrets ?? [];
+  }
+
+  async function deliver(m: ClaimedWebhookMessage): Promise<void> {
+    const secrets = await secretsFor(m);
+    const at = now();
+    let result: PostResult;
+    if (secrets === 'gone') {
+      result = { statusCode: null, error: 'endpoint removed', latencyMs: 0 };
+    } else {
+      const timestamp = Math.floor(at.getTime() / 1000);
+      const signature = signatureHeader(secrets, m.id, timestamp, m.body, at);
+      const headers: Record<string, string> = {
+        'content-type': 'application/json', 'user-agent': 'bobina-webhooks/1', 'webhook-id': m.id, 'webhook-timestamp': String(timestamp),
+        ...(signature ? { 'webhook-signature': signature } : {}),
+      };
+      result = await postWebhook(m.url, headers, m.body, o.policy, timeoutMs, stopping.signal);
+    }
+    const code = result.statusCode;
+    let outcome: AttemptOutcome;
+    let disable = false;
+    if (code !== null && code >= 200 && code < 300) outcome = { state: 'delivered' };
+    else if (secrets === 'gone') outcome = { state: 'dead' };
+    else if (code === 410) {
+      outcome = { state: 'dead' };
+      disable = m.endpointId !== null;
+    } else if (result.error === 'service stopping') outcome = { state: 'pending', nextAttemptAt: at };
+    else outcome = afterFailure(m, at, schedule, code === 429 || code === 503 ? retryAfterMs(result.retryAfter, at) : undefined);
+
+    await store.transaction(async (tx) => {
+      const kept = await tx.webhooks.recordAttempt(m, { at, statusCode: code, latencyMs: result.latencyMs, error: result.error }, outcome);
+      if (!kept || !m.endpointId) return;
+      if (disable) await tx.webhooks.setEnabled(m.accountId, m.endpointId, false, 'gone');
+      else if (outcome.state === 'dead') await tx.webhooks.setFailing(m.accountId, m.endpointId, at);
+      else if (outcome.state === 'delivered') await tx.webhooks.setFailing(m.accountId, m.endpointId, null);
+    });
+    const fields = { messageId: m.id, endpointId: m.endpointId, url: shown(m.url), statusCode: code, latencyMs: result.latencyMs, error: result.error };
+    if (disable) log.warn(fields, 'webhook endpoint answered 410 Gone: disabled');
+    else if (outcome.state === 'dead') log.warn(fields, 'webhook message dead: retries exhausted');
+    else if (outcome.state === 'pending') log.info({ ...fields, nextAttemptAt: outcome.nextAttemptAt.toISOString() }, 'webhook attempt failed; will retry');
+    else log.debug(fields, 'webhook delivered');
+  }
+
+  async function run(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      woken = false;
+      let claimed: ClaimedWebhookMessage[] = [];
+      const room = maxInFlight - running.size;
+      if (room > 0) {
+        try {
+          const t = now();
+          claimed = await store.webhooks.claimDue(t, new Date(t.getTime() + leaseMs), room, perTarget);
+        } catch (err) {
+          log.warn({ err }, 'webhook outbox could not be read');
+        }
+      }
+      for (const m of claimed) {
+        const p: Promise<void> = deliver(m)
+          .catch((err: unknown) => log.warn({ err, messageId: m.id }, 'webhook attempt could not be recorded'))
+          .finally(() => {
+            running.delete(p);
+            wake();
+          });
+        running.add(p);
+      }
+      // Fewer than there was room for: nothing more is claimable until a delivery ends or a message arrives.
+      if (claimed.length < room || running.size >= maxInFlight) await idle();
+    }
+  }
+
+  return {
+    name: 'webhook-sender',
+    wake,
+    start(l) {
+      log = l;
+      loop = run();
+    },
+    async stop() {
+      stopping.abort();
+      wake();
+      await loop;
+      await Promise.all(running);
+    },
+  };
+}

@@ -1,0 +1,140 @@
+// Webhooks through the built CLI and a real `bobina serve` process: endpoints managed with
+// `bobina webhooks`, and the invariant that matters most — a job's notice is never lost — checked
+// by killing the service with SIGKILL while the notice is on its way, then restarting it.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../../src/index.js';
+import { startReceiver, until, type Receiver } from './webhook-receiver.js';
+
+const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
+const LOCAL = { BOBINA_WEBHOOKS_ALLOW_PRIVATE: '1', BOBINA_WEBHOOKS_HTTP_HOSTS: '127.0.0.1' };
+let dir: string;
+let db: string;
+const children: ChildProcess[] = [];
+const receivers: Receiver[] = [];
+
+const bobina = (args: string[], env: Record<string, string> = LOCAL) =>
+  spawnSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '', BOBINA_WEBHOOKS_ALLOW_PRIVATE: '', ...env }, timeout: 20_000 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function serve(env: Record<string, string>): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', db], {
+    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  await new Promise<void>((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 15_000);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.includes('listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+  return { base: `http://127.0.0.1:${port}`, child };
+}
+
+const killed = (child: ChildProcess, signal: NodeJS.Signals) => new Promise<void>((resolve) => {
+  if (child.exitCode !== null || child.signalCode !== null) return resolve();
+  child.once('exit', () => resolve());
+  child.kill(signal);
+});
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'bobina-webhooks-'));
+  db = join(dir, 'bobina.sqlite');
+  expect(bobina(['users', 'add', '--email', 'ana@example.com', '--password', 'pw-ana-1', '--name', 'Ana']).status).toBe(0);
+});
+afterAll(async () => {
+  for (const c of children) await killed(c, 'SIGKILL');
+  for (const r of receivers) await r.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('bobina webhooks', () => {
+  it('adds (secret printed once), lists without secrets, rotates, removes; refuses bad input', async () => {
+    const r = await startReceiver();
+    receivers.push(r);
+    const add = bobina(['webhooks', 'add', '--email', 'ana@example.com', '--url', `${r.url}/a`, '--event', 'completed', '--event', 'stopped']);
+    expect(add.status, add.stderr).toBe(0);
+    const secret = add.stdout.trim();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
+    const id = /webhook (wh_\S+)/.exec(add.stderr)![1]!;
+
+    const list = bobina(['webhooks', 'list', '--email', 'ana@example.com', '--json']);
+    expect(list.status).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ id, events: ['completed', 'stopped'], enabled: true, secrets: 1 })]);
+    expect(list.stdout).not.toContain('whsec_');
+
+    const rotated = bobina(['webhooks', 'rotate-secret', '--email', 'ana@example.com', '--id', id]);
+    expect(rotated.status).toBe(0);
+    expect(rotated.stdout.trim()).toMatch(/^whsec_/);
+    expect(rotated.stdout.trim()).not.toBe(secret);
+    expect(JSON.parse(bobina(['webhooks', 'list', '--email', 'ana@example.com', '--json']).stdout)[0].secrets).toBe(2);
+
+    expect(bobina(['webhooks', 'remove', '--email', 'ana@example.com', '--id', id]).status).toBe(0);
+    expect(bobina(['webhooks', 'remove', '--email', 'ana@example.com', '--id', id]).status).toBe(1);
+    // Without the operator's switch, a loopback address is refused by the CLI as by the service.
+    const refused = bobina(['webhooks', 'add', '--email', 'ana@example.com', '--url', `${r.url}/a`], { BOBINA_WEBHOOKS_HTTP_HOSTS: '127.0.0.1' });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/private, loopback/);
+    expect(bobina(['webhooks', 'add', '--email', 'ana@example.com', '--url', 'https://example.com', '--event', 'printed']).status).toBe(2);
+  }, 30_000);
+
+  it('delivers a notice after serve was killed with SIGKILL while sending it: same webhook-id, one 2xx recorded', async () => {
+    const r = await startReceiver();
+    receivers.push(r);
+    r.script = ['hang'];
+    const add = bobina(['webhooks', 'add', '--email', 'ana@example.com', '--url', `${r.url}/hook`]);
+    expect(add.status, add.stderr).toBe(0);
+    const secret = add.stdout.trim();
+    const apiKey = bobina(['keys', 'create', '--email', 'ana@example.com']).stdout.trim();
+    const env = { ...LOCAL, BOBINA_WEBHOOKS_TIMEOUT_MS: '1000' };
+
+    const first = await serve(env);
+    const ins = await fetch(`${first.base}/IntencaoImpressao/Insert?key=${apiKey}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ referencia: 'crash', conteudo: 'x', codigoImpressora: 'GENERICA' }),
+    });
+    expect(ins.status).toBe(200);
+    const job = ((await ins.json()) as { intencaoImpressao: { id: number; status: string } }).intencaoImpressao;
+    expect(job.status).toBe('Impresso');
+    // The notice is on the wire, unanswered: the state change is committed, the send is not done.
+    await r.waitFor(1, 10_000);
+    await killed(first.child, 'SIGKILL');
+
+    await serve(env);
+    const [held, again] = await r.waitFor(2, 15_000);
+    expect(again!.headers['webhook-id']).toBe(held!.headers['webhook-id']);
+    expect(again!.path).toBe(`/hook?intencaoImpressaoId=${job.id}`);
+    expect(await verifyWebhook(secret, again!.headers, again!.body)).toMatchObject({ data: { intencaoImpressaoId: job.id, referencia: 'crash', estado: 'completed' } });
+
+    const attempts = await until(() => {
+      const out = bobina(['webhooks', 'log', '--email', 'ana@example.com', '--intention', String(job.id), '--json']);
+      const list = JSON.parse(out.stdout) as Array<{ statusCode: number | null; messageState: string }>;
+      return list.length > 0 && list.every((a) => a.messageState === 'delivered') ? list : undefined;
+    }, 10_000, 'the attempt in the log');
+    expect(attempts.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    const table = bobina(['webhooks', 'log', '--email', 'ana@example.com']);
+    expect(table.stdout).toMatch(/TIME\s+MESSAGE\s+WEBHOOK/);
+    expect(table.stdout).toContain(held!.headers['webhook-id']);
+  }, 60_000);
+});

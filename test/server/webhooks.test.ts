@@ -1,0 +1,386 @@
+// End-of-job webhooks (issue 12) against a real receiver on 127.0.0.1: the message a final state
+// writes to the outbox in the state change's own transaction, its Standard Webhooks signature
+// (checked with the exported verifier and with an HMAC computed here), and the sender's behaviour
+// under a receiver that is down, failing, gone, rate-limiting or slow.
+import { createHmac } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook, WebhookVerificationError } from '../../src/index.js';
+import type { JobEvent } from '../../src/server/jobs/events.js';
+import type { Store } from '../../src/server/store/repositories.js';
+import { isPrivateAddress, STRICT_POLICY, type AddressPolicy } from '../../src/server/webhooks/address-policy.js';
+import { webhookOutbox } from '../../src/server/webhooks/outbox.js';
+import { webhookSender, type SenderOptions, type WebhookSender } from '../../src/server/webhooks/sender.js';
+import { ALICE, harness, login, type Harness } from './helpers.js';
+import { startReceiver, until, type Receiver } from './webhook-receiver.js';
+
+const LOCAL: AddressPolicy = { allowPrivate: true, httpHosts: ['127.0.0.1'] };
+const FAST: Partial<SenderOptions> = { pollMs: 20, timeoutMs: 2_000, retry: { firstDelayMs: 30, maxDelayMs: 200, windowMs: 60_000, jitter: 0 } };
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close();
+});
+
+async function service(sender: Partial<SenderOptions> = {}, policy: AddressPolicy = LOCAL) {
+  let worker: WebhookSender | undefined;
+  const h = await harness({
+    withStore: (store) => {
+      worker = webhookSender(store, { policy, ...FAST, ...sender });
+      return { jobEvents: webhookOutbox({ onEnqueued: worker.wake }), workers: [worker], webhookPolicy: policy, wakeWebhooks: worker.wake };
+    },
+  });
+  open.push(h);
+  const key = (await login(h.app)).access_token;
+  const accountId = (await h.store.accounts.findByEmail(ALICE.email))!.id;
+  return { h, key, accountId, sender: worker! };
+}
+
+async function receiver(port?: number) {
+  const r = await startReceiver(port);
+  open.push(r);
+  return r;
+}
+
+async function addWebhook(h: Harness, key: string, url: string, events?: string[]) {
+  const res = await h.app.inject({ method: 'POST', url: `/Webhook/Insert?key=${key}`, payload: { url, ...(events ? { events } : {}) } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { webhook: { id: string; enabled: boolean }; secret: string };
+}
+
+/** A generic printer without waiting for the client: the job is final (completed) at insert. */
+async function printNow(h: Harness, key: string, extra: Record<string, unknown> = {}) {
+  const res = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload: { conteudo: 'x', terminalId: 'ANDROID', referencia: 'pedido-7', ...extra } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().intencaoImpressao as { id: number; status: string };
+}
+
+const log = async (h: Harness, key: string, query = '') => (await h.app.inject({ url: `/Webhook/GetLog?key=${key}${query}` })).json() as {
+  attempts: Array<{ statusCode: number | null; error: string | null; messageId: string; messageState: string }>;
+  messages: Array<{ messageId: string; state: string; attempts: number; nextAttemptAt: string | null }>;
+};
+
+const hmac = (secret: string, id: string, ts: string, body: string) =>
+  createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${ts}.${body}`).digest('base64');
+
+describe('a job reaching a final state', { timeout: 30_000 }, () => {
+  it('sends one signed Standard Webhooks message to each subscribed endpoint and to the urlCallback', async () => {
+    const { h, key } = await service();
+    const a = await receiver();
+    const b = await receiver();
+    const { secret } = await addWebhook(h, key, `${a.url}/hooks?source=bobina`);
+    const job = await printNow(h, key, { urlCallback: `${b.url}/cb` });
+    expect(job.status).toBe('Impresso');
+    const [got] = await a.waitFor(1);
+    const [cb] = await b.waitFor(1);
+
+    expect(got!.path).toBe(`/hooks?source=bobina&intencaoImpressaoId=${job.id}`);
+    expect(cb!.path).toBe(`/cb?intencaoImpressaoId=${job.id}`);
+    expect(JSON.parse(got!.body)).toEqual({
+      type: 'intencaoImpressao.completed',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      data: { intencaoImpressaoId: job.id, referencia: 'pedido-7', status: 'Impresso', estado: 'completed', motivos: [], confirmacao: 'none', sequence: 1 },
+    });
+    const id = got!.headers['webhook-id'] as string;
+    const ts = got!.headers['webhook-timestamp'] as string;
+    expect(id).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(60);
+    expect(got!.headers['webhook-signature']).toBe(`v1,${hmac(secret, id, ts, got!.body)}`);
+    expect(await verifyWebhook(secret, got!.headers, got!.body, { toleranceSeconds: 300 })).toMatchObject({ data: { intencaoImpressaoId: job.id } });
+    // The callback is signed with the account's (first) endpoint secret.
+    expect(await verifyWebhook(secret, cb!.headers, cb!.body)).toMatchObject({ type: 'intencaoImpressao.completed' });
+    expect(cb!.headers['webhook-id']).not.toBe(id);
+
+    await until(async () => (await log(h, key)).messages.every((m) => m.state === 'delivered') || undefined, 5_000, 'both delivered');
+    const attempts = (await log(h, key, `&intencaoImpressaoId=${job.id}`)).attempts;
+    expect(attempts.map((x) => x.statusCode)).toEqual([200, 200]);
+    expect(h.logs()).not.toContain('whsec_');
+    expect(h.logs()).not.toContain(secret.slice(6, 20));
+  });
+
+  it('writes no message for a job that is not final, nor for an endpoint not subscribed or disabled', async () => {
+    const { h, key } = await service();
+    const a = await receiver();
+    await addWebhook(h, key, a.url, ['failed']);
+    const off = await addWebhook(h, key, a.url);
+    expect((await h.app.inject({ method: 'POST', url: `/Webhook/Remove?key=${key}`, payload: { webhookId: off.webhook.id } })).statusCode).toBe(200);
+    await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload: { conteudo: 'x', terminalId: 'CAIXA-01' } });
+    await printNow(h, key);
+    expect((await log(h, key)).messages).toEqual([]);
+  });
+
+  it('sends the notice of a state change made by the job lifecycle: a queued job canceled by the partner', async () => {
+    const { h, key } = await service();
+    const a = await receiver();
+    const cb = await receiver();
+    const { secret } = await addWebhook(h, key, a.url);
+    const res = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload: { conteudo: 'x', terminalId: 'CAIXA-01', referencia: 'pedido-9', urlCallback: `${cb.url}/cb` } });
+    expect(res.statusCode, res.body).toBe(200);
+    const job = res.json().intencaoImpressao as { id: number; estado: string };
+    expect(job.estado).toBe('queued');
+    const canceled = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Cancelar?key=${key}&intencaoImpressaoId=${job.id}` });
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    const [got] = await a.waitFor(1);
+    const [viaCallback] = await cb.waitFor(1);
+    expect(await verifyWebhook(secret, got!.headers, got!.body)).toEqual({
+      type: 'intencaoImpressao.canceled',
+      timestamp: expect.any(String),
+      data: { intencaoImpressaoId: job.id, referencia: 'pedido-9', status: 'Cancelado', estado: 'canceled', motivos: [], confirmacao: 'none', sequence: 2 },
+    });
+    expect(viaCallback!.path).toBe(`/cb?intencaoImpressaoId=${job.id}`);
+    expect(JSON.parse(viaCallback!.body).type).toBe('intencaoImpressao.canceled');
+  });
+
+  it('delivers every final state and, when asked, stopped — whoever reports the change (the sink delivery will call)', async () => {
+    const { h, key, accountId, sender } = await service();
+    const a = await receiver();
+    const { secret } = await addWebhook(h, key, a.url, ['completed', 'failed', 'canceled', 'expired', 'stopped']);
+    const finalOnly = await receiver();
+    await addWebhook(h, key, finalOnly.url);
+    const sink = webhookOutbox({ onEnqueued: sender.wake });
+    const states = ['stopped', 'failed', 'canceled', 'expired', 'completed'] as const;
+    for (const [i, estado] of states.entries()) {
+      const event: JobEvent = {
+        accountId, intencaoImpressaoId: 100 + i, referencia: null, status: estado, estado, motivos: estado === 'failed' ? ['media-empty'] : [],
+        confirmacao: 'printer', sequence: 3, at: new Date(), urlCallback: null,
+      };
+      await h.store.transaction((tx) => sink(tx, event));
+    }
+    const got = await a.waitFor(5);
+    await finalOnly.waitFor(4);
+    const bodies = await Promise.all(got.map((r) => verifyWebhook<{ type: string; data: { estado: string; motivos: string[] } }>(secret, r.headers, r.body)));
+    expect(bodies.map((b) => b.data.estado).sort()).toEqual([...states].sort());
+    expect(bodies.find((b) => b.data.estado === 'failed')!.data.motivos).toEqual(['media-empty']);
+    await until(async () => (await log(h, key)).messages.filter((m) => m.state === 'delivered').length === 9 || undefined, 5_000, 'nine delivered');
+    expect(finalOnly.received.map((r) => JSON.parse(r.body).type)).not.toContain('intencaoImpressao.stopped');
+  });
+
+  it('rolls the message back with the state change when the transaction fails', async () => {
+    const { h, key, accountId } = await service();
+    const a = await receiver();
+    await addWebhook(h, key, a.url);
+    const sink = webhookOutbox();
+    const event: JobEvent = { accountId, intencaoImpressaoId: 1, referencia: null, status: 'Impresso', estado: 'completed', motivos: [], confirmacao: 'none', sequence: 1, at: new Date() };
+    await expect(h.store.transaction(async (tx) => {
+      await sink(tx, event);
+      throw new Error('state change refused');
+    })).rejects.toThrow('state change refused');
+    expect((await log(h, key)).messages).toEqual([]);
+  });
+});
+
+describe('the sender', { timeout: 30_000 }, () => {
+  it('retries a receiver that is down until it is up: delivered, exactly one 2xx recorded', async () => {
+    const { h, key } = await service();
+    const probe = await startReceiver();
+    const port = probe.port;
+    await probe.close();
+    await addWebhook(h, key, `http://127.0.0.1:${port}/down`);
+    await printNow(h, key);
+    await until(async () => (await log(h, key)).attempts.length >= 2 || undefined, 5_000, 'two refused attempts');
+    expect((await log(h, key)).attempts.every((x) => x.statusCode === null && /ECONNREFUSED/.test(x.error ?? ''))).toBe(true);
+    const up = await receiver(port);
+    await up.waitFor(1);
+    await until(async () => (await log(h, key)).messages[0]!.state === 'delivered' || undefined, 5_000, 'delivered');
+    const { attempts } = await log(h, key);
+    expect(attempts.filter((x) => x.statusCode !== null && x.statusCode >= 200 && x.statusCode < 300)).toHaveLength(1);
+    expect(up.received).toHaveLength(1);
+  });
+
+  it('keeps the same webhook-id across 500, 500, 500 then 200', async () => {
+    const { h, key } = await service();
+    const a = await receiver();
+    a.script = [{ status: 500 }, { status: 500 }, { status: 500 }];
+    await addWebhook(h, key, a.url);
+    await printNow(h, key);
+    const got = await a.waitFor(4);
+    await until(async () => (await log(h, key)).messages[0]!.state === 'delivered' || undefined, 5_000, 'delivered');
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect((await log(h, key)).attempts.map((x) => x.statusCode).reverse()).toEqual([500, 500, 500, 200]);
+  });
+
+  it('treats a redirect as a failure and does not follow it', async () => {
+    const { h, key } = await service();
+    const a = await receiver();
+    const elsewhere = await receiver();
+    a.script = [{ status: 302, headers: { location: `${elsewhere.url}/x` } }];
+    await addWebhook(h, key, a.url);
+    await printNow(h, key);
+    await a.waitFor(2);
+    await until(async () => (await log(h, key)).messages[0]!.state === 'delivered' || undefined, 5_000, 'delivered');
+    expect((await log(h, key)).attempts.map((x) => x.statusCode).reverse()).toEqual([302, 200]);
+    expect(elsewhere.received).toHaveLength(0);
+  });
+
+  it('disables an endpoint that answers 410 Gone, and writes it no more messages', async () => {
+    const { h, key } = await service();
+    const a = await receiver();
+    a.fallback = { status: 410 };
+    const { webhook } = await addWebhook(h, key, a.url);
+    await printNow(h, key);
+    await until(async () => (await log(h, key)).messages[0]!.state === 'dead' || undefined, 5_000, 'dead');
+    const list = (await h.app.inject({ url: `/Webhook/GetAll?key=${key}` })).json();
+    expect(list.webhooks).toEqual([expect.objectContaining({ id: webhook.id, enabled: false, disabledReason: 'gone' })]);
+    await printNow(h, key);
+    expect((await log(h, key)).messages).toHaveLength(1);
+    expect(a.received).toHaveLength(1);
+  });
+
+  it('waits as long as a 429 Retry-After asks, not the shorter backoff', async () => {
+    const { h, key } = await service();
+    const a = await receiver();
+    a.script = [{ status: 429, headers: { 'retry-after': '1' } }];
+    await addWebhook(h, key, a.url);
+    await printNow(h, key);
+    await a.waitFor(1);
+    const after429 = await until(async () => (await log(h, key)).messages.find((m) => m.attempts === 1), 5_000, 'first attempt recorded');
+    const first = await h.store.webhooks.getMessage((await h.store.accounts.findByEmail(ALICE.email))!.id, after429.messageId);
+    const [attempt] = await h.store.webhooks.listAttempts(first!.accountId, { limit: 1 });
+    // The next try is exactly Retry-After later (no jitter, no backoff), where backoff alone would say 30 ms.
+    expect(first!.nextAttemptAt.getTime() - attempt!.at.getTime()).toBe(1_000);
+    const got = await a.waitFor(2, 5_000);
+    expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('marks a message dead after the retry window, flags the endpoint, and replays it with the same webhook-id', async () => {
+    const { h, key } = await service({ retry: { firstDelayMs: 20, maxDelayMs: 40, windowMs: 150, jitter: 0 } });
+    const a = await receiver();
+    a.fallback = { status: 500 };
+    await addWebhook(h, key, a.url);
+    await printNow(h, key);
+    const dead = await until(async () => (await log(h, key)).messages.find((m) => m.state === 'dead'), 5_000, 'dead');
+    const list = (await h.app.inject({ url: `/Webhook/GetAll?key=${key}` })).json();
+    expect(list.webhooks[0].failingSince).toEqual(expect.any(String));
+    // As many tries as fitted in the window (how many depends on the machine's speed), each one kept.
+    const tries = a.received.length;
+    expect(tries).toBeGreaterThanOrEqual(1);
+    expect((await log(h, key)).attempts.map((x) => x.statusCode)).toEqual(Array(tries).fill(500));
+
+    a.fallback = { status: 200 };
+    const replay = await h.app.inject({ method: 'POST', url: `/Webhook/Replay?key=${key}`, payload: { messageId: dead.messageId } });
+    expect(replay.statusCode, replay.body).toBe(200);
+    await a.waitFor(tries + 1);
+    await until(async () => (await log(h, key)).messages[0]!.state === 'delivered' || undefined, 5_000, 'delivered after replay');
+    expect(a.received[tries]!.headers['webhook-id']).toBe(dead.messageId);
+    expect((await h.app.inject({ url: `/Webhook/GetAll?key=${key}` })).json().webhooks[0].failingSince).toBeNull();
+    // A delivered message can be replayed too.
+    expect((await h.app.inject({ method: 'POST', url: `/Webhook/Replay?key=${key}`, payload: { messageId: dead.messageId } })).statusCode).toBe(200);
+    await a.waitFor(tries + 2);
+    expect((await h.app.inject({ method: 'POST', url: `/Webhook/Replay?key=${key}`, payload: { messageId: 'msg_nope' } })).statusCode).toBe(404);
+  });
+
+  it('lets a slow receiver delay neither inserts nor another endpoint\'s deliveries', async () => {
+    // One message in flight per endpoint: the slow one holds its first and keeps the other four waiting.
+    const { h, key } = await service({ timeoutMs: 8_000, perTarget: 1 });
+    const slow = await receiver();
+    slow.fallback = 'hang';
+    const fast = await receiver();
+    await addWebhook(h, key, slow.url);
+    await addWebhook(h, key, fast.url);
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await printNow(h, key)).id);
+    await fast.waitFor(5, 5_000);
+    // Everything above happened while the slow receiver had answered none of its requests.
+    expect(slow.received.length).toBeGreaterThan(0);
+    expect(slow.held()).toBe(slow.received.length);
+    expect(fast.received.map((r) => JSON.parse(r.body).data.intencaoImpressaoId).sort((x, y) => x - y)).toEqual(ids);
+    slow.fallback = { status: 200 };
+    slow.release();
+    await slow.waitFor(5, 5_000);
+  });
+
+  it('re-checks the address at send time: a private address is refused when the sender is not allowed it', async () => {
+    const { h, key } = await service({}, LOCAL);
+    // Registered under the allowing policy, but sent by a sender with the strict one (http to 127.0.0.1 allowed, private not).
+    const strictSender = webhookSender(h.store as Store, { ...FAST, policy: { allowPrivate: false, httpHosts: ['127.0.0.1'] } } as SenderOptions);
+    const a = await receiver();
+    await addWebhook(h, key, a.url);
+    await h.app.close();
+    await printNowDirect(h);
+    const logs: string[] = [];
+    const quiet = { debug() {}, info: (_: object, m: string) => logs.push(m), warn: (_: object, m: string) => logs.push(m), error() {} };
+    strictSender.start(quiet);
+    try {
+      await until(async () => (await h.store.webhooks.listAttempts((await h.store.accounts.findByEmail(ALICE.email))!.id, { limit: 1 }))[0], 5_000, 'an attempt');
+      const [attempt] = await h.store.webhooks.listAttempts((await h.store.accounts.findByEmail(ALICE.email))!.id, { limit: 1 });
+      expect(attempt!.error).toMatch(/^refused: .*127\.0\.0\.1.*private/);
+      expect(a.received).toHaveLength(0);
+    } finally {
+      await strictSender.stop();
+    }
+  });
+});
+
+/** The outbox written directly, as a state change would, with the app closed (its sender stopped). */
+async function printNowDirect(h: Harness) {
+  const accountId = (await h.store.accounts.findByEmail(ALICE.email))!.id;
+  await h.store.transaction((tx) => webhookOutbox()(tx, {
+    accountId, intencaoImpressaoId: 9, referencia: null, status: 'Impresso', estado: 'completed', motivos: [], confirmacao: 'none', sequence: 1, at: new Date(),
+  }));
+}
+
+describe('addresses', { timeout: 30_000 }, () => {
+  let h: Harness;
+  let key: string;
+  beforeAll(async () => {
+    h = await harness({ webhookPolicy: STRICT_POLICY });
+    key = (await login(h.app)).access_token;
+  });
+  afterAll(() => h.close());
+
+  it.each([
+    ['loopback', 'https://127.0.0.1/hook'],
+    ['loopback by name', 'https://localhost/hook'],
+    ['private', 'https://10.1.2.3/hook'],
+    ['private 192.168', 'https://192.168.0.10/hook'],
+    ['link-local', 'https://[fe80::1]/hook'],
+    ['the metadata address', 'https://169.254.169.254/latest/meta-data'],
+    ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hook'],
+    ['plain http to a host not allowed', 'http://example.com/hook'],
+    ['another scheme', 'ftp://example.com/hook'],
+    ['credentials in the URL', 'https://user:pw@example.com/hook'],
+  ])('refuses %s without the operator\'s switch', async (_what, url) => {
+    const res = await h.app.inject({ method: 'POST', url: `/Webhook/Insert?key=${key}`, payload: { url } });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().code).toBe('webhook-url-refused');
+  });
+
+  it('refuses a private urlCallback on Insert, before recording anything', async () => {
+    const res = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload: { conteudo: 'x', terminalId: 'ANDROID', urlCallback: 'https://127.0.0.1/cb' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'webhook-url-refused', errors: [{ path: '/urlCallback' }] });
+  });
+
+  it('knows the private, loopback, link-local and metadata ranges', () => {
+    for (const ip of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', 'fd00:ec2::254']) {
+      expect(isPrivateAddress(ip), ip).toBe(true);
+    }
+    for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '172.32.0.1']) expect(isPrivateAddress(ip), ip).toBe(false);
+  });
+
+  it('needs an account credential for the webhook routes', async () => {
+    expect((await h.app.inject({ url: '/Webhook/GetAll' })).statusCode).toBe(401);
+  });
+});
+
+describe('verifyWebhook', () => {
+  const secret = `whsec_${Buffer.from('0123456789abcdef01234567').toString('base64')}`;
+  const body = '{"type":"intencaoImpressao.completed"}';
+  const id = 'msg_1';
+  const now = 1_700_000_000;
+  const headers = (ts: number, sig: string) => ({ 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': sig });
+
+  it('accepts any one matching signature of a space-separated list (a rotation)', async () => {
+    const sig = `v1,${hmac(secret, id, String(now), body)}`;
+    await expect(verifyWebhook(secret, headers(now, `v1,AAAA ${sig}`), body, { now: () => now * 1000 })).resolves.toEqual({ type: 'intencaoImpressao.completed' });
+    await expect(verifyWebhook(secret, new Headers(headers(now, sig)), new TextEncoder().encode(body), { now: () => now * 1000 })).resolves.toBeTruthy();
+  });
+
+  it('refuses a changed body, another secret, a stale timestamp and missing headers', async () => {
+    const sig = `v1,${hmac(secret, id, String(now), body)}`;
+    const opts = { toleranceSeconds: 300, now: () => now * 1000 };
+    await expect(verifyWebhook(secret, headers(now, sig), `${body} `, opts)).rejects.toThrow(WebhookVerificationError);
+    await expect(verifyWebhook(`whsec_${Buffer.from('another secret of 24 b!!').toString('base64')}`, headers(now, sig), body, opts)).rejects.toThrow(/no webhook-signature/);
+    await expect(verifyWebhook(secret, headers(now, sig), body, { toleranceSeconds: 300, now: () => (now + 301) * 1000 })).rejects.toThrow(/timestamp/);
+    await expect(verifyWebhook(secret, { 'webhook-id': id }, body, opts)).rejects.toThrow(/missing/);
+  });
+});
