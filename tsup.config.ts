@@ -36,10 +36,9 @@ export default defineConfig({
     options.sourcesContent = false;
   },
   target: ['es2022', 'node20'],
-  // The parts of these packages the core runs are bundled (chevrotain's lexer, qrcode's core,
-  // TypeBox's guard for the generated profile checker): nothing to install or load at run time,
-  // and one file for a browser bundle. Their licences: THIRD-PARTY-NOTICES.md.
-  noExternal: ['chevrotain', 'qrcode', 'typebox/guard'],
+  // The parts of these packages the core runs are bundled (chevrotain's lexer, qrcode's core):
+  // nothing to install or load at run time, and one file for a browser bundle. Their licences: THIRD-PARTY-NOTICES.md.
+  noExternal: ['chevrotain', 'qrcode'],
   // chevrotain declares no `sideEffects`, so without this every module of it would stay in the
   // bundle; bobina uses only its lexer. chevrotainTrim leaves out the parts of that lexer that
   // bobina's lexer options never run (its RegExp parser, its char-code table).

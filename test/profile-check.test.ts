@@ -1,12 +1,11 @@
-// The profile schema without TypeBox's schema and value modules at run time (the generated checker
-// needs only typebox/guard, which is bundled): the JSON copy is TypeBox's schema,
-// the ahead-of-time checker TypeBox generated for it (check.generated.ts) accepts exactly what
-// Value.Check accepts, and a rejected profile gets TypeBox's messages.
+// The profile schema without TypeBox at run time: the JSON copy is TypeBox's schema, the check
+// that runs it (check.ts) accepts exactly what TypeBox's Value.Check accepts, and a rejected
+// profile gets TypeBox's messages.
 import fc from 'fast-check';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { createProfile, listProfiles, ProfileError, ProfileSchema } from '../src/index.js';
-import { Check } from '../src/profiles/check.generated.js';
+import { Check } from '../src/profiles/check.js';
 import { ProfileSchema as Built } from '../src/profiles/schema.js';
 
 /** Every own property of every node, with its value and enumerability: what "the same object" means here. */
@@ -78,7 +77,7 @@ describe('profile schema at run time', () => {
   });
 });
 
-describe('the generated profile checker', () => {
+describe('the run-time profile check', () => {
   it('accepts exactly what TypeBox accepts, on mutated templates and on anything at all', () => {
     fc.assert(
       fc.property(fc.oneof({ weight: 5, arbitrary: profileLike }, fc.anything()), (value) => {

@@ -5,7 +5,7 @@
 import { BASELINES, TEMPLATES } from './builtin/index.js';
 import { codepage } from '../text/codepage.js';
 import { compileTemplate, type ByteTemplate } from './bytes.js';
-import { Check } from './check.generated.js';
+import { Check } from './check.js';
 import { COMMAND_KEYS, COMMANDS, type Capability, type CommandKey } from './commands.js';
 import { ProfileSchema } from './profile-schema.js';
 import type { Commands, ProfileData } from './schema.js';
@@ -173,9 +173,9 @@ function capabilities(data: ProfileData): Set<Capability> {
 }
 
 /**
- * Throws ProfileError unless `data` matches the schema. The check is TypeBox's, compiled ahead of
- * time (check.generated.ts); TypeBox itself is loaded only for a profile that fails it, to list
- * what is wrong.
+ * Throws ProfileError unless `data` matches the schema. The check is the schema's JSON run by a
+ * small interpreter held to TypeBox's verdicts (check.ts); TypeBox itself is loaded only for a
+ * profile that fails it, to list what is wrong.
  */
 function checkSchema(data: Record<string, unknown>): asserts data is ProfileData {
   if (Check(data)) return;
