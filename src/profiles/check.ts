@@ -115,3 +115,43 @@ let check: Predicate | undefined;
 export function Check(value: unknown): boolean {
   return (check ??= compile(json as Node))(value);
 }
+
+let plainRoot: boolean | undefined;
+/** The root has only `type: "object"`, `required` and `properties` (what CheckOverride relies on). */
+function rootIsPlain(): boolean {
+  return (plainRoot ??= Object.entries(json as Node).every(([key, v]) => IGNORED.has(key) || key === 'required' || key === 'properties' || (key === 'type' && v === 'object')));
+}
+
+/** The predicate of each top-level property, compiled when first asked for. */
+const topLevel = new Map<string, Predicate | null>();
+function property(key: string): Predicate | null {
+  let check = topLevel.get(key);
+  if (check === undefined) {
+    const root = json as Node;
+    const schema = (root.properties as Record<string, Node>)[key];
+    if (!schema) check = null;
+    else {
+      const inner = compile(schema);
+      check = (root.required as string[]).includes(key) ? inner : (v) => v === undefined || inner(v);
+    }
+    topLevel.set(key, check);
+  }
+  return check;
+}
+
+/**
+ * Check(value) for a value made by deep-merging `keys` over data that matches the schema (a
+ * user profile over the built-in template it extends): only those keys can make it fail. The
+ * schema's root is an object whose properties do not depend on one another (no additional or
+ * pattern properties, no unions), so checking the merged value of each given key decides; a key
+ * the schema does not name is free, as it is for Check. A key set to undefined counts as
+ * present, as in Check: a required one fails.
+ */
+export function CheckOverride(value: Record<string, unknown>, keys: readonly string[]): boolean {
+  if (!rootIsPlain()) return Check(value);
+  for (const key of keys) {
+    const check = property(key);
+    if (check && !check(value[key])) return false;
+  }
+  return true;
+}
