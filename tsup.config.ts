@@ -4,6 +4,7 @@
 // (require(esm): Node 20.19+, 22.12+), with the same types.
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { chevrotainTrim } from './scripts/chevrotain-trim.mjs';
 import { CHEVROTAIN, sideEffectFree } from './scripts/side-effect-free.mjs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; peerDependencies: Record<string, string> };
@@ -35,13 +36,13 @@ export default defineConfig({
     options.sourcesContent = false;
   },
   target: ['es2022', 'node20'],
-  // The parts of these packages the core runs are bundled (chevrotain's lexer, qrcode's core,
-  // TypeBox's guard for the generated profile checker): nothing to install or load at run time,
-  // and one file for a browser bundle. Their licences: THIRD-PARTY-NOTICES.md.
-  noExternal: ['chevrotain', 'qrcode', 'typebox/guard'],
+  // The parts of these packages the core runs are bundled (chevrotain's lexer, qrcode's core):
+  // nothing to install or load at run time, and one file for a browser bundle. Their licences: THIRD-PARTY-NOTICES.md.
+  noExternal: ['chevrotain', 'qrcode'],
   // chevrotain declares no `sideEffects`, so without this every module of it would stay in the
-  // bundle; bobina uses only its lexer.
-  esbuildPlugins: [sideEffectFree(CHEVROTAIN)],
+  // bundle; bobina uses only its lexer. chevrotainTrim leaves out the parts of that lexer that
+  // bobina's lexer options never run (its RegExp parser, its char-code table).
+  esbuildPlugins: [sideEffectFree(CHEVROTAIN), chevrotainTrim()],
   define: {
     BOBINA_VERSION: JSON.stringify(pkg.version),
     // The optional peer dependencies as a JSON string (an object here would become a module of its

@@ -19,6 +19,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeColdStartOps } from './lib/embed.mjs';
 import { benchDir, buildLibrary, installBenchPackage, rootDir, step } from './lib/setup.mjs';
+import { chevrotainTrim } from '../scripts/chevrotain-trim.mjs';
 import { CHEVROTAIN, sideEffectFree } from '../scripts/side-effect-free.mjs';
 
 try {
@@ -44,7 +45,7 @@ const fromRoot = createRequire(`${rootDir}package.json`);
 const esbuild = createRequire(fromRoot.resolve('tsup'))('esbuild'); // tsup's own esbuild
 await esbuild.build({
   stdin: { contents: "export { Lexer, createToken } from 'chevrotain';", resolveDir: rootDir },
-  plugins: [sideEffectFree(CHEVROTAIN)],
+  plugins: [sideEffectFree(CHEVROTAIN), chevrotainTrim()],
   bundle: true,
   format: 'esm',
   platform: 'node',

@@ -1,12 +1,12 @@
-// The profile schema without TypeBox's schema and value modules at run time (the generated checker
-// needs only typebox/guard, which is bundled): the JSON copy is TypeBox's schema,
-// the ahead-of-time checker TypeBox generated for it (check.generated.ts) accepts exactly what
-// Value.Check accepts, and a rejected profile gets TypeBox's messages.
+// The profile schema without TypeBox at run time: the JSON copy is TypeBox's schema, the check
+// that runs it (check.ts) accepts exactly what TypeBox's Value.Check accepts, and a rejected
+// profile gets TypeBox's messages.
 import fc from 'fast-check';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { createProfile, listProfiles, ProfileError, ProfileSchema } from '../src/index.js';
-import { Check } from '../src/profiles/check.generated.js';
+import { BASELINES, TEMPLATES } from '../src/profiles/builtin/index.js';
+import { Check, CheckOverride } from '../src/profiles/check.js';
 import { ProfileSchema as Built } from '../src/profiles/schema.js';
 
 /** Every own property of every node, with its value and enumerability: what "the same object" means here. */
@@ -75,10 +75,33 @@ describe('profile schema at run time', () => {
       expect([...Value.Errors(Built, data)].map((e) => `${e.instancePath} ${e.message}`)).toEqual([]);
       expect(Check(data)).toBe(true);
     }
+    // What a user profile extends: the same data before defaults (CheckOverride relies on it).
+    for (const data of rawTemplates) expect([...Value.Errors(Built, data)].map((e) => `${e.instancePath} ${e.message}`)).toEqual([]);
   });
 });
 
-describe('the generated profile checker', () => {
+/** Deep merge as createProfile does it: plain objects merge, anything else replaces; no "$comment". */
+function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (key === '$comment') continue;
+    const prev = out[key];
+    const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+    out[key] = plain(value) && plain(prev) ? merge(prev, value) : value;
+  }
+  delete out.$comment;
+  return out;
+}
+
+/** A template's data with its `extends` chain merged in, before any default: what a user profile extends. */
+function resolved(data: Record<string, unknown>): Record<string, unknown> {
+  const { extends: parent, ...own } = data;
+  if (parent === undefined) return merge({}, own);
+  return merge(resolved((BASELINES[String(parent)] ?? TEMPLATES.find((t) => (t as { code: string }).code === parent)) as Record<string, unknown>), own);
+}
+const rawTemplates = TEMPLATES.map((t) => resolved(t as Record<string, unknown>));
+
+describe('the run-time profile check', () => {
   it('accepts exactly what TypeBox accepts, on mutated templates and on anything at all', () => {
     fc.assert(
       fc.property(fc.oneof({ weight: 5, arbitrary: profileLike }, fc.anything()), (value) => {
@@ -98,6 +121,29 @@ describe('the generated profile checker', () => {
         expect(() => createProfile(value as never)).toThrow(`invalid printer profile ${name}: ${problems.join('; ')}`);
       }),
       { numRuns: 500 },
+    );
+  }, 60_000);
+
+  it('over a template, decides from the keys a user profile gives exactly what TypeBox decides on the whole', () => {
+    const schemaKeys = Object.keys((Built as unknown as { properties: object }).properties);
+    // Top-level overrides: a template's own subtree mutated, or odd values, or junk keys.
+    const override = fc
+      .tuple(fc.constantFrom(...rawTemplates), fc.array(mutation, { maxLength: 3 }), fc.subarray([...schemaKeys, 'extra', '__proto__']), fc.array(fc.tuple(fc.constantFrom(...schemaKeys, 'extra'), fc.oneof(fc.constantFrom(...odd), fc.anything())), { maxLength: 2 }))
+      .map(([source, ms, picked, odds]) => {
+        const mutated = mutate(source, ms);
+        const over: Record<string, unknown> = {};
+        for (const key of picked) if (key in mutated) Object.defineProperty(over, key, { value: mutated[key], enumerable: true, writable: true, configurable: true });
+        for (const [key, value] of odds) over[key] = value;
+        return over;
+      });
+    fc.assert(
+      fc.property(fc.constantFrom(...rawTemplates), override, (template, over) => {
+        const merged = merge(template, over);
+        const verdict = Value.Check(Built, merged);
+        expect(CheckOverride(merged, Object.keys(over))).toBe(verdict);
+        expect(Check(merged)).toBe(verdict);
+      }),
+      { numRuns: 3000 },
     );
   }, 60_000);
 

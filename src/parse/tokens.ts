@@ -6,6 +6,10 @@
 // `indexOf` scan). The lexer runs without chevrotain's first-character optimisation: building its
 // tables cost more at every start than they save on a receipt, and the order of each mode does the
 // same job — a text run matches its first pattern, and Text gives way at once on a `<`.
+// Every RegExp pattern carries the sticky flag `y`, which chevrotain gives them anyway: a flagged
+// pattern is one chevrotain does not parse (its ASCII-class fast path takes only unflagged ones),
+// so with the options below the lexer never parses a RegExp, and the build leaves chevrotain's
+// RegExp parser out (scripts/chevrotain-trim.mjs).
 import { createToken, Lexer, type CustomPatternMatcherReturn } from 'chevrotain';
 
 const QR_CLOSE = /<\/qrcode[ \t]*>/y;
@@ -37,11 +41,11 @@ function matchQrData(text: string, offset: number): CustomPatternMatcherReturn |
 }
 
 /** `<qrcode>` opens the payload mode. */
-export const QrOpen = createToken({ name: 'QrOpen', pattern: /<qrcode[ \t]*>/, push_mode: 'qr' });
+export const QrOpen = createToken({ name: 'QrOpen', pattern: /<qrcode[ \t]*>/y, push_mode: 'qr' });
 /** `<qrcode/>`: an empty QR code. */
-export const QrEmpty = createToken({ name: 'QrEmpty', pattern: /<qrcode[ \t]*\/>/ });
+export const QrEmpty = createToken({ name: 'QrEmpty', pattern: /<qrcode[ \t]*\/>/y });
 /** `</qrcode>` in normal text: a stray closing tag. */
-export const StrayQrClose = createToken({ name: 'StrayQrClose', pattern: /<\/qrcode[ \t]*>/ });
+export const StrayQrClose = createToken({ name: 'StrayQrClose', pattern: /<\/qrcode[ \t]*>/y });
 /**
  * Any other tag-like `<name>`, `</name>` or `<name/>`: known or not, the AST builder decides.
  * Tried first among the tokens starting with `<` (most of them are tags), so it steps aside for
@@ -49,7 +53,7 @@ export const StrayQrClose = createToken({ name: 'StrayQrClose', pattern: /<\/qrc
  */
 export const Tag = createToken({
   name: 'Tag',
-  pattern: /<(?!qrcode[ \t]*\/?>|\/qrcode[ \t]*>)\/?[A-Za-z][A-Za-z0-9_-]*[ \t]*\/?>/,
+  pattern: /<(?!qrcode[ \t]*\/?>|\/qrcode[ \t]*>)\/?[A-Za-z][A-Za-z0-9_-]*[ \t]*\/?>/y,
 });
 /** A `<` that starts no tag: printed as written. */
 export const LoneAngle = createToken({ name: 'LoneAngle', pattern: '<' });
@@ -67,7 +71,7 @@ export const QrData = createToken({
   line_breaks: true,
 });
 /** `</qrcode>` ends the payload mode. */
-export const QrClose = createToken({ name: 'QrClose', pattern: /<\/qrcode[ \t]*>/, pop_mode: true });
+export const QrClose = createToken({ name: 'QrClose', pattern: /<\/qrcode[ \t]*>/y, pop_mode: true });
 
 /**
  * The two lexer modes; each mode's patterns are tried in this order, so the most frequent comes

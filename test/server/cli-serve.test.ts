@@ -100,5 +100,5 @@ describe('bobina serve with accounts managed from the CLI', () => {
     }
     const docs = await fetch(`${base}/openapi.json`);
     expect(docs.status).toBe(200);
-  }, 30_000);
+  }, 30_000); // two service starts and three CLI processes: ~2.5 s each start on a loaded 2-core VM
 });

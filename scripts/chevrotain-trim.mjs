@@ -1,0 +1,71 @@
+// An esbuild plugin that leaves out of the bundle two parts of chevrotain's lexer that bobina's
+// lexer (src/parse/tokens.ts: safeMode, skipValidations, positionTracking "onlyOffset", every
+// RegExp pattern with a flag) never runs, and that every process would otherwise pay for at start:
+//
+// 1. The 65,536-entry char-code table chevrotain fills at the first `new Lexer()` whatever the
+//    options. Only the first-character optimisation reads it, and safeMode turns that off; the
+//    table is now filled only when safeMode is off (~7.7 M instructions at every start).
+// 2. @chevrotain/regexp-to-ast (a parser of RegExp sources, 10 KB minified): used only by the
+//    definition checks (skipped), the optimisation (off), line-break analysis (off with
+//    "onlyOffset") and the ASCII-class fast path (only for RegExps without flags). In its place, a
+//    module whose parser throws if it is ever asked to parse.
+// 3. The lexer-definition checks (`skipValidations: false`): bobina's tests run them on a lexer
+//    built from node_modules; in the bundle, a Lexer asked for them throws instead.
+//
+// The tests build a lexer with chevrotain's checks from node_modules (not trimmed), and compare the
+// trimmed build's bytes with the source's for every fixture and template (test/browser-bundle.test.ts,
+// test/startup.test.ts). A chevrotain update that moves the code below fails the build here.
+
+const CHANGED = "/*! bobina's build changed this file (scripts/chevrotain-trim.mjs): the char-code table is filled only when safeMode is off. */\n";
+
+const TABLE_CALL = `    tracer("initCharCodeToOptimizedIndexMap", () => {
+        initCharCodeToOptimizedIndexMap();
+    });`;
+const TABLE_CALL_GUARDED = `    if (!options.safeMode) tracer("initCharCodeToOptimizedIndexMap", () => {
+        initCharCodeToOptimizedIndexMap();
+    });`;
+
+const PUBLIC_CHANGED = "/*! bobina's build changed this file (scripts/chevrotain-trim.mjs): the lexer-definition checks are left out (skipValidations must be true). */\n";
+const CHECKS = /\b(performRuntimeChecks|performWarningRuntimeChecks|validatePatterns)\(/g;
+const CHECKS_LEFT_OUT = `
+function checksLeftOut() {
+    throw new Error("bobina's build leaves out chevrotain's lexer-definition checks (scripts/chevrotain-trim.mjs): build the lexer with skipValidations: true");
+}
+`;
+
+const REGEXP_TO_AST_STUB = `/*! bobina's build replaced @chevrotain/regexp-to-ast with this stub (scripts/chevrotain-trim.mjs): bobina's lexer never parses a RegExp. */
+const LEFT_OUT = "bobina's build leaves out chevrotain's RegExp analysis (scripts/chevrotain-trim.mjs): build the lexer with safeMode, skipValidations, positionTracking 'onlyOffset' and flagged RegExps";
+export class RegExpParser { pattern() { throw new Error(LEFT_OUT); } }
+export class BaseRegExpVisitor { visit() { throw new Error(LEFT_OUT); } }
+`;
+
+const LEXER_PUBLIC = /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer_public\.js$/;
+const LEXER = /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer\.js$/;
+const REGEXP_TO_AST = /[\\/]node_modules[\\/]@chevrotain[\\/]regexp-to-ast[\\/]lib[\\/]src[\\/]api\.js$/;
+
+export function chevrotainTrim() {
+  return {
+    name: 'chevrotain-trim',
+    setup(build) {
+      build.onLoad({ filter: LEXER }, async (args) => {
+        const { readFile } = await import('node:fs/promises');
+        const source = (await readFile(args.path, 'utf8')).replace(/\r\n/g, '\n');
+        if (source.split(TABLE_CALL).length !== 2) {
+          throw new Error(`chevrotain-trim: ${args.path} no longer fills its char-code table as expected; update scripts/chevrotain-trim.mjs`);
+        }
+        return { contents: CHANGED + source.replace(TABLE_CALL, TABLE_CALL_GUARDED), loader: 'js' };
+      });
+      build.onLoad({ filter: LEXER_PUBLIC }, async (args) => {
+        const { readFile } = await import('node:fs/promises');
+        const source = await readFile(args.path, 'utf8');
+        const calls = source.match(CHECKS) ?? [];
+        // Each check is imported once and called once.
+        if (calls.length !== 3 || new Set(calls).size !== 3) {
+          throw new Error(`chevrotain-trim: ${args.path} no longer calls its three definition checks as expected; update scripts/chevrotain-trim.mjs`);
+        }
+        return { contents: PUBLIC_CHANGED + source.replace(CHECKS, 'checksLeftOut(') + CHECKS_LEFT_OUT, loader: 'js' };
+      });
+      build.onLoad({ filter: REGEXP_TO_AST }, () => ({ contents: REGEXP_TO_AST_STUB, loader: 'js' }));
+    },
+  };
+}
