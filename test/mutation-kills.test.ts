@@ -1,0 +1,54 @@
+// Tests written for mutants that survived `npm run mutation` (bench/MUTATION.md): each asserts the
+// exact bytes or diagnostics that the mutated code changed without any other test noticing.
+import { describe, expect, it } from 'vitest';
+import { compile } from '../src/index.js';
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const diags = (r: ReturnType<typeof compile>) => r.diagnostics.map((d) => [d.severity, d.code, d.message, d.span.start.column, d.span.end.column]);
+
+describe('a QR payload with control characters', () => {
+  // Elgin i9: native GS ( k; Epson TM-T20: raster image from the module matrix.
+  it.each([4, 5])('prints on template %i exactly as the payload without them, with a warning per character removed', (printer) => {
+    const dirty = compile('<qrcode>a\x1bb\x7f\x85c</qrcode>', { printer });
+    const clean = compile('<qrcode>abc</qrcode>', { printer });
+    expect(hex(dirty.bytes)).toBe(hex(clean.bytes));
+    const removed = diags(dirty).filter((d) => d[1] === 'text/control-removed');
+    expect(removed).toEqual([
+      ['warning', 'text/control-removed', 'control character U+001B removed from the QR payload', 10, 11],
+      ['warning', 'text/control-removed', 'control character U+007F removed from the QR payload', 12, 13],
+      ['warning', 'text/control-removed', 'control character U+0085 removed from the QR payload', 13, 14],
+    ]);
+    // Whatever else is said (the raster fallback on the TM-T20) is said alike, over the longer tag.
+    const rest = (r: typeof dirty) => diags(r).filter((d) => d[1] !== 'text/control-removed').map((d) => d.slice(0, 3));
+    expect(rest(dirty)).toEqual(rest(clean));
+  });
+
+  it('keeps TAB, LF and CR in the payload (they are data, not printer commands)', () => {
+    const withBreaks = compile('<qrcode>a\tb\nc\rd</qrcode>', { printer: 4 });
+    expect(withBreaks.diagnostics).toEqual([]);
+    // GS ( k 31 50 48 store: pL pH = 3 + 7 payload bytes.
+    expect(hex(withBreaks.bytes)).toContain('1d286b0a003150306109620a630d64');
+  });
+
+  it('prints nothing but a warning when only control characters were sent', () => {
+    const r = compile('<qrcode>\x1b\x00</qrcode>', { printer: 4 });
+    expect(diags(r).map((d) => d[1])).toEqual(['lower/qr-empty', 'text/control-removed', 'text/control-removed']);
+    expect(hex(r.bytes)).toBe(hex(compile('', { printer: 4 }).bytes));
+  });
+});
+
+describe('a character the code page lacks, with no table entry and no compatibility form', () => {
+  it('prints as its letter without accents, with a warning naming what was printed', () => {
+    const r = compile('ŝ ĉ', { printer: 5 });
+    // ESC @, ESC t 2 (CP850), "s c", LF.
+    expect(hex(r.bytes)).toBe('1b401b74027320630a');
+    expect(diags(r)).toEqual([
+      ['warning', 'text/transliterated', 'U+015D "ŝ" is not in CP850 on Epson TM-T20: printed as "s"', 1, 2],
+      ['warning', 'text/transliterated', 'U+0109 "ĉ" is not in CP850 on Epson TM-T20: printed as "c"', 3, 4],
+    ]);
+  });
+
+  it('prints the same for its decomposed form (letter + combining mark)', () => {
+    expect(hex(compile('s\u0302', { printer: 5 }).bytes)).toBe('1b401b7402730a');
+  });
+});
