@@ -52,3 +52,48 @@ describe('a character the code page lacks, with no table entry and no compatibil
     expect(hex(compile('s\u0302', { printer: 5 }).bytes)).toBe('1b401b7402730a');
   });
 });
+
+describe('QR limits at their exact edges', () => {
+  it('holds 2331 bytes natively at error correction M, and refuses 2332 saying both numbers', () => {
+    expect(compile(`<qrcode>${'x'.repeat(2331)}</qrcode>`, { printer: 4 }).diagnostics).toEqual([]);
+    const over = compile(`<qrcode>${'x'.repeat(2332)}</qrcode>`, { printer: 4 });
+    expect(diags(over)).toEqual([['error', 'lower/qr-too-long', 'QR payload of 2332 bytes is more than a QR code holds at error correction M (2331 bytes)', 1, 2350]]);
+  });
+
+  it('counts the payload in UTF-8 bytes, not characters', () => {
+    // 1166 × "é" = 2332 UTF-8 bytes.
+    expect(diags(compile(`<qrcode>${'é'.repeat(1166)}</qrcode>`, { printer: 4 })).map((d) => d[2])).toEqual([
+      'QR payload of 2332 bytes is more than a QR code holds at error correction M (2331 bytes)',
+    ]);
+  });
+
+  it('prints a raster QR at one dot per module when exactly that fits, and refuses one dot narrower', () => {
+    // "abc" is a 21×21 symbol: 29 modules with the quiet zone.
+    const fits = compile('<qrcode>abc</qrcode>', { printer: { extends: 'MAKER5T20', image: { widthDots: 29 } } });
+    expect(diags(fits)).toEqual([['info', 'lower/qr-raster-fallback', 'Epson TM-T20 uses no native QR command in its profile: printed as a raster image (21×21 modules, 1 dots each)', 1, 21]]);
+    const narrow = compile('<qrcode>abc</qrcode>', { printer: { extends: 'MAKER5T20', image: { widthDots: 28 } } });
+    expect(diags(narrow)).toEqual([['error', 'lower/qr-too-wide', 'QR code of 21 modules does not fit 28 dots on Epson TM-T20, even at 1 dot per module', 1, 21]]);
+    expect(hex(narrow.bytes)).toBe(hex(compile('', { printer: 5 }).bytes));
+  });
+
+  it('uses the profile module size when the paper has room for more', () => {
+    const wide = compile('<qrcode>abc</qrcode>', { printer: { extends: 'MAKER5T20', qr: { moduleSize: 2 } } });
+    expect(wide.diagnostics.map((d) => d.message)).toEqual(['Epson TM-T20 uses no native QR command in its profile: printed as a raster image (21×21 modules, 2 dots each)']);
+  });
+});
+
+describe('a QR code on the generic (plain text) template', () => {
+  it('prints its payload as one sanitised line, ending in exactly one LF', () => {
+    expect(Buffer.from(compile('<qrcode>abc</qrcode>', { printer: 0 }).bytes).toString('utf8')).toBe('abc\n');
+    expect(Buffer.from(compile('<qrcode>abc\n</qrcode>', { printer: 0 }).bytes).toString('utf8')).toBe('abc\n');
+    const r = compile('<qrcode>a\x1bb</qrcode>', { printer: 0 });
+    expect(Buffer.from(r.bytes).toString('utf8')).toBe('ab\n');
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['text/control-removed']);
+  });
+
+  it('warns about a payload of nothing but control characters and prints nothing', () => {
+    const r = compile('<qrcode>\x1b</qrcode>', { printer: 0 });
+    expect(r.bytes.length).toBe(0);
+    expect(r.diagnostics.map((d) => [d.severity, d.code])).toEqual([['warning', 'lower/qr-empty'], ['warning', 'text/control-removed']]);
+  });
+});
