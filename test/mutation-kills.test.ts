@@ -97,3 +97,40 @@ describe('a QR code on the generic (plain text) template', () => {
     expect(r.diagnostics.map((d) => [d.severity, d.code])).toEqual([['warning', 'lower/qr-empty'], ['warning', 'text/control-removed']]);
   });
 });
+
+describe('the sanitiser, character class by character class (exact bytes and diagnostics)', () => {
+  const T20 = 'is not in CP850 on Epson TM-T20';
+  // [source, template, bytes after the ESC @ ESC t prelude (CP850 printers) or all bytes (generic), diagnostics]
+  const cases: [string, string, number, string, (string | number)[][]][] = [
+    ['NBSP is a space; C1 controls U+0080 and U+009F go', 'a\u00a0b\u009fc\u0080d', 5, '61206263640a', [
+      ['info', 'text/normalized', 'U+00A0 "\u00a0" is printed as a plain space', 2, 3],
+      ['warning', 'text/control-removed', 'control character U+009F removed: text cannot send printer commands', 4, 5],
+      ['warning', 'text/control-removed', 'control character U+0080 removed: text cannot send printer commands', 6, 7],
+    ]],
+    ['an em space is a space', '\u2003', 5, '200a', [['info', 'text/normalized', 'U+2003 "\u2003" is printed as a plain space', 1, 2]]],
+    ['zero-width characters and BOMs go silently', '\u200bA\ufeff', 5, '410a', []],
+    ['a mark with no letter before it is replaced', '\u0301a', 5, '3f610a', [['warning', 'text/replaced', `U+0301 "\u0301" ${T20}: printed as "?"`, 1, 2]]],
+    ['a mark after a line break is not joined to it', '\n\u0301', 5, '0a3f0a', [['warning', 'text/replaced', `U+0301 "\u0301" ${T20}: printed as "?"`, 1, 2]]],
+    ['a mark after a tab is not joined to it', '\t\u0301', 5, '093f0a', [['warning', 'text/replaced', `U+0301 "\u0301" ${T20}: printed as "?"`, 2, 3]]],
+    ['two marks on one letter go with it', 's\u0302\u0323', 5, '730a', [['warning', 'text/transliterated', `U+0073 U+0302 U+0323 "s\u0302\u0323" ${T20}: printed as "s"`, 1, 4]]],
+    ['an accent on a letter that has it already is stripped with it', 'e\u0301\u0301', 5, '650a', [['warning', 'text/transliterated', `U+0065 U+0301 U+0301 "e\u0301\u0301" ${T20}: printed as "e"`, 1, 4]]],
+    ['a mark on an astral character stays with it', '😀\u0301x', 5, '3f780a', [['warning', 'text/replaced', `U+1F600 U+0301 "😀\u0301" ${T20}: printed as "?"`, 1, 4]]],
+    ['a full-width letter with a combining accent composes', 'ｅ\u0301', 5, '820a', [['info', 'text/normalized', `U+FF45 U+0301 "ｅ\u0301" ${T20}: printed in its compatibility form "é"`, 1, 3]]],
+    ['a ligature is its letters; the euro sign is from the table', 'ﬁ€', 5, '66694555520a', [
+      ['info', 'text/normalized', `U+FB01 "ﬁ" ${T20}: printed in its compatibility form "fi"`, 1, 2],
+      ['warning', 'text/transliterated', `U+20AC "€" ${T20}: printed as "EUR"`, 2, 3],
+    ]],
+    ['a fraction without its own byte uses a plain slash', '⅓', 5, '312f330a', [['info', 'text/normalized', `U+2153 "⅓" ${T20}: printed in its compatibility form "1/3"`, 1, 2]]],
+    ['UTF-8 output: lone surrogates are replaced', '\ud800x\udc00', 0, '3f783f0a', [
+      ['warning', 'text/replaced', 'lone surrogate U+D800 replaced by "?"', 1, 2],
+      ['warning', 'text/replaced', 'lone surrogate U+DC00 replaced by "?"', 3, 4],
+    ]],
+    ['UTF-8 output: an astral character and its mark print as they are', '😀\u0301x', 0, 'f09f9880cc81780a', []],
+  ];
+  it.each(cases)('%s', (_what, source, printer, bytes, expected) => {
+    const r = compile(source, { printer });
+    const prelude = printer === 0 ? '' : '1b401b7402';
+    expect(hex(r.bytes)).toBe(prelude + bytes);
+    expect(diags(r)).toEqual(expected);
+  });
+});
