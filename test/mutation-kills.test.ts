@@ -134,3 +134,22 @@ describe('the sanitiser, character class by character class (exact bytes and dia
     expect(diags(r)).toEqual(expected);
   });
 });
+
+describe('more exact edges', () => {
+  it.each([['L', 25], ['M', 29], ['H', 33]] as const)('draws a raster QR at the profile error correction %s (%i modules for 30 bytes)', (ecc, modules) => {
+    const r = compile(`<qrcode>${'x'.repeat(30)}</qrcode>`, { printer: { extends: 'MAKER5T20', qr: { ecc } } });
+    expect(r.diagnostics.map((d) => d.message)).toEqual([`Epson TM-T20 uses no native QR command in its profile: printed as a raster image (${modules}×${modules} modules, 6 dots each)`]);
+  });
+
+  it('says an empty QR code prints nothing, in words, on every kind of QR', () => {
+    for (const printer of [0, 4, 5]) {
+      expect(compile('<qrcode></qrcode>', { printer }).diagnostics.map((d) => [d.code, d.message])).toEqual([['lower/qr-empty', 'empty <qrcode>: nothing printed']]);
+    }
+  });
+
+  it('replaces a character whose compatibility form has a part the code page lacks (ǅ = D + ž), rather than printing part of it', () => {
+    const r = compile('ǅ', { printer: 5 });
+    expect(hex(r.bytes)).toBe('1b401b74023f0a');
+    expect(diags(r)).toEqual([['warning', 'text/replaced', 'U+01C5 "ǅ" is not in CP850 on Epson TM-T20: printed as "?"', 1, 2]]);
+  });
+});
