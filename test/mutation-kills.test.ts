@@ -153,3 +153,31 @@ describe('more exact edges', () => {
     expect(diags(r)).toEqual([['warning', 'text/replaced', 'U+01C5 "ǅ" is not in CP850 on Epson TM-T20: printed as "?"', 1, 2]]);
   });
 });
+
+describe('surrogates and marks at the edges of their ranges (exact bytes and diagnostics)', () => {
+  const T20 = 'is not in CP850 on Epson TM-T20';
+  const cases: [string, string, number, string, (string | number)[][]][] = [
+    ['UTF-8 output keeps a no-break space as it is', 'a\u00a0b', 0, '61c2a0620a', []],
+    ['UTF-8 output keeps U+E000, the first code point after the surrogates', '\ue000', 0, 'ee80800a', []],
+    ['an astral combining mark stays with its letter', 'a\u{1D167}', 5, '3f0a', [['warning', 'text/replaced', `U+0061 U+1D167 "a\u{1D167}" ${T20}: printed as "?"`, 1, 4]]],
+    ['U+10000 (D800 DC00) is one character', '\u{10000}', 5, '3f0a', [['warning', 'text/replaced', `U+10000 "\u{10000}" ${T20}: printed as "?"`, 1, 3]]],
+    ['a high surrogate before U+E000 is not a pair', '\ud800\ue000', 5, '3f3f0a', [
+      ['warning', 'text/replaced', `U+D800 "\ud800" ${T20}: printed as "?"`, 1, 2],
+      ['warning', 'text/replaced', `U+E000 "\ue000" ${T20}: printed as "?"`, 2, 3],
+    ]],
+    ['a low surrogate after another character is not paired with it', '€\udc00', 5, '4555523f0a', [
+      ['warning', 'text/transliterated', `U+20AC "€" ${T20}: printed as "EUR"`, 1, 2],
+      ['warning', 'text/replaced', `U+DC00 "\udc00" ${T20}: printed as "?"`, 2, 3],
+    ]],
+    ['two low surrogates are two characters', '\udc00\udc00', 5, '3f3f0a', [
+      ['warning', 'text/replaced', `U+DC00 "\udc00" ${T20}: printed as "?"`, 1, 2],
+      ['warning', 'text/replaced', `U+DC00 "\udc00" ${T20}: printed as "?"`, 2, 3],
+    ]],
+    ['a mark on a space goes with the space', ' \u0301', 5, '200a', [['warning', 'text/transliterated', `U+0020 U+0301 " \u0301" ${T20}: printed as " "`, 1, 3]]],
+  ];
+  it.each(cases)('%s', (_what, source, printer, bytes, expected) => {
+    const r = compile(source, { printer });
+    expect(hex(r.bytes)).toBe((printer === 0 ? '' : '1b401b7402') + bytes);
+    expect(diags(r)).toEqual(expected);
+  });
+});
