@@ -1,17 +1,17 @@
 // Summarises a StrykerJS JSON report (default reports/mutation/mutation.json, written by
 // `npm run mutation`) per folder, as the Markdown table in bench/MUTATION.md, then lists every
 // surviving or uncovered mutant (file:line, mutator, replacement) for review.
-//   node bench/mutation-summary.mjs [report.json]
+//   node bench/mutation-summary.mjs [report.json] [--files]   (--files: one row per file)
 import { readFileSync } from 'node:fs';
 
-const file = process.argv[2] ?? 'reports/mutation/mutation.json';
+const file = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'reports/mutation/mutation.json';
 const report = JSON.parse(readFileSync(file, 'utf8'));
 
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 const rows = new Map();
 const undetected = [];
 for (const [path, { mutants }] of Object.entries(report.files)) {
-  const folder = path.split('/').slice(0, 2).join('/');
+  const folder = process.argv.includes('--files') ? path : path.split('/').slice(0, 2).join('/');
   const row = rows.get(folder) ?? { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0, other: 0 };
   for (const m of mutants) {
     if (m.status in row) row[m.status]++;

@@ -86,6 +86,7 @@ describe('a QR code on the generic (plain text) template', () => {
   it('prints its payload as one sanitised line, ending in exactly one LF', () => {
     expect(Buffer.from(compile('<qrcode>abc</qrcode>', { printer: 0 }).bytes).toString('utf8')).toBe('abc\n');
     expect(Buffer.from(compile('<qrcode>abc\n</qrcode>', { printer: 0 }).bytes).toString('utf8')).toBe('abc\n');
+    expect(Buffer.from(compile('<qrcode>abc</qrcode>def', { printer: 0 }).bytes).toString('utf8')).toBe('abc\ndef\n');
     const r = compile('<qrcode>a\x1bb</qrcode>', { printer: 0 });
     expect(Buffer.from(r.bytes).toString('utf8')).toBe('ab\n');
     expect(r.diagnostics.map((d) => d.code)).toEqual(['text/control-removed']);
