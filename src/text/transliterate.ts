@@ -50,8 +50,3 @@ export function strippedForm(ch: string, encodable: Encodable): string | undefin
   const stripped = ch.normalize('NFD').replace(COMBINING, '');
   return stripped && stripped !== ch && encodable(stripped) ? stripped : undefined;
 }
-
-/** A warned stand-in for `ch` (table, then accents stripped), or undefined if none is sensible. */
-export function transliterate(ch: string, encodable: Encodable): string | undefined {
-  return tableForm(ch, encodable) ?? strippedForm(ch, encodable);
-}

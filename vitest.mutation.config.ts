@@ -1,0 +1,40 @@
+// `npm run mutation` (StrykerJS, stryker.config.mjs) runs this config for every mutant: only the
+// compiler's tests, the ones that can see a change in src/parse, src/lower, src/emit, src/text,
+// src/profiles. No service, process, CLI-child or browser tests: those run the built dist/ (which
+// Stryker does not mutate) or start processes, and would only make each mutant's run longer.
+// Not used by `npm test`, which runs every test with the default config.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: [
+      'test/codepages.test.ts',
+      'test/golden.test.ts',
+      'test/grammar.test.ts',
+      'test/limits.test.ts',
+      'test/listing.test.ts',
+      'test/lower*.test.ts',
+      'test/mutation-*.test.ts',
+      'test/parse.test.ts',
+      'test/printers-doc.test.ts',
+      'test/profile-check.test.ts',
+      'test/profile-data.test.ts',
+      'test/profiles.test.ts',
+      // Not test/profile-fallback.test.ts: its vi.mock of the TypeBox loader would leak into the
+      // other files of the shared module graph (isolate: false below).
+      'test/properties.test.ts',
+      'test/text-forms.test.ts',
+      'test/inspect/disassemble.test.ts',
+      'test/inspect/preview.test.ts',
+      'test/inspect/preview-notes.test.ts',
+      'test/inspect/selftest.test.ts',
+    ],
+    // A mutant can make a property test loop far longer than the code it tests; Stryker's own
+    // timeout (timeoutMS/timeoutFactor) then marks it "Timeout" (killed).
+    testTimeout: 30_000,
+    // One module graph for all the files of a run: each file no longer re-imports the compiler
+    // (profiles, lexer) for itself, which made a mutant's run ~4× longer. Stryker switches mutants
+    // at run time (no re-import needed); the compiler's tests share no state between files.
+    isolate: false,
+  },
+});
