@@ -9,12 +9,12 @@
 //   npm run bench:delivery -- --only-inserts # only the Insert comparison
 //   BOBINA_BASELINE_CLI=/path/to/dist/cli.js  # a baseline already built (skips git archive + build)
 import autocannon from 'autocannon';
-import { execSync, spawn, spawnSync } from 'node:child_process';
+import { execSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startVirtualPrinter } from '../dist/delivery.js';
+import { freePort, start, stop, stopAll } from './lib/processes.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -28,46 +28,14 @@ const SECONDS = { 1: 20, 10: 10, 100: 5 };
 const dir = mkdtempSync(join(tmpdir(), 'bobina-bench-delivery-'));
 const env = { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn' };
 const conteudo = readFileSync(join(ROOT, 'fixtures', 'nfce.txt'), 'utf8');
-const children = new Set();
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 function cli(cliPath, db, ...a) {
   const r = spawnSync(process.execPath, [cliPath, ...a, '--db', db], { encoding: 'utf8', env });
   if (r.status !== 0) throw new Error(`bobina ${a.join(' ')}: ${r.stderr}`);
   return r.stdout;
-}
-
-function start(a, readyText) {
-  const child = spawn(process.execPath, a, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  children.add(child);
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-      if (err.includes(readyText)) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-  });
-}
-
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  process.kill(child.pid, 'SIGTERM');
-  await exited;
-  children.delete(child);
 }
 
 /** A fresh service with one account, its API key, and terminals as asked ([id, flags, printer?]). */
@@ -80,7 +48,7 @@ async function service(cliPath, name, terminals) {
   const port = await freePort();
   // (A baseline build from before delivery has no --state-dir.)
   const stateDir = cliPath === CLI ? ['--state-dir', join(dir, `${name}.delivery`)] : [];
-  const proc = await start([cliPath, 'serve', '--port', String(port), '--db', db, ...stateDir], 'listening on');
+  const proc = await start([cliPath, 'serve', '--port', String(port), '--db', db, ...stateDir], 'listening on', env);
   return { base: `http://127.0.0.1:${port}`, apiKey, keys, proc };
 }
 
@@ -142,7 +110,7 @@ try {
   if (!onlyInserts) {
     const vp = await printer();
     const s = await service(CLI, 'agent', [['PDV-AGENT', ['--print-key']]]);
-    const agent = await start([CLI, 'agent', '--url', s.base, '--key', s.keys['PDV-AGENT'], '--terminal', 'PDV-AGENT', '--device', vp.address, '--state-dir', join(dir, 'agent-state')], 'taking jobs');
+    const agent = await start([CLI, 'agent', '--url', s.base, '--key', s.keys['PDV-AGENT'], '--terminal', 'PDV-AGENT', '--device', vp.address, '--state-dir', join(dir, 'agent-state')], 'taking jobs', env);
     let n = 0;
     await latency(s, vp, 'PDV-AGENT', 10, 10, n); // warm-up
     n += 10;
@@ -216,7 +184,7 @@ try {
     }
   }
 } finally {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) process.kill(c.pid, 'SIGKILL');
+  stopAll();
   rmSync(dir, { recursive: true, force: true });
 }
 

@@ -2,10 +2,11 @@
 // the NFC-e fixture, against `bobina serve` on SQLite, beside a bare fastify hello-world measured in
 // the same run. Writes bench/SERVICE-RESULTS.md. Run `npm run build` first.
 import autocannon from 'autocannon';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { start } from './lib/processes.mjs';
 
 const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -16,18 +17,6 @@ const env = { ...process.env, DATABASE_URL: '' };
 function cli(...args) {
   const r = spawnSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8', env });
   if (r.status !== 0) throw new Error(`bobina ${args.join(' ')}: ${r.stderr}`);
-}
-
-function start(args, readyText, extraEnv = {}) {
-  const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-      if (err.includes(readyText)) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-  });
 }
 
 const run = (opts) => new Promise((resolve, reject) => autocannon({ duration: DURATION, ...opts }, (e, r) => (e ? reject(e) : resolve(r))));
@@ -51,7 +40,7 @@ cli('terminals', 'add', '--email', 'bench@example.com', '--terminal', 'PDV-MP420
 cli('terminals', 'add', '--email', 'bench@example.com', '--terminal', 'PDV-T20', '--printer', 'MAKER5T20');
 
 const results = [];
-const hello = await start(['--input-type=module', '-e', HELLO], 'ready');
+const hello = await start(['--input-type=module', '-e', HELLO], 'ready', env);
 hello.unref();
 try {
   results.push(row('fastify hello-world, 1,000 req/s', await run({ url: 'http://127.0.0.1:18091/', connections: 10, overallRate: 1000 })));
@@ -60,7 +49,7 @@ try {
   hello.kill();
 }
 
-const server = await start([CLI, 'serve', '--port', '18090', '--host', '127.0.0.1', '--db', db], 'listening on');
+const server = await start([CLI, 'serve', '--port', '18090', '--host', '127.0.0.1', '--db', db], 'listening on', env);
 try {
   const base = 'http://127.0.0.1:18090';
   const login = await fetch(`${base}/auth/reconciliation/token`, {

@@ -6,9 +6,9 @@
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from './lib/processes.mjs';
 
 const CLI = process.env.BOBINA_CLI ? resolve(process.env.BOBINA_CLI) : new URL('../dist/cli.js', import.meta.url).pathname;
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
@@ -33,16 +33,6 @@ const size = (file) => {
 function cli(...args) {
   const r = spawnSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8', env });
   if (r.status !== 0) throw new Error(`bobina ${args.join(' ')}: ${r.stderr}`);
-}
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => ok(port));
-    });
-    srv.on('error', fail);
-  });
 }
 
 cli('users', 'add', '--email', 'soak@example.com', '--password', 'soak-pw', '--name', 'Soak');

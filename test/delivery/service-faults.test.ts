@@ -6,10 +6,10 @@
 // started here is killed by pid after the test (helpers.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/net.js';
 import { compile } from '../../src/index.js';
 import { CLI } from '../support/cli.js';
 import { child, fixture, virtualPrinter, type Child } from './helpers.js';
@@ -40,16 +40,6 @@ function cli(...args: string[]): string {
   const r = spawnSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
   if (r.status !== 0) throw new Error(`bobina ${args.join(' ')}: ${r.status} ${r.stderr}`);
   return r.stdout;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const p = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(p));
-    });
-    srv.on('error', reject);
-  });
 }
 
 async function startService(...flags: string[]): Promise<ChildProcess> {

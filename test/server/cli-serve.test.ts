@@ -2,10 +2,10 @@
 // then `bobina serve` on a free port spoken to over HTTP, restarted, and still holding everything.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/net.js';
 
 const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
 let dir: string;
@@ -13,16 +13,6 @@ let db: string;
 let child: ChildProcess | undefined;
 
 const bobina = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 async function serve(): Promise<string> {
   const port = await freePort();

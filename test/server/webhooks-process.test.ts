@@ -3,10 +3,10 @@
 // by killing the service with SIGKILL while the notice is on its way, then restarting it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/net.js';
 import { verifyWebhook } from '../../src/index.js';
 import { startReceiver, until, type Receiver } from './webhook-receiver.js';
 
@@ -19,16 +19,6 @@ const receivers: Receiver[] = [];
 
 const bobina = (args: string[], env: Record<string, string> = LOCAL) =>
   spawnSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '', BOBINA_WEBHOOKS_ALLOW_PRIVATE: '', ...env }, timeout: 20_000 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 async function serve(env: Record<string, string>): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
