@@ -1,9 +1,51 @@
-// `npm test`'s vitest config: the defaults, except that StrykerJS's sandbox copies of the project
-// (.stryker-tmp*/, left behind by an interrupted `npm run mutation`) are not tests of this tree.
+// `npm test`'s vitest config. Two projects:
+// - `sqlite`: every test, the service ones on SQLite (the default store);
+// - `postgres`: the service suite again on PostgreSQL (BOBINA_TEST_STORE=postgres, read by
+//   test/support/store-target.ts), each test on a schema of its own in database `test`.
+// PostgreSQL is looked for at BOBINA_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
+// When it does not answer, the `postgres` project is left out with one line saying so — except
+// under BOBINA_CI=1 (.ci/run), where it runs and its tests fail saying why.
+// StrykerJS's sandbox copies (.stryker-tmp*/) and reports are not tests of this tree.
+import { Socket } from 'node:net';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-export default defineConfig({
-  test: {
-    exclude: [...configDefaults.exclude, '.stryker-tmp*/**', 'reports/**'],
-  },
+const exclude = [...configDefaults.exclude, '.stryker-tmp*/**', 'reports/**'];
+
+/** Tests of several instances on one database: PostgreSQL only (SQLite serves from one process). */
+const POSTGRES_ONLY = ['test/server/instances.test.ts', 'test/delivery/cluster.test.ts'];
+/** The service tests that hold on either store: everything built on the harness or a served process. */
+const SERVICE_SUITE = ['test/server/**/*.test.ts', 'test/delivery/service-faults.test.ts', 'test/cli/accounts.test.ts', ...POSTGRES_ONLY];
+/** Service tests of SQLite itself (files, WAL, its migrations) or of no store at all; store.test.ts runs both stores itself. */
+const NOT_ON_POSTGRES = ['wal', 'migrations', 'migration-4', 'webhooks-migration', 'store', 'workers', 'compile-pool', 'playground', 'client-errors'].map((n) => `test/server/${n}.test.ts`);
+
+const url = new URL(process.env.BOBINA_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+
+function answers(host: string, port: number, ms = 1500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(ms, () => done(false));
+    socket.once('error', () => done(false));
+    socket.connect(port, host, () => done(true));
+  });
+}
+
+export default defineConfig(async () => {
+  const ci = process.env.BOBINA_CI === '1';
+  const reachable = await answers(url.hostname, Number(url.port || 5432));
+  if (!reachable && !ci) console.log(`PostgreSQL does not answer at ${url.host}: the service suite runs on SQLite only (set BOBINA_CI=1 to make this a failure)`);
+  return {
+    test: {
+      exclude,
+      projects: [
+        { extends: true, test: { name: 'sqlite', exclude: [...exclude, ...POSTGRES_ONLY] } },
+        ...(reachable || ci
+          ? [{ extends: true, test: { name: 'postgres', include: SERVICE_SUITE, exclude: [...exclude, ...NOT_ON_POSTGRES], env: { BOBINA_TEST_STORE: 'postgres' } } }]
+          : []),
+      ],
+    },
+  };
 });

@@ -1,29 +1,26 @@
 // The operator's account commands (issue 10 item 10): passwords from stdin instead of the command
 // line, listing users and keys (never a key itself), changing a password, revoking a key.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { openStore } from '../../src/server/store/open.js';
 import { bobina, STACK } from '../support/cli.js';
+import { freshDatabase, type TestDatabase } from '../support/store-target.js';
 
-let dir: string;
-let db: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'bobina-accounts-'));
-  db = join(dir, 'db.sqlite');
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await freshDatabase('bobina-accounts-');
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await database?.drop();
+});
 
 const run = (args: string[], input?: string) => {
-  const r = bobina([...args, '--db', db], input);
+  const r = bobina([...args, ...database.flags], input);
   return { ...r, out: r.stdout.toString('utf8') };
 };
 
 /** Logs in against the same database, in-process, as the service would. */
 async function loginStatus(email: string, password: string): Promise<number> {
-  const store = await openStore({ db });
+  const store = await database.open();
   const app = await buildApp({ store, logLevel: 'silent' });
   try {
     const res = await app.inject({ method: 'POST', url: '/auth/reconciliation/token', payload: { email, password, grant_type: 'password' } });
@@ -35,7 +32,7 @@ async function loginStatus(email: string, password: string): Promise<number> {
 }
 
 async function keyStatus(key: string): Promise<number> {
-  const store = await openStore({ db });
+  const store = await database.open();
   const app = await buildApp({ store, logLevel: 'silent' });
   try {
     return (await app.inject({ url: '/ImpressoraTemplate/GetTemplates', headers: { authorization: `Bearer ${key}` } })).statusCode;

@@ -4,12 +4,12 @@
 // a held job, insert order. Each ends with the job printed exactly once, counted at the printer,
 // with the bytes compile() gives, and the expected history. Every wait is bounded; every process
 // started here is killed by pid after the test (helpers.ts).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/net.js';
+import { startServe, stop } from '../support/serve.js';
+import { CHILD_ENV, freshDatabase, type TestDatabase } from '../support/store-target.js';
 import { compile } from '../../src/index.js';
 import { CLI } from '../support/cli.js';
 import { child, fixture, virtualPrinter, type Child } from './helpers.js';
@@ -17,8 +17,8 @@ import { child, fixture, virtualPrinter, type Child } from './helpers.js';
 const PRINTER = 'MAKER5T20';
 const EMAIL = 'loja@example.com';
 
+let database: TestDatabase;
 let dir: string;
-let db: string;
 let port: number;
 let base: string;
 /** The service outlives single tests, so it is started and killed (by pid) here, not by helpers.ts. */
@@ -37,40 +37,21 @@ interface Intencao {
 }
 
 function cli(...args: string[]): string {
-  const r = spawnSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
+  const r = spawnSync(process.execPath, [CLI, ...args, ...database.flags], { encoding: 'utf8', env: { ...process.env, ...CHILD_ENV }, timeout: 20_000 });
   if (r.status !== 0) throw new Error(`bobina ${args.join(' ')}: ${r.status} ${r.stderr}`);
   return r.stdout;
 }
 
 async function startService(...flags: string[]): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--db', db, '--lease', '2s', ...flags], {
-    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start within 20 s: ${err}`)), 20_000);
-    proc.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      if (err.includes('listening on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    proc.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}: ${err}`));
-    });
-  });
-  return proc;
+  // Direct delivery's journals go in this run's dir, whichever store it is.
+  const served = await startServe({ flags: [...database.flags, '--state-dir', join(dir, 'direct'), '--lease', '2s', ...flags], port });
+  return served.proc;
 }
 
 async function killService() {
   const proc = service;
   service = undefined;
-  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  process.kill(proc.pid!, 'SIGKILL');
-  await exited;
+  if (proc) await stop(proc, 'SIGKILL');
 }
 
 /** A new terminal linked to PRINTER with its own key, so tests never share a queue. */
@@ -128,8 +109,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const bytesOf = (conteudo: string) => Buffer.from(compile(conteudo, { printer: PRINTER }).bytes);
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'bobina-faults-'));
-  db = join(dir, 'bobina.sqlite');
+  database = await freshDatabase('bobina-faults-');
+  dir = database.dir;
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
   cli('users', 'add', '--email', EMAIL, '--password', 'pw-loja-1', '--name', 'Loja');
@@ -138,7 +119,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await killService();
-  rmSync(dir, { recursive: true, force: true });
+  await database?.drop();
 });
 
 describe('delivery through bobina agent', () => {

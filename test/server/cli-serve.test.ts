@@ -1,53 +1,32 @@
 // End to end through the built CLI: accounts and terminals added with `bobina users/terminals/keys`,
 // then `bobina serve` on a free port spoken to over HTTP, restarted, and still holding everything.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/net.js';
+import { CLI } from '../support/cli.js';
+import { startServe, stop as stopProcess, type Served } from '../support/serve.js';
+import { CHILD_ENV, freshDatabase, type TestDatabase } from '../support/store-target.js';
 
-const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
-let dir: string;
-let db: string;
-let child: ChildProcess | undefined;
+let database: TestDatabase;
+let served: Served | undefined;
 
-const bobina = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
+const bobina = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, ...database.flags], { encoding: 'utf8', env: { ...process.env, ...CHILD_ENV }, timeout: 20_000 });
 
 async function serve(): Promise<string> {
-  const port = await freePort();
-  child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', db], {
-    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const proc = child;
-  await new Promise<void>((resolve, reject) => {
-    let err = '';
-    proc.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      if (err.includes('listening on')) resolve();
-    });
-    proc.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-  return `http://127.0.0.1:${port}`;
+  served = await startServe({ flags: database.flags });
+  return served.base;
 }
 
 async function stop() {
-  const proc = child;
-  if (!proc || proc.exitCode !== null) return;
-  await new Promise((resolve) => {
-    proc.on('exit', resolve);
-    proc.kill('SIGTERM');
-  });
+  if (served) await stopProcess(served.proc, 'SIGTERM');
+  served = undefined;
 }
 
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'bobina-cli-'));
-  db = join(dir, 'bobina.sqlite');
+beforeAll(async () => {
+  database = await freshDatabase('bobina-cli-');
 });
 afterAll(async () => {
-  await stop();
-  rmSync(dir, { recursive: true, force: true });
+  if (served) await stopProcess(served.proc, 'SIGKILL');
+  await database?.drop();
 });
 
 const json = { 'content-type': 'application/json' };

@@ -1,15 +1,13 @@
-// Shared set-up for the service tests: a fresh SQLite file in the OS temp dir (or an existing one,
-// as a second process would open it), two accounts with terminals, captured logs, and a login helper.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Shared set-up for the service tests: a fresh database on the store this run tests (a SQLite file,
+// or a PostgreSQL schema: support/store-target.ts), or an existing one as a second process would
+// open it; two accounts with terminals, captured logs, and a login helper.
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/server/app.js';
 import { hashPassword } from '../../src/server/auth/secrets.js';
-import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { Store } from '../../src/server/store/repositories.js';
 import type { Account } from '../../src/server/store/types.js';
+import { freshDatabase, sameDatabase } from '../support/store-target.js';
 
 export const ALICE = { email: 'alice@example.com', password: 'alice-secret-pw', name: 'Alice' };
 export const BOB = { email: 'bob@example.com', password: 'bob-secret-pw', name: 'Bob' };
@@ -24,7 +22,7 @@ export interface Harness {
   app: FastifyInstance;
   store: TestStore;
   dir: string;
-  /** The database file: pass it as `file` to open a second app (a second process) on it. */
+  /** The database (a SQLite file or a PostgreSQL URL): pass it as `file` to open a second app (a second process) on it. */
   file: string;
   logs: () => string;
   close: () => Promise<void>;
@@ -32,9 +30,8 @@ export interface Harness {
 
 /** `withStore` builds options that need the store (the webhook sender, say) once it is open and seeded. */
 export async function harness({ file, withStore, ...options }: Partial<AppOptions> & { file?: string; withStore?: (store: Store) => Partial<AppOptions> } = {}): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), 'bobina-test-'));
-  const db = file ?? join(dir, 'db.sqlite');
-  const opened = openSqliteStore(db);
+  const database = file === undefined ? await freshDatabase() : sameDatabase(file);
+  const opened = await database.open();
   const store: TestStore = {
     ...opened,
     findUserByEmail: (email) => opened.accounts.findByEmail(email),
@@ -49,11 +46,11 @@ export async function harness({ file, withStore, ...options }: Partial<AppOption
   const app = await buildApp({ store, logStream, logLevel: 'info', storeWorkers: false, ...options, ...withStore?.(store) });
   await app.ready();
   return {
-    app, store, dir, file: db, logs: () => captured,
+    app, store, dir: database.dir, file: database.location, logs: () => captured,
     close: async () => {
       await app.close();
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await database.drop();
     },
   };
 }

@@ -1,62 +1,38 @@
 // Webhooks through the built CLI and a real `bobina serve` process: endpoints managed with
 // `bobina webhooks`, and the invariant that matters most — a job's notice is never lost — checked
 // by killing the service with SIGKILL while the notice is on its way, then restarting it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/net.js';
+import { CLI } from '../support/cli.js';
+import { startServe, stop } from '../support/serve.js';
+import { CHILD_ENV, freshDatabase, type TestDatabase } from '../support/store-target.js';
 import { verifyWebhook } from '../../src/index.js';
 import { startReceiver, until, type Receiver } from './webhook-receiver.js';
 
-const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
 const LOCAL = { BOBINA_WEBHOOKS_ALLOW_PRIVATE: '1', BOBINA_WEBHOOKS_HTTP_HOSTS: '127.0.0.1' };
-let dir: string;
-let db: string;
+let database: TestDatabase;
 const children: ChildProcess[] = [];
 const receivers: Receiver[] = [];
 
 const bobina = (args: string[], env: Record<string, string> = LOCAL) =>
-  spawnSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '', BOBINA_WEBHOOKS_ALLOW_PRIVATE: '', ...env }, timeout: 20_000 });
+  spawnSync(process.execPath, [CLI, ...args, ...database.flags], { encoding: 'utf8', env: { ...process.env, ...CHILD_ENV, BOBINA_WEBHOOKS_ALLOW_PRIVATE: '', ...env }, timeout: 20_000 });
 
 async function serve(env: Record<string, string>): Promise<{ base: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', db], {
-    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  await new Promise<void>((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 15_000);
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      if (err.includes('listening on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-  return { base: `http://127.0.0.1:${port}`, child };
+  const served = await startServe({ flags: database.flags, env, timeoutMs: 15_000 });
+  children.push(served.proc);
+  return { base: served.base, child: served.proc };
 }
 
-const killed = (child: ChildProcess, signal: NodeJS.Signals) => new Promise<void>((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) return resolve();
-  child.once('exit', () => resolve());
-  child.kill(signal);
-});
+const killed = (child: ChildProcess, signal: NodeJS.Signals) => stop(child, signal);
 
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'bobina-webhooks-'));
-  db = join(dir, 'bobina.sqlite');
+beforeAll(async () => {
+  database = await freshDatabase('bobina-webhooks-');
   expect(bobina(['users', 'add', '--email', 'ana@example.com', '--password', 'pw-ana-1', '--name', 'Ana']).status).toBe(0);
 });
 afterAll(async () => {
   for (const c of children) await killed(c, 'SIGKILL');
   for (const r of receivers) await r.close();
-  rmSync(dir, { recursive: true, force: true });
+  await database?.drop();
 });
 
 describe('bobina webhooks', () => {

@@ -61,9 +61,12 @@ export class Jobs {
   readonly settings: JobSettings;
   /** Leases are not expired before this time (set when the sweeps start). */
   private graceUntil = 0;
+  private readonly unsubscribe: () => void;
 
   constructor(private readonly store: Store, private readonly sink: JobEventSink = ignoreJobEvents, settings: Partial<JobSettings> = {}) {
     this.settings = { ...DEFAULT_JOB_SETTINGS, ...Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) };
+    // Jobs queued by another instance wake this one's long-polls too.
+    this.unsubscribe = store.signals?.subscribe((key) => this.notifier.notify(key), () => this.notifier.notifyAll()) ?? (() => undefined);
   }
 
   // ---- partner side
@@ -302,14 +305,18 @@ export class Jobs {
 
   /** Ends every long-poll (empty answers): the app is closing. */
   close(): void {
+    this.unsubscribe();
     this.notifier.close();
   }
 
   /** Wakes the long-polls that may take this job, if it is queued. */
   private queued(job: Intention): void {
     if (job.estado !== 'queued') return;
-    if (job.terminalId !== null) this.notifier.notify(QueueNotifier.terminal(job.accountId, job.terminalId));
-    else this.notifier.notify(QueueNotifier.templates(job.accountId));
+    const key = job.terminalId !== null ? QueueNotifier.terminal(job.accountId, job.terminalId) : QueueNotifier.templates(job.accountId);
+    this.notifier.notify(key);
+    // Best effort: a lost notice only delays another instance's waiter until its wait ends (a
+    // client asks again at once); a failing database already failed the change itself.
+    this.store.signals?.publish(key).catch(() => undefined);
   }
 }
 

@@ -1,7 +1,7 @@
 // In-process wake-ups for long-polling clients: a job that becomes queued bumps its queue's
 // version and wakes whoever waits on it. A waiter passes the versions it saw before looking for
-// a job, so a job queued between its look and its wait is never missed. (One process; several
-// service instances would need the database's own notifications — PostgreSQL LISTEN/NOTIFY.)
+// a job, so a job queued between its look and its wait is never missed. Across service instances
+// (PostgreSQL) the store's signals carry the same keys (jobs.ts), and a gap in them wakes everyone.
 
 export class QueueNotifier {
   private readonly versions = new Map<string, number>();
@@ -32,6 +32,11 @@ export class QueueNotifier {
     if (!set) return;
     this.waiters.delete(key);
     for (const wake of set) wake(true);
+  }
+
+  /** Wakes every waiter (each re-checks its queue): notices from other instances may have been missed. */
+  notifyAll(): void {
+    for (const key of [...this.waiters.keys()]) this.notify(key);
   }
 
   /**

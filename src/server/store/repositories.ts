@@ -159,6 +159,21 @@ export interface Repositories {
 }
 
 /**
+ * Wake-ups between service instances that share one database (PostgreSQL: LISTEN/NOTIFY). A
+ * store with a single process (SQLite) has none: in-process wake-ups are enough there.
+ */
+export interface StoreSignals {
+  /** Tells every other instance that `topic` changed (after the change committed); best effort. */
+  publish(topic: string): Promise<void>;
+  /**
+   * Calls `onTopic` with each topic another instance publishes, and `onGap` whenever notices may
+   * have been missed (the listening connection was (re)established): re-check everything then.
+   * Returns the unsubscribe function.
+   */
+  subscribe(onTopic: (topic: string) => void, onGap: () => void): () => void;
+}
+
+/**
  * A store: the repositories (each call outside a transaction is its own atomic statement), a
  * transaction seam, and the maintenance workers its backend needs.
  *
@@ -171,6 +186,8 @@ export interface Repositories {
  */
 export interface Store extends Repositories {
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Wake-ups across instances, when the backend can have several (PostgreSQL). */
+  readonly signals?: StoreSignals;
   /** Maintenance the backend needs while serving (SQLite: the WAL checkpointer); the app starts and stops them. */
   workers(): BackgroundWorker[];
   close(): Promise<void>;
