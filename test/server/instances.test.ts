@@ -12,7 +12,10 @@ import { harness, login, type Harness } from './helpers.js';
 
 const open: Harness[] = [];
 let proxy: TcpProxy | undefined;
+let stopTraffic: (() => Promise<void>) | undefined;
 afterEach(async () => {
+  await stopTraffic?.();
+  stopTraffic = undefined;
   await proxy?.up();
   for (const h of open.splice(0).reverse()) await h.close();
   await proxy?.close();
@@ -73,7 +76,7 @@ describe('two instances on one PostgreSQL', () => {
     const created = (await insert(a, token, 'wake')).json().intencaoImpressao;
     const res = await waiting;
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ intencaoImpressao: { id: created.id } });
+    expect(res.json()).toMatchObject({ trabalho: { intencaoImpressaoId: created.id, referencia: 'wake' } });
   }, 30_000);
 
   it('keep waking each other after the listening connection was killed with pg_terminate_backend', async () => {
@@ -88,7 +91,7 @@ describe('two instances on one PostgreSQL', () => {
     const waiting = next(b, key, 25);
     await sleep(300);
     const created = (await insert(a, token, 'after-kill')).json().intencaoImpressao;
-    expect((await waiting).json()).toMatchObject({ intencaoImpressao: { id: created.id } });
+    expect((await waiting).json()).toMatchObject({ trabalho: { intencaoImpressaoId: created.id } });
   }, 45_000);
 });
 
@@ -106,7 +109,11 @@ describe('the database going away', () => {
         if (res.statusCode !== 200) await sleep(20);
       }
     })();
-    return { answers, stop: async () => { running = false; await done; } };
+    stopTraffic = async () => {
+      running = false;
+      await done;
+    };
+    return { answers, stop: stopTraffic };
   }
 
   async function checkNothingLost(h: Harness, token: string, answers: { status: number; body: string; referencia: string }[]) {
@@ -123,7 +130,7 @@ describe('the database going away', () => {
       expect(got.statusCode).toBe(200);
       expect(got.json().intencaoImpressao.referencia).toBe(a.referencia);
     }
-    const rows = await admin<{ referencia: string; n: string }>(h.file, `SELECT referencia, count(*) AS n FROM "${schemaOf(h.file)}".intentions GROUP BY referencia HAVING count(*) > 1`);
+    const rows = await admin<{ referencia: string; n: string }>(h.file, `SELECT referencia::text, count(*) AS n FROM "${schemaOf(h.file)}".intentions GROUP BY referencia::text HAVING count(*) > 1`);
     expect(rows).toEqual([]);
   }
 
@@ -149,11 +156,15 @@ describe('the database going away', () => {
   }, 60_000);
 
   it("recovers after every one of its connections was killed with pg_terminate_backend under load", async () => {
-    const h = await instance();
+    const seeded = await instance();
+    // Its own application_name, so only this instance's connections are killed (other tests share the server).
+    const name = `bobina_${schemaOf(seeded.file)}`;
+    const h = await instance(`${seeded.file}&application_name=${name}`);
     const token = (await login(h.app)).access_token;
     const traffic = load(h, token);
     await until(async () => traffic.answers.filter((a) => a.status === 200).length >= 5, 15_000, 'inserts before the kill');
-    const killed = await admin<{ pid: number }>(h.file, 'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = $1', ['bobina']);
+    const killed = await admin<{ pid: number }>(h.file, 'SELECT pid FROM pg_stat_activity WHERE application_name = $1', [name]);
+    expect(killed.length).toBeGreaterThan(0);
     await admin(h.file, 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY($1::int[])', [killed.map((k) => k.pid)]);
     const before = traffic.answers.length;
     await until(async () => traffic.answers.slice(before).filter((a) => a.status === 200).length >= 5, 20_000, 'inserts after the kill');

@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '../../src/server/store/repositories.js';
-import { dropSchema, freshSchemaUrl } from './postgres.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -37,7 +36,7 @@ function at(kind: StoreKind, location: string, dir: string, owned: boolean): Tes
     open: () => openAt(kind, location),
     drop: async () => {
       if (!owned) return;
-      if (kind === 'postgres') await dropSchema(location);
+      if (kind === 'postgres') await (await import('./postgres.js')).dropSchema(location);
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -46,7 +45,9 @@ function at(kind: StoreKind, location: string, dir: string, owned: boolean): Tes
 /** A new, empty database on the store this run tests (migrations run when it is first opened). */
 export async function freshDatabase(prefix = 'bobina-test-'): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  return at(STORE_KIND, STORE_KIND === 'postgres' ? freshSchemaUrl() : join(dir, 'db.sqlite'), dir, true);
+  // Loaded only on PostgreSQL runs: it connects once to see whether the server answers.
+  const location = STORE_KIND === 'postgres' ? (await import('./postgres.js')).freshSchemaUrl() : join(dir, 'db.sqlite');
+  return at(STORE_KIND, location, dir, true);
 }
 
 /** The database at `location` again (a second process on it); drop() leaves it to its owner. */

@@ -66,15 +66,17 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE intentions (
         id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         user_id TEXT NOT NULL REFERENCES users(id),
-        referencia TEXT,
-        conteudo TEXT NOT NULL,
+        -- Partner text as a JSON string (the json type, whose escapes keep U+0000): PostgreSQL's text
+        -- cannot hold U+0000, and bobina keeps whatever string the partner sent (postgres/intentions.ts).
+        referencia JSON,
+        conteudo JSON NOT NULL,
         terminal_id TEXT,
         impressora_id INTEGER NOT NULL,
         codigo_impressora TEXT NOT NULL,
         aguardar BOOLEAN NOT NULL,
         status TEXT NOT NULL,
         bytes BYTEA NOT NULL,
-        diagnostics JSONB NOT NULL,
+        diagnostics JSON NOT NULL,
         created_at BIGINT NOT NULL,
         estado TEXT NOT NULL DEFAULT 'queued',
         motivos JSONB NOT NULL DEFAULT '[]',
@@ -98,7 +100,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         evento TEXT NOT NULL,
         motivos JSONB NOT NULL,
         origem TEXT NOT NULL,
-        detalhe TEXT,
+        detalhe JSON,
         at BIGINT NOT NULL,
         PRIMARY KEY (intention_id, seq)
       );

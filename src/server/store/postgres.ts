@@ -11,6 +11,7 @@ import { postgresIntentions } from './postgres/intentions.js';
 import { postgresLoginAttempts } from './postgres/login-attempts.js';
 import { migrate } from './postgres/migrate.js';
 import { postgresTerminals } from './postgres/terminals.js';
+import { pgSignals, signalChannel } from './postgres/signals.js';
 import { parsePostgresUrl, quoteIdent } from './postgres/url.js';
 import { postgresWebhooks } from './postgres/webhooks.js';
 
@@ -57,14 +58,14 @@ const repositories = (db: Db): Repositories => ({
 export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<Store> {
   const target = parsePostgresUrl(url);
   const searchPath = target.schema === undefined ? [] : [`-c search_path=${quoteIdent(target.schema)}`];
-  const pool = new pg.Pool({
+  const connection: pg.ClientConfig = {
     connectionString: target.connectionString,
-    max: options.poolSize ?? 10,
     statement_timeout: options.statementTimeoutMs ?? 10_000,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     ...(target.options !== undefined || searchPath.length > 0 ? { options: [target.options, ...searchPath].filter(Boolean).join(' ') } : {}),
     types,
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
   // An idle client whose connection dies is dropped by the pool; without a listener the 'error'
   // event would end the process.
   pool.on('error', (err) => options.onIdleError?.(storeError(err) as Error));
@@ -75,15 +76,24 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     await pool.end().catch(() => undefined);
     throw err;
   }
+  // Long-polls on every instance wake when any instance queues a job (jobs/jobs.ts).
+  const signals = pgSignals({
+    // Its own connection, outside the pool: a LISTEN lasts as long as the connection; keepAlive
+    // finds a connection that died silently.
+    client: () => new pg.Client({ ...connection, keepAlive: true }),
+    query: (sql, params) => pool.query(sql, params),
+    channel: signalChannel(target.schema),
+  });
   let closed: Promise<void> | undefined;
   return {
     ...repositories(connections.db),
+    signals,
     transaction: (fn) => connections.transaction((db) => fn(repositories(db))),
     // Nothing to maintain: PostgreSQL vacuums and checkpoints by itself.
     workers: () => [],
     close() {
       // Waits for checked-out clients (a transaction in progress) to be released.
-      closed ??= pool.end();
+      closed ??= signals.close().then(() => pool.end());
       return closed;
     },
   };

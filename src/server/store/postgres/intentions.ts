@@ -15,6 +15,12 @@ interface Row {
 interface IdemRow { request_hash: string; status_code: number; body: string }
 interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: string[]; origem: HistoryEntry['origem']; detalhe: string | null; at: number }
 
+/**
+ * A string for a `json` column: PostgreSQL's text types refuse U+0000, which a partner may send;
+ * a JSON string literal keeps every JS string exactly (pg parses json columns back on reading).
+ */
+const jsonText = (s: string | null) => (s === null ? null : JSON.stringify(s));
+
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 const toIntention = (r: Row): Intention => ({
@@ -77,7 +83,7 @@ export function postgresIntentions(db: Db): IntentionRepository {
       const { rows } = await db.query<{ id: number }>(`INSERT INTO intentions (user_id, referencia, conteudo, terminal_id, impressora_id, codigo_impressora,
         aguardar, status, bytes, diagnostics, created_at, estado, confirmacao, expires_at, motivos, url_callback)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`, [
-        i.accountId, i.referencia, i.conteudo, i.terminalId, i.impressoraId, i.codigoImpressora,
+        i.accountId, jsonText(i.referencia), jsonText(i.conteudo), i.terminalId, i.impressoraId, i.codigoImpressora,
         i.aguardarClienteIniciarImpressao, i.status, Buffer.from(i.bytes), JSON.stringify(i.diagnostics), i.createdAt.getTime(),
         estado, confirmacao, i.expiresAt ? i.expiresAt.getTime() : null, JSON.stringify(i.motivos ?? []), i.urlCallback ?? null,
       ]);
@@ -103,7 +109,7 @@ export function postgresIntentions(db: Db): IntentionRepository {
         await tx.query('SELECT 1 FROM intentions WHERE id = $1 FOR UPDATE', [id]);
         const { rows } = await tx.query<{ seq: number }>(`INSERT INTO job_history (intention_id, seq, estado, evento, motivos, origem, detalhe, at)
           VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM job_history WHERE intention_id = $1), $2, $3, $4, $5, $6, $7) RETURNING seq`,
-        [id, e.estado, e.evento, JSON.stringify(e.motivos), e.origem, e.detalhe, e.at.getTime()]);
+        [id, e.estado, e.evento, JSON.stringify(e.motivos), e.origem, jsonText(e.detalhe), e.at.getTime()]);
         return { ...e, seq: rows[0]!.seq };
       });
     },

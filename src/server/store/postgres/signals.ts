@@ -4,9 +4,10 @@
 // subscribers. Notices sent while that connection was down are lost, so every (re)connection is
 // reported as a gap: subscribers then re-check everything (a spurious wake costs one query; a
 // missed one would leave a terminal waiting for a job that is already there).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { StoreSignals } from '../repositories.js';
+import { quoteIdent } from './url.js';
 
 export interface SignalsOptions {
   /** A new, unconnected client with the store's connection settings. */
@@ -107,6 +108,8 @@ export function pgSignals(o: SignalsOptions): PgSignals {
   };
 }
 
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
+/** The channel for a schema (NOTIFY channels are per database, not per schema): at most 63 bytes. */
+export function signalChannel(schema: string | undefined): string {
+  const name = schema === undefined ? 'bobina_jobs' : `bobina_jobs_${schema}`;
+  return name.length <= 63 ? name : `bobina_jobs_${createHash('sha256').update(schema!).digest('hex').slice(0, 32)}`;
 }
