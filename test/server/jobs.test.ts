@@ -138,8 +138,20 @@ describe('the terminal client protocol', () => {
     const key = await terminalKey(aliceId, 'CAIXA-01');
     const a = (await insert({ conteudo: 'a', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
     const b = (await insert({ conteudo: 'b', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
-    const [x, y, z] = await Promise.all([next(key), next(key), next(key)]);
-    expect([x.json().trabalho?.intencaoImpressaoId, y.json().trabalho?.intencaoImpressaoId, z.json().trabalho]).toEqual([a.id, b.id, null]);
+    // Concurrent requests have no order among themselves (PostgreSQL serves them on several
+    // connections at once): each job goes to exactly one of them, and the third gets none.
+    const handed = (await Promise.all([next(key), next(key), next(key)])).map((r) => r.json().trabalho?.intencaoImpressaoId ?? null);
+    expect(handed.filter((id) => id !== null).sort((p, q) => p - q)).toEqual([a.id, b.id]);
+    expect(handed.filter((id) => id === null)).toHaveLength(1);
+  });
+
+  it('hands the oldest queued job first', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const a = (await insert({ conteudo: 'a', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const b = (await insert({ conteudo: 'b', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    expect((await next(key)).json().trabalho.intencaoImpressaoId).toBe(a.id);
+    expect((await next(key)).json().trabalho.intencaoImpressaoId).toBe(b.id);
+    expect((await next(key)).json().trabalho).toBeNull();
   });
 
   it('records and ignores a report with a stale token', async () => {
