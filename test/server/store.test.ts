@@ -125,6 +125,19 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s store', (kind) => {
     expect(await store.loginAttempts.purge(new Date(1_000_900))).toBe(1);
   });
 
+  both('keeps the partner\'s text exactly as sent, U+0000 included, and a lookup carrying one finds nothing', async () => {
+    const diagnostics = [{ code: 'text/control-removed', severity: 'warning', message: 'removed \u0000', span: { offset: 1, line: 1, column: 2, length: 1 } }] as unknown as NewIntention['diagnostics'];
+    const job = await store.intentions.insert({ ...draft('r\u0000é😀'), conteudo: 'a\u0000b <paperCutFull>', diagnostics });
+    const read = await store.intentions.get(accountId, job.id);
+    expect(read).toMatchObject({ referencia: 'r\u0000é😀', conteudo: 'a\u0000b <paperCutFull>', diagnostics });
+    await store.intentions.appendHistory(job.id, { estado: 'queued', evento: 'insert', motivos: [], origem: 'client', detalhe: 'd\u0000', at: new Date(5) });
+    expect((await store.intentions.history(accountId, job.id))[0]).toMatchObject({ seq: 1, detalhe: 'd\u0000', at: new Date(5) });
+    await store.terminals.put({ accountId, terminalId: 'T', printerId: 1, enabled: true });
+    expect(await store.terminals.find(accountId, 'T\u0000')).toBeUndefined();
+    expect(await store.accounts.findByEmail('ana\u0000@example.com')).toBeUndefined();
+    expect((await store.loginAttempts.hit(['k\u0000'], new Date(1000), 1000))[0]!.failures).toBe(1);
+  });
+
   both('revokes an API key only for its own account', async () => {
     const bob = await store.accounts.create({ email: 'bob@example.com', name: 'Bob', passwordHash: 'h', metadata: [], roles: [] });
     const key = await store.credentials.createApiKey({ accountId, name: 'pos', keyHash: 'hash-1', prefix: 'bob_abcdef' });

@@ -47,6 +47,14 @@ export function storeError(err: unknown): unknown {
   return err;
 }
 
+/**
+ * Values as pg sends them. PostgreSQL text cannot hold U+0000: a string carrying one (a lookup of
+ * a terminal id or e-mail a client sent with it) goes as U+FFFD instead, so it finds nothing
+ * rather than failing the request; text that must come back exactly as sent is BYTEA.
+ */
+const sendable = (values: readonly unknown[]): unknown[] =>
+  values.map((v) => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v));
+
 const rethrow = (err: unknown): never => {
   throw storeError(err);
 };
@@ -90,7 +98,7 @@ export class Connections {
     inTransaction: false,
     query: async <R>(sql: string, values: readonly unknown[] = []) => {
       this.refuseFromInside();
-      const r = await this.pool.query(sql, values as unknown[]).catch(rethrow);
+      const r = await this.pool.query(sql, sendable(values)).catch(rethrow);
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     },
     atomic: async (fn) => {
@@ -112,7 +120,7 @@ export class Connections {
         inTransaction: true,
         query: async <R>(sql: string, values: readonly unknown[] = []) => {
           if (!token.open) throw new Error('store: this transaction has already ended');
-          const r = await client.query(sql, values as unknown[]).catch(rethrow);
+          const r = await client.query(sql, sendable(values)).catch(rethrow);
           return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
         },
         atomic: (inner) => inner(db),
