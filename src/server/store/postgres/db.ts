@@ -103,7 +103,7 @@ export class Connections {
     },
     atomic: async (fn) => {
       this.refuseFromInside();
-      return this.inTransaction(async (db) => fn(db));
+      return this.begin(async (db) => fn(db));
     },
   };
 
@@ -111,10 +111,10 @@ export class Connections {
   async transaction<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     this.refuseFromInside();
     const token = { open: true };
-    return this.inTransaction((db) => this.context.run(token, () => fn(db)), token);
+    return this.begin((db) => this.context.run(token, () => fn(db)), token);
   }
 
-  private inTransaction<T>(fn: (db: Db) => Promise<T>, token = { open: true }): Promise<T> {
+  private begin<T>(fn: (db: Db) => Promise<T>, token = { open: true }): Promise<T> {
     return withClient(this.pool, async (client) => {
       const db: Db = {
         inTransaction: true,
