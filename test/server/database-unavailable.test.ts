@@ -3,7 +3,6 @@
 // and restores. Meanwhile requests get 503 `database-unavailable` with Retry-After: 1 and the
 // usual JSON problem body, the log names no password, and once the database is back the pool
 // reconnects by itself.
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,49 +10,20 @@ import { buildApp } from '../../src/server/app.js';
 import { sha256 } from '../../src/server/auth/secrets.js';
 import { openPostgresStore } from '../../src/server/store/postgres.js';
 import type { Store } from '../../src/server/store/repositories.js';
-import { freePort } from '../support/net.js';
-import { dropSchema, freshSchemaUrl, havePostgres } from '../support/postgres.js';
+import { dropSchema, freshSchemaUrl } from '../support/postgres.js';
+import { tcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
-/** A relay from `port` to PostgreSQL that can be cut (and restored on the same port). */
-function relay(port: number) {
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  const up = () => new Promise<void>((resolve, reject) => {
-    server = createServer((client) => {
-      const db = connect(5432, '127.0.0.1');
-      for (const s of [client, db]) {
-        sockets.add(s);
-        s.on('error', () => undefined);
-        s.on('close', () => sockets.delete(s));
-      }
-      client.on('close', () => db.destroy());
-      db.on('close', () => client.destroy());
-      client.pipe(db).pipe(client);
-    });
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const down = () => new Promise<void>((resolve) => {
-    for (const s of sockets) s.resetAndDestroy();
-    server?.close(() => resolve());
-  });
-  return { up, down };
-}
-
-const suite = havePostgres ? describe : describe.skip;
-
-suite('the service when PostgreSQL goes away', () => {
+describe('the service when PostgreSQL goes away', () => {
   const key = 'bob_unavailable_test_key';
   let url: string;
   let store: Store;
   let app: FastifyInstance;
   let logs = '';
-  let cut: ReturnType<typeof relay>;
+  let cut: TcpProxy;
 
   beforeAll(async () => {
-    const port = await freePort();
-    cut = relay(port);
-    await cut.up();
+    cut = await tcpProxy({ host: '127.0.0.1', port: 5432 });
+    const port = cut.port;
     // A password in the URL (trust auth ignores it) that must never reach a log line.
     url = freshSchemaUrl();
     store = await openPostgresStore(url.replace('postgres@127.0.0.1:5432', `postgres:pw-never-logged@127.0.0.1:${port}`), { connectTimeoutMs: 2000 });
@@ -67,6 +37,7 @@ suite('the service when PostgreSQL goes away', () => {
     await cut?.up().catch(() => undefined);
     await app?.close();
     await store?.close();
+    await cut?.close();
     await dropSchema(url);
   }, 30_000);
 

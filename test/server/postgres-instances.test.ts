@@ -2,53 +2,34 @@
 // together on a schema that does not exist yet, jobs inserted through either are handed to the
 // terminal's concurrent polls on both exactly once, and failed logins counted by one instance
 // count on the other. Real processes on 127.0.0.1, killed by pid afterwards.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/net.js';
-import { dropSchema, freshSchemaUrl, havePostgres } from '../support/postgres.js';
+import { CLI } from '../support/cli.js';
+import { startServe, stop, type Served } from '../support/serve.js';
+import { CHILD_ENV, freshDatabase, type TestDatabase } from '../support/store-target.js';
 
-const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
-const env = { ...process.env, DATABASE_URL: '', BOBINA_DB: '', LOG_LEVEL: 'warn' };
-const suite = havePostgres ? describe : describe.skip;
-
-suite('two service instances on one PostgreSQL schema', () => {
-  let url: string;
-  let dir: string;
-  const children: ChildProcess[] = [];
+describe('two service instances on one PostgreSQL schema', () => {
+  let database: TestDatabase;
+  const served: Served[] = [];
   const bases: string[] = [];
   let apiKey: string;
   let terminalKey: string;
 
   async function serve(name: string): Promise<string> {
-    const port = await freePort();
-    const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', '--database-url', url, '--state-dir', join(dir, name)], {
-      env, stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    children.push(proc);
-    let err = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name} did not start in time: ${err}`)), 40_000);
-      proc.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-        if (err.includes('listening on')) { clearTimeout(timer); resolve(); }
-      });
-      proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited with ${code}: ${err}`)); });
-    });
-    return `http://127.0.0.1:${port}`;
+    const s = await startServe({ flags: [...database.flags, '--state-dir', join(database.dir, name)], timeoutMs: 40_000 });
+    served.push(s);
+    return s.base;
   }
 
   const cli = (args: string[]) => {
-    const r = spawnSync(process.execPath, [CLI, ...args, '--database-url', url], { encoding: 'utf8', env, timeout: 30_000 });
+    const r = spawnSync(process.execPath, [CLI, ...args, ...database.flags], { encoding: 'utf8', env: { ...process.env, ...CHILD_ENV }, timeout: 30_000 });
     if (r.status !== 0) throw new Error(`bobina ${args.join(' ')}: ${r.status} ${r.stderr}`);
     return r.stdout;
   };
 
   beforeAll(async () => {
-    url = freshSchemaUrl();
-    dir = mkdtempSync(join(tmpdir(), 'bobina-pg-instances-'));
+    database = await freshDatabase('bobina-pg-instances-');
     // Both migrate the fresh schema at once.
     bases.push(...await Promise.all([serve('a'), serve('b')]));
     cli(['users', 'add', '--email', 'ana@example.com', '--name', 'Ana', '--password', 'ana-secret-pw']);
@@ -57,14 +38,8 @@ suite('two service instances on one PostgreSQL schema', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all(children.map((proc) => new Promise<void>((resolve) => {
-      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
-      const kill = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-      proc.on('exit', () => { clearTimeout(kill); resolve(); });
-      proc.kill('SIGTERM');
-    })));
-    rmSync(dir, { recursive: true, force: true });
-    if (url) await dropSchema(url);
+    await Promise.all(served.map((s) => stop(s.proc, 'SIGKILL')));
+    await database?.drop();
   }, 60_000);
 
   it('hands each of 30 jobs, inserted through either instance, to exactly one of 6 polls spread over both', async () => {

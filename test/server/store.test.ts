@@ -1,24 +1,19 @@
-// The store interface on both backends (SQLite, PostgreSQL): transaction(fn) commits or rolls back
-// as one, nothing else runs inside an open transaction, the store's own repositories are refused
-// inside one, and the repositories return domain values. SQLite's file upgrade is SQLite-only; the
-// PostgreSQL store's multi-instance guarantees are test/server/store-postgres.test.ts.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The store interface on the store this run tests (vitest.config.ts runs it in both projects:
+// SQLite, PostgreSQL): transaction(fn) commits or rolls back as one, nothing else runs inside an
+// open transaction, the store's own repositories are refused inside one, and the repositories
+// return domain values. SQLite's file upgrade is SQLite-only; the PostgreSQL store's
+// multi-instance guarantees are test/server/store-postgres.test.ts.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../src/server/store/postgres.js';
 import type { Store } from '../../src/server/store/repositories.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import { migrate } from '../../src/server/store/sqlite/migrate.js';
 import { SQLITE_MIGRATIONS } from '../../src/server/store/sqlite-migrations.js';
 import { DuplicateError, type NewIntention } from '../../src/server/store/types.js';
-import { dropSchema, freshSchemaUrl, havePostgres } from '../support/postgres.js';
+import { freshDatabase, STORE_KIND, type StoreKind, type TestDatabase } from '../support/store-target.js';
 
-type Kind = 'sqlite' | 'postgres';
-
-let dir: string;
-let url: string;
+let database: TestDatabase;
 let store: Store;
 let accountId: string;
 
@@ -27,28 +22,22 @@ const draft = (referencia: string): NewIntention => ({
   aguardarClienteIniciarImpressao: false, status: 'ImpressaoEnviada', bytes: new Uint8Array([0x1b, 0x40]), diagnostics: [], createdAt: new Date(),
 });
 
-describe.each<Kind>(['sqlite', 'postgres'])('the %s store', (kind) => {
-  const skip = kind === 'postgres' && !havePostgres;
+describe(`the ${STORE_KIND} store`, () => {
+  const kind = STORE_KIND;
   beforeEach(async () => {
-    if (skip) return;
-    if (kind === 'sqlite') {
-      dir = mkdtempSync(join(tmpdir(), 'bobina-store-'));
-      store = openSqliteStore(join(dir, 'db.sqlite'));
-    } else {
-      url = freshSchemaUrl();
-      store = await openPostgresStore(url);
-    }
+    database = await freshDatabase('bobina-store-');
+    store = await database.open();
     accountId = (await store.accounts.create({ email: 'Ana@Example.com', name: 'Ana', passwordHash: 'h', metadata: [], roles: [] })).id;
   }, 30_000);
   afterEach(async () => {
-    if (skip) return;
     await store.close();
-    if (kind === 'sqlite') rmSync(dir, { recursive: true, force: true });
-    else await dropSchema(url);
+    await database.drop();
   }, 30_000);
-  const both = skip ? it.skip : it;
-  const sqliteOnly = kind === 'sqlite' ? it : it.skip;
-  const postgresOnly = kind === 'postgres' && !skip ? it : it.skip;
+  const both = it;
+  /** A test of one backend only: not defined at all on the other (so not reported as skipped). */
+  const only = (k: StoreKind) => (k === kind ? it : (() => undefined) as unknown as typeof it);
+  const sqliteOnly = only('sqlite');
+  const postgresOnly = only('postgres');
 
   both('commits everything a transaction wrote, together', async () => {
     const id = await store.transaction(async (tx) => {
@@ -232,7 +221,7 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s store', (kind) => {
   });
 
   sqliteOnly('upgrades a database made by the first release: its API keys get ids, and it keeps working', async () => {
-    const file = join(dir, 'v1.sqlite');
+    const file = join(database.dir, 'v1.sqlite');
     const old = new Database(file);
     migrate(old, SQLITE_MIGRATIONS.slice(0, 1));
     old.prepare("INSERT INTO users (id, email, name, password_hash, metadata, roles, created_at) VALUES ('u1', 'old@example.com', 'Old', 'h', '[]', '[]', 1)").run();
