@@ -14,8 +14,9 @@ export interface Run {
 
 export function bobina(args: string[], input?: string | Buffer): Run {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" (npm test does it first)`);
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, input, maxBuffer: 64 * 1024 * 1024 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
+  // Bounded: a CLI that hangs fails its test (code null, the error said) instead of the whole run.
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, input, maxBuffer: 64 * 1024 * 1024, timeout: 60_000, killSignal: 'SIGKILL' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') + (r.error ? `\n${r.error.message}` : '') };
 }
 
 /** A stack trace would show frames like "    at fn (file:line:col)". */
