@@ -1,37 +1,56 @@
-// The store interface on SQLite: transaction(fn) commits or rolls back as one, nothing else runs
-// inside an open transaction, the store's own repositories are refused inside one, and the
-// repositories return domain values. The PostgreSQL store will run the same contract.
+// The store interface on both backends (SQLite, PostgreSQL): transaction(fn) commits or rolls back
+// as one, nothing else runs inside an open transaction, the store's own repositories are refused
+// inside one, and the repositories return domain values. SQLite's file upgrade is SQLite-only; the
+// PostgreSQL store's multi-instance guarantees are test/server/store-postgres.test.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../../src/server/store/postgres.js';
 import type { Store } from '../../src/server/store/repositories.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import { migrate } from '../../src/server/store/sqlite/migrate.js';
 import { SQLITE_MIGRATIONS } from '../../src/server/store/sqlite-migrations.js';
 import { DuplicateError, type NewIntention } from '../../src/server/store/types.js';
+import { dropSchema, freshSchemaUrl, havePostgres } from '../support/postgres.js';
+
+type Kind = 'sqlite' | 'postgres';
 
 let dir: string;
+let url: string;
 let store: Store;
 let accountId: string;
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'bobina-store-'));
-  store = openSqliteStore(join(dir, 'db.sqlite'));
-  accountId = (await store.accounts.create({ email: 'Ana@Example.com', name: 'Ana', passwordHash: 'h', metadata: [], roles: [] })).id;
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 const draft = (referencia: string): NewIntention => ({
   accountId, referencia, conteudo: 'x', terminalId: null, impressoraId: 1, codigoImpressora: 'MAKER1MP4200',
   aguardarClienteIniciarImpressao: false, status: 'ImpressaoEnviada', bytes: new Uint8Array([0x1b, 0x40]), diagnostics: [], createdAt: new Date(),
 });
 
-describe('the SQLite store', () => {
-  it('commits everything a transaction wrote, together', async () => {
+describe.each<Kind>(['sqlite', 'postgres'])('the %s store', (kind) => {
+  const skip = kind === 'postgres' && !havePostgres;
+  beforeEach(async () => {
+    if (skip) return;
+    if (kind === 'sqlite') {
+      dir = mkdtempSync(join(tmpdir(), 'bobina-store-'));
+      store = openSqliteStore(join(dir, 'db.sqlite'));
+    } else {
+      url = freshSchemaUrl();
+      store = await openPostgresStore(url);
+    }
+    accountId = (await store.accounts.create({ email: 'Ana@Example.com', name: 'Ana', passwordHash: 'h', metadata: [], roles: [] })).id;
+  }, 30_000);
+  afterEach(async () => {
+    if (skip) return;
+    await store.close();
+    if (kind === 'sqlite') rmSync(dir, { recursive: true, force: true });
+    else await dropSchema(url);
+  }, 30_000);
+  const both = skip ? it.skip : it;
+  const sqliteOnly = kind === 'sqlite' ? it : it.skip;
+  const postgresOnly = kind === 'postgres' && !skip ? it : it.skip;
+
+  both('commits everything a transaction wrote, together', async () => {
     const id = await store.transaction(async (tx) => {
       const i = await tx.intentions.insert(draft('a'));
       await tx.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}' });
@@ -41,7 +60,7 @@ describe('the SQLite store', () => {
     expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, body: '{}' });
   });
 
-  it('rolls back everything when fn throws, and rethrows its error', async () => {
+  both('rolls back everything when fn throws, and rethrows its error', async () => {
     const boom = new Error('boom');
     await expect(store.transaction(async (tx) => {
       await tx.intentions.insert(draft('lost'));
@@ -50,7 +69,7 @@ describe('the SQLite store', () => {
     expect(await store.intentions.get(accountId, 1)).toBeUndefined();
   });
 
-  it('holds other callers back until an open transaction ends, so they never run inside it', async () => {
+  sqliteOnly('holds other callers back until an open transaction ends, so they never run inside it', async () => {
     const order: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -75,18 +94,18 @@ describe('the SQLite store', () => {
     expect((await store.intentions.get(accountId, written.id))?.referencia).toBe('outside');
   });
 
-  it("refuses the store's own repositories inside a transaction instead of waiting forever", async () => {
+  both("refuses the store's own repositories inside a transaction instead of waiting forever", async () => {
     await expect(store.transaction(async () => store.accounts.list())).rejects.toThrow(/inside transaction/);
     await expect(store.transaction(async () => store.transaction(async () => 1))).rejects.toThrow(/inside transaction/);
     expect(await store.accounts.list()).toHaveLength(1);
   });
 
-  it('refuses a transaction\'s repositories once it has ended', async () => {
+  both('refuses a transaction\'s repositories once it has ended', async () => {
     const leaked = await store.transaction(async (tx) => tx);
     await expect(leaked.accounts.list()).rejects.toThrow(/ended/);
   });
 
-  it('returns domain values: e-mails lower-cased, dates as Dates, duplicates as DuplicateError', async () => {
+  both('returns domain values: e-mails lower-cased, dates as Dates, duplicates as DuplicateError', async () => {
     const a = await store.accounts.findByEmail('ANA@example.com');
     expect(a).toMatchObject({ id: accountId, email: 'ana@example.com', metadata: [], roles: [] });
     expect(a!.createdAt).toBeInstanceOf(Date);
@@ -95,7 +114,7 @@ describe('the SQLite store', () => {
     await expect(store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}' })).rejects.toBeInstanceOf(DuplicateError);
   });
 
-  it('counts login attempts per key in one upsert, starting a new window when the old one has ended', async () => {
+  both('counts login attempts per key in one upsert, starting a new window when the old one has ended', async () => {
     const t0 = new Date(1_000_000);
     expect((await store.loginAttempts.hit(['a', 'b'], t0, 1000)).map((c) => c.failures)).toEqual([1, 1]);
     const [a2] = await store.loginAttempts.hit(['a'], new Date(1_000_500), 1000);
@@ -106,7 +125,7 @@ describe('the SQLite store', () => {
     expect(await store.loginAttempts.purge(new Date(1_000_900))).toBe(1);
   });
 
-  it('revokes an API key only for its own account', async () => {
+  both('revokes an API key only for its own account', async () => {
     const bob = await store.accounts.create({ email: 'bob@example.com', name: 'Bob', passwordHash: 'h', metadata: [], roles: [] });
     const key = await store.credentials.createApiKey({ accountId, name: 'pos', keyHash: 'hash-1', prefix: 'bob_abcdef' });
     expect(await store.credentials.authenticate('hash-1', new Date())).toEqual({ kind: 'account', accountId });
@@ -115,7 +134,7 @@ describe('the SQLite store', () => {
     expect(await store.credentials.authenticate('hash-1', new Date())).toBeUndefined();
   });
 
-  it('upgrades a database made by the first release: its API keys get ids, and it keeps working', async () => {
+  sqliteOnly('upgrades a database made by the first release: its API keys get ids, and it keeps working', async () => {
     const file = join(dir, 'v1.sqlite');
     const old = new Database(file);
     migrate(old, SQLITE_MIGRATIONS.slice(0, 1));
@@ -130,5 +149,26 @@ describe('the SQLite store', () => {
     } finally {
       await upgraded.close();
     }
+  });
+
+  postgresOnly('runs an outside caller beside an open transaction, never inside it', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let wrote!: () => void;
+    const txWrote = new Promise<void>((r) => (wrote = r));
+    const tx = store.transaction(async (t) => {
+      await t.intentions.insert(draft('in-tx'));
+      wrote();
+      await held;
+      throw new Error('roll back');
+    });
+    await txWrote;
+    // On PostgreSQL the outside insert is its own statement on another connection: it commits
+    // while the transaction is still open, and does not see the transaction's uncommitted row.
+    const outside = await store.intentions.insert(draft('outside'));
+    expect((await store.intentions.listForRoute({ accountId, terminalId: 't', templateJobs: true, printerId: null }, ['queued'])).map((i) => i.referencia)).toEqual(['outside']);
+    release();
+    await expect(tx).rejects.toThrow('roll back');
+    expect((await store.intentions.get(accountId, outside.id))?.referencia).toBe('outside');
   });
 });

@@ -176,6 +176,15 @@ export class DuplicateError extends Error {
   override name = 'DuplicateError';
 }
 
+/**
+ * The database cannot be reached, went away, or did not answer in time: the request may succeed if
+ * retried shortly (the service answers 503 `database-unavailable` with Retry-After). The message
+ * never carries a connection password; `cause` is the driver's own error.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+}
+
 /** A job state an endpoint can subscribe to: the final ones, and `stopped` (opt-in). */
 export type WebhookEvent = 'completed' | 'failed' | 'canceled' | 'expired' | 'stopped';
 

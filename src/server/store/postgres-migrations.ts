@@ -1,0 +1,166 @@
+// Numbered PostgreSQL migrations, applied in order once each under an advisory lock (see
+// postgres/migrate.ts); never edit one that has shipped, add the next number instead.
+// Version 1 is the whole schema the SQLite migrations 1–5 end with, in PostgreSQL form: times are
+// BIGINT milliseconds since the epoch (as on SQLite, so both stores keep the same instants to the
+// millisecond), JSON columns are JSONB, bytes BYTEA, flags BOOLEAN. Tables listed "oldest first"
+// get an identity `seq` to break ties between rows made in the same millisecond (SQLite's rowid).
+import type { Migration } from './sqlite-migrations.js';
+
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'accounts, terminals, credentials, intentions and their history, login counters, webhooks',
+    sql: `
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        seq BIGINT GENERATED ALWAYS AS IDENTITY,
+        email TEXT NOT NULL,
+        name TEXT NOT NULL,
+        password_hash TEXT NOT NULL,
+        metadata JSONB NOT NULL,
+        roles JSONB NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      -- E-mails are stored lower-cased; the index makes "taken" case-insensitive whatever a writer does.
+      CREATE UNIQUE INDEX users_email ON users (lower(email));
+      CREATE TABLE terminals (
+        user_id TEXT NOT NULL REFERENCES users(id),
+        terminal_id TEXT NOT NULL,
+        printer_id INTEGER,
+        enabled BOOLEAN NOT NULL,
+        device TEXT,
+        template_jobs BOOLEAN NOT NULL DEFAULT false,
+        PRIMARY KEY (user_id, terminal_id)
+      );
+      CREATE TABLE api_keys (
+        key_hash TEXT PRIMARY KEY,
+        id TEXT NOT NULL,
+        seq BIGINT GENERATED ALWAYS AS IDENTITY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        name TEXT NOT NULL,
+        prefix TEXT,
+        created_at BIGINT NOT NULL
+      );
+      CREATE UNIQUE INDEX api_keys_id ON api_keys(id);
+      CREATE INDEX api_keys_user ON api_keys(user_id);
+      CREATE TABLE access_tokens (
+        token_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX access_tokens_user ON access_tokens(user_id);
+      CREATE TABLE refresh_tokens (
+        token_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX refresh_tokens_user ON refresh_tokens(user_id);
+      CREATE TABLE terminal_keys (
+        key_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        terminal_id TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX terminal_keys_terminal ON terminal_keys(user_id, terminal_id);
+      CREATE TABLE intentions (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        referencia TEXT,
+        conteudo TEXT NOT NULL,
+        terminal_id TEXT,
+        impressora_id INTEGER NOT NULL,
+        codigo_impressora TEXT NOT NULL,
+        aguardar BOOLEAN NOT NULL,
+        status TEXT NOT NULL,
+        bytes BYTEA NOT NULL,
+        diagnostics JSONB NOT NULL,
+        created_at BIGINT NOT NULL,
+        estado TEXT NOT NULL DEFAULT 'queued',
+        motivos JSONB NOT NULL DEFAULT '[]',
+        tentativas INTEGER NOT NULL DEFAULT 0,
+        confirmacao TEXT NOT NULL DEFAULT 'none',
+        leased_to TEXT,
+        lease_token TEXT,
+        lease_expires_at BIGINT,
+        expires_at BIGINT,
+        reprint BOOLEAN NOT NULL DEFAULT false,
+        url_callback TEXT
+      );
+      CREATE INDEX intentions_user ON intentions(user_id, id);
+      CREATE INDEX intentions_queue ON intentions(user_id, estado, id);
+      CREATE INDEX intentions_lease ON intentions(estado, lease_expires_at);
+      CREATE INDEX intentions_expiry ON intentions(estado, expires_at);
+      CREATE TABLE job_history (
+        intention_id BIGINT NOT NULL REFERENCES intentions(id),
+        seq INTEGER NOT NULL,
+        estado TEXT NOT NULL,
+        evento TEXT NOT NULL,
+        motivos JSONB NOT NULL,
+        origem TEXT NOT NULL,
+        detalhe TEXT,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (intention_id, seq)
+      );
+      CREATE TABLE idempotency (
+        user_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        status_code INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (user_id, key)
+      );
+      CREATE TABLE login_attempts (
+        key TEXT PRIMARY KEY,
+        failures INTEGER NOT NULL,
+        window_start BIGINT NOT NULL
+      );
+      CREATE INDEX login_attempts_window ON login_attempts(window_start);
+      CREATE TABLE webhook_endpoints (
+        id TEXT PRIMARY KEY,
+        seq BIGINT GENERATED ALWAYS AS IDENTITY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        url TEXT NOT NULL,
+        events JSONB NOT NULL,
+        secrets JSONB NOT NULL,
+        enabled BOOLEAN NOT NULL,
+        disabled_reason TEXT,
+        failing_since BIGINT,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX webhook_endpoints_user ON webhook_endpoints(user_id, created_at);
+      CREATE TABLE webhook_messages (
+        seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        endpoint_id TEXT,
+        target TEXT NOT NULL,
+        url TEXT NOT NULL,
+        event_type TEXT NOT NULL,
+        intention_id BIGINT NOT NULL,
+        body TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        next_attempt_at BIGINT NOT NULL,
+        lease_until BIGINT,
+        window_start BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        delivered_at BIGINT,
+        last_error TEXT
+      );
+      CREATE INDEX webhook_messages_due ON webhook_messages(state, next_attempt_at);
+      CREATE INDEX webhook_messages_leased ON webhook_messages(lease_until) WHERE lease_until IS NOT NULL;
+      CREATE INDEX webhook_messages_user ON webhook_messages(user_id, seq);
+      CREATE TABLE webhook_attempts (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        message_seq BIGINT NOT NULL REFERENCES webhook_messages(seq),
+        at BIGINT NOT NULL,
+        status_code INTEGER,
+        latency_ms INTEGER NOT NULL,
+        error TEXT
+      );
+      CREATE INDEX webhook_attempts_message ON webhook_attempts(message_seq, id);
+    `,
+  },
+];

@@ -1,0 +1,134 @@
+// The one seam between the PostgreSQL repositories and pg: a Db runs a statement on the pool (its
+// own atomic statement) or on a transaction's client, maps connection failures to
+// StoreUnavailableError, and refuses the store's own repositories inside transaction(fn), as the
+// SQLite gate does (repositories.ts: calling them there is a caller's mistake on every backend).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Pool, PoolClient } from 'pg';
+import { StoreUnavailableError } from '../types.js';
+
+export interface Rows<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface Db {
+  query<R = Record<string, unknown>>(sql: string, values?: readonly unknown[]): Promise<Rows<R>>;
+  /**
+   * Runs fn's statements as one: BEGIN … COMMIT on one pooled client, or inside the transaction
+   * this Db already belongs to. For the few methods that are two statements (a lock, then the work).
+   */
+  atomic<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  /** True inside transaction(fn): findIdempotent's advisory lock then lasts until it ends. */
+  readonly inTransaction: boolean;
+}
+
+/** Node socket errors that mean the server is unreachable or the connection went away. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** SQLSTATEs meaning "not now": admin shutdown, crash shutdown, cannot connect now, too many connections. */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** pg's own messages for a connection that ended or never came (they carry no code). */
+const GONE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i;
+
+/**
+ * The driver's error as the store reports it: a StoreUnavailableError when the database is
+ * unreachable, went away, refuses connections or ran past the statement timeout (57014: the
+ * service answers 503 and the caller retries; a bobina statement that slow means an overloaded or
+ * locked database, not a bad request); anything else unchanged.
+ */
+export function storeError(err: unknown): unknown {
+  if (!(err instanceof Error) || err instanceof StoreUnavailableError) return err;
+  const code = (err as { code?: unknown }).code;
+  if (code === '57014') return new StoreUnavailableError('database statement timeout: the database did not answer in time', { cause: err });
+  const unavailable = typeof code === 'string' && (SOCKET_CODES.has(code) || UNAVAILABLE_STATES.has(code) || /^08/.test(code));
+  if (unavailable || GONE.test(err.message)) {
+    // pg's messages name the host and port at most, never the password.
+    return new StoreUnavailableError(`database unavailable: ${err.message || code}`, { cause: err });
+  }
+  return err;
+}
+
+const rethrow = (err: unknown): never => {
+  throw storeError(err);
+};
+
+/** A connection-level failure: the client is not put back into the pool. */
+const isGone = (err: unknown) => storeError(err) instanceof StoreUnavailableError;
+
+const noop = () => {};
+
+/** Runs fn on one checked-out client, guarding it while out of the pool: pg emits 'error' on a client whose connection dies between queries, and a client with no listener would crash the process. */
+async function withClient<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect().catch(rethrow);
+  let failure: unknown;
+  client.on('error', noop);
+  try {
+    return await fn(client);
+  } catch (err) {
+    failure = err;
+    throw err;
+  } finally {
+    client.removeListener('error', noop);
+    // A client whose connection failed is destroyed, never handed out again.
+    client.release(isGone(failure) ? (failure as Error) : undefined);
+  }
+}
+
+const REFUSED = "store: inside transaction(fn) use the repositories fn receives, not the store's own (they would wait for this transaction)";
+
+export class Connections {
+  /** The transaction whose fn is running here, if any (see refuseFromInside). */
+  private readonly context = new AsyncLocalStorage<{ open: boolean }>();
+
+  constructor(readonly pool: Pool) {}
+
+  private refuseFromInside(): void {
+    if (this.context.getStore()?.open) throw new Error(REFUSED);
+  }
+
+  /** The pool as a Db: every query its own statement. */
+  readonly db: Db = {
+    inTransaction: false,
+    query: async <R>(sql: string, values: readonly unknown[] = []) => {
+      this.refuseFromInside();
+      const r = await this.pool.query(sql, values as unknown[]).catch(rethrow);
+      return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+    },
+    atomic: async (fn) => {
+      this.refuseFromInside();
+      return this.inTransaction(async (db) => fn(db));
+    },
+  };
+
+  /** BEGIN … fn … COMMIT on one client (ROLLBACK and rethrow when fn throws); fn's Db stops working when it ends. */
+  async transaction<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+    this.refuseFromInside();
+    const token = { open: true };
+    return this.inTransaction((db) => this.context.run(token, () => fn(db)), token);
+  }
+
+  private inTransaction<T>(fn: (db: Db) => Promise<T>, token = { open: true }): Promise<T> {
+    return withClient(this.pool, async (client) => {
+      const db: Db = {
+        inTransaction: true,
+        query: async <R>(sql: string, values: readonly unknown[] = []) => {
+          if (!token.open) throw new Error('store: this transaction has already ended');
+          const r = await client.query(sql, values as unknown[]).catch(rethrow);
+          return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+        },
+        atomic: (inner) => inner(db),
+      };
+      await client.query('BEGIN').catch(rethrow);
+      try {
+        const result = await fn(db);
+        await client.query('COMMIT').catch(rethrow);
+        return result;
+      } catch (err) {
+        // A dead connection cannot roll back (the server already did); its error is the one to report.
+        if (!isGone(err)) await client.query('ROLLBACK').catch(noop);
+        throw err;
+      } finally {
+        token.open = false;
+      }
+    });
+  }
+}

@@ -1,0 +1,165 @@
+// intentions: compiled print jobs (bytes + diagnostics), their delivery state and history, and the
+// Idempotency-Key answers given for them. State changes are single guarded statements; a claim
+// locks the row it takes with FOR UPDATE SKIP LOCKED, so two instances never lease one job.
+import type { IntentionRepository } from '../repositories.js';
+import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type JobPatch, type JobState } from '../types.js';
+import type { Db } from './db.js';
+
+interface Row {
+  id: number; user_id: string; referencia: string | null; conteudo: string; terminal_id: string | null;
+  impressora_id: number; codigo_impressora: string; aguardar: boolean; status: string; bytes: Buffer;
+  diagnostics: Intention['diagnostics']; created_at: number; estado: JobState; motivos: string[]; tentativas: number; confirmacao: Intention['confirmacao'];
+  leased_to: string | null; lease_token: string | null; lease_expires_at: number | null; expires_at: number | null; reprint: boolean;
+  url_callback: string | null;
+}
+interface IdemRow { request_hash: string; status_code: number; body: string }
+interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: string[]; origem: HistoryEntry['origem']; detalhe: string | null; at: number }
+
+const date = (ms: number | null) => (ms === null ? null : new Date(ms));
+
+const toIntention = (r: Row): Intention => ({
+  id: r.id, accountId: r.user_id, referencia: r.referencia, conteudo: r.conteudo, terminalId: r.terminal_id,
+  impressoraId: r.impressora_id, codigoImpressora: r.codigo_impressora, aguardarClienteIniciarImpressao: r.aguardar,
+  status: r.status, bytes: new Uint8Array(r.bytes), diagnostics: r.diagnostics, createdAt: new Date(r.created_at),
+  estado: r.estado, motivos: r.motivos, tentativas: r.tentativas, confirmacao: r.confirmacao,
+  leasedTo: r.leased_to, leaseToken: r.lease_token, leaseExpiresAt: date(r.lease_expires_at), expiresAt: date(r.expires_at), reprint: r.reprint,
+  urlCallback: r.url_callback,
+});
+
+const toHistory = (r: HistoryRow): HistoryEntry => ({
+  seq: r.seq, estado: r.estado, evento: r.evento, motivos: r.motivos, origem: r.origem, detalhe: r.detalhe, at: new Date(r.at),
+});
+
+/** Numbers `$n` placeholders as values are added, so clauses can be assembled in any order. */
+class Params {
+  readonly values: unknown[] = [];
+  add(v: unknown): string {
+    this.values.push(v);
+    return `$${this.values.length}`;
+  }
+}
+
+/** SET clause for a patch: only the fields it carries. */
+function setClause(p: JobPatch, params: Params): string {
+  const sets = [`estado = ${params.add(p.estado)}`, `status = ${params.add(p.status)}`];
+  if (p.motivos !== undefined) sets.push(`motivos = ${params.add(JSON.stringify(p.motivos))}::jsonb`);
+  if (p.tentativasIncrement) sets.push('tentativas = tentativas + 1');
+  if (p.confirmacao !== undefined) sets.push(`confirmacao = ${params.add(p.confirmacao)}`);
+  if (p.leasedTo !== undefined) sets.push(`leased_to = ${params.add(p.leasedTo)}`);
+  if (p.leaseToken !== undefined) sets.push(`lease_token = ${params.add(p.leaseToken)}`);
+  if (p.leaseExpiresAt !== undefined) sets.push(`lease_expires_at = ${params.add(p.leaseExpiresAt === null ? null : p.leaseExpiresAt.getTime())}::bigint`);
+  if (p.reprint !== undefined) sets.push(`reprint = ${params.add(p.reprint)}`);
+  return sets.join(', ');
+}
+
+/**
+ * The jobs a route may take: its own terminal's, and (taking template jobs) the account's jobs with
+ * no terminal, for its template or any; a template job once leased stays with that terminal, so a
+ * re-offer after a lost report reaches the journal that knows it.
+ */
+function routeWhere(alias: string, r: ClaimRoute, params: Params): string {
+  const account = `${alias}.user_id = ${params.add(r.accountId)}`;
+  const terminal = params.add(r.terminalId);
+  const own = `${alias}.terminal_id = ${terminal}`;
+  if (!r.templateJobs) return `${account} AND ${own}`;
+  const printer = r.printerId === null ? '' : ` AND ${alias}.impressora_id = ${params.add(r.printerId)}`;
+  return `${account} AND (${own} OR (${alias}.terminal_id IS NULL AND (${alias}.leased_to IS NULL OR ${alias}.leased_to = ${terminal})${printer}))`;
+}
+
+/** The Idempotency-Key's advisory lock key: per account and key, in its own 64-bit lock space. */
+const IDEMPOTENCY_LOCK = "hashtextextended('bobina-idempotency' || chr(10) || $1 || chr(10) || $2, 0)";
+
+export function postgresIntentions(db: Db): IntentionRepository {
+  return {
+    async insert(i) {
+      const estado = i.estado ?? 'queued';
+      const confirmacao = i.confirmacao ?? 'none';
+      const { rows } = await db.query<{ id: number }>(`INSERT INTO intentions (user_id, referencia, conteudo, terminal_id, impressora_id, codigo_impressora,
+        aguardar, status, bytes, diagnostics, created_at, estado, confirmacao, expires_at, motivos, url_callback)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`, [
+        i.accountId, i.referencia, i.conteudo, i.terminalId, i.impressoraId, i.codigoImpressora,
+        i.aguardarClienteIniciarImpressao, i.status, Buffer.from(i.bytes), JSON.stringify(i.diagnostics), i.createdAt.getTime(),
+        estado, confirmacao, i.expiresAt ? i.expiresAt.getTime() : null, JSON.stringify(i.motivos ?? []), i.urlCallback ?? null,
+      ]);
+      return {
+        ...i, id: rows[0]!.id, estado, confirmacao, motivos: i.motivos ?? [], tentativas: 0,
+        leasedTo: null, leaseToken: null, leaseExpiresAt: null, expiresAt: i.expiresAt ?? null, reprint: false,
+      };
+    },
+    async get(accountId, id) {
+      const { rows } = await db.query<Row>('SELECT * FROM intentions WHERE id = $1 AND user_id = $2', [id, accountId]);
+      return rows[0] && toIntention(rows[0]);
+    },
+    async history(accountId, id) {
+      const { rows } = await db.query<HistoryRow>(`SELECT h.seq, h.estado, h.evento, h.motivos, h.origem, h.detalhe, h.at FROM job_history h
+        JOIN intentions i ON i.id = h.intention_id WHERE h.intention_id = $1 AND i.user_id = $2 ORDER BY h.seq`, [id, accountId]);
+      return rows.map(toHistory);
+    },
+    appendHistory(id, e) {
+      // The next number is read after the job row is locked (already, by the transaction that
+      // changed the job; else here), so two appends never compute the same one; the (intention_id,
+      // seq) key would refuse it anyway.
+      return db.atomic(async (tx) => {
+        await tx.query('SELECT 1 FROM intentions WHERE id = $1 FOR UPDATE', [id]);
+        const { rows } = await tx.query<{ seq: number }>(`INSERT INTO job_history (intention_id, seq, estado, evento, motivos, origem, detalhe, at)
+          VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM job_history WHERE intention_id = $1), $2, $3, $4, $5, $6, $7) RETURNING seq`,
+        [id, e.estado, e.evento, JSON.stringify(e.motivos), e.origem, e.detalhe, e.at.getTime()]);
+        return { ...e, seq: rows[0]!.seq };
+      });
+    },
+    async update(ref, from, patch, token) {
+      const params = new Params();
+      const set = setClause(patch, params);
+      const guard = token === undefined ? '' : ` AND lease_token = ${params.add(token)}`;
+      const { rows } = await db.query<Row>(`UPDATE intentions SET ${set}
+        WHERE id = ${params.add(ref.id)} AND user_id = ${params.add(ref.accountId)} AND estado = ANY(${params.add([...from])}::text[])${guard} RETURNING *`, params.values);
+      return rows[0] && toIntention(rows[0]);
+    },
+    async claim(route, from, patch) {
+      const params = new Params();
+      const set = setClause(patch, params);
+      const where = routeWhere('c', route, params);
+      // A job stopped on this terminal's printer (not one of unknown outcome, which waits for a person)
+      // holds the queue back: when the printer clears, it goes first. SKIP LOCKED: a job another
+      // instance is taking right now is passed over, not waited for (and not taken twice).
+      const { rows } = await db.query<Row>(`UPDATE intentions SET ${set} WHERE id = (
+          SELECT c.id FROM intentions c WHERE ${where} AND c.estado = ANY(${params.add([...from])}::text[])
+            AND NOT EXISTS (SELECT 1 FROM intentions s WHERE s.user_id = c.user_id AND s.leased_to = ${params.add(route.terminalId)} AND s.estado = 'stopped'
+              AND NOT s.motivos @> '["outcome-unknown"]'::jsonb)
+          ORDER BY c.id LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING *`, params.values);
+      return rows[0] && toIntention(rows[0]);
+    },
+    async listForRoute(route, states) {
+      const params = new Params();
+      const where = routeWhere('c', route, params);
+      const { rows } = await db.query<Row>(`SELECT * FROM intentions c WHERE ${where} AND c.estado = ANY(${params.add([...states])}::text[]) ORDER BY c.id`, params.values);
+      return rows.map(toIntention);
+    },
+    async dueLeases(states, now, limit) {
+      const { rows } = await db.query<{ user_id: string; id: number }>(
+        'SELECT user_id, id FROM intentions WHERE estado = ANY($1::text[]) AND lease_expires_at < $2 ORDER BY lease_expires_at LIMIT $3', [[...states], now.getTime(), limit]);
+      return rows.map((r) => ({ accountId: r.user_id, id: r.id }));
+    },
+    async dueExpiry(states, now, limit) {
+      const { rows } = await db.query<{ user_id: string; id: number }>(
+        'SELECT user_id, id FROM intentions WHERE estado = ANY($1::text[]) AND expires_at < $2 ORDER BY expires_at LIMIT $3', [[...states], now.getTime(), limit]);
+      return rows.map((r) => ({ accountId: r.user_id, id: r.id }));
+    },
+    async findIdempotent(accountId, key) {
+      // Inside a transaction: hold the key until it ends, so a concurrent insert with the same key
+      // waits here, then reads the answer this one stores (outside one a lock would end at once).
+      if (db.inTransaction) await db.query(`SELECT pg_advisory_xact_lock(${IDEMPOTENCY_LOCK})`, [accountId, key]);
+      const { rows } = await db.query<IdemRow>('SELECT request_hash, status_code, body FROM idempotency WHERE user_id = $1 AND key = $2', [accountId, key]);
+      const r = rows[0];
+      return r && { requestHash: r.request_hash, statusCode: r.status_code, body: r.body };
+    },
+    async saveIdempotent(accountId, key, a) {
+      // DO NOTHING rather than a unique violation: an error would abort an enclosing transaction,
+      // where SQLite's leaves it usable; the caller decides what a DuplicateError means.
+      const { rowCount } = await db.query(`INSERT INTO idempotency (user_id, key, request_hash, status_code, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+        ON CONFLICT DO NOTHING`, [accountId, key, a.requestHash, a.statusCode, a.body, Date.now()]);
+      if (rowCount === 0) throw new DuplicateError(`Idempotency-Key ${key} already has an answer`);
+    },
+  };
+}
