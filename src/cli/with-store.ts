@@ -2,11 +2,26 @@
 // imported here, at run time, so commands that do not touch the database never load it.
 import type { Store } from '../server/store/repositories.js';
 import type { Account } from '../server/store/types.js';
-import type { Io } from './io.js';
+import { UsageError, type Io } from './io.js';
 
-export async function withStore<T>(db: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> {
+/** The flags every command that opens the database takes. */
+export const STORE_OPTIONS = { db: { type: 'string' }, 'database-url': { type: 'string' } } as const;
+
+export interface StoreFlags {
+  db?: string;
+  databaseUrl?: string;
+}
+
+/** `--db FILE` (SQLite) or `--database-url URL` (PostgreSQL), never both; neither: DATABASE_URL, else BOBINA_DB. */
+export function storeFlags(values: { db?: string | undefined; 'database-url'?: string | undefined }): StoreFlags {
+  if (values.db && values['database-url']) throw new UsageError('--db and --database-url name two different stores: give one');
+  return { ...(values.db ? { db: values.db } : {}), ...(values['database-url'] ? { databaseUrl: values['database-url'] } : {}) };
+}
+
+export async function withStore<T>(values: { db?: string | undefined; 'database-url'?: string | undefined }, fn: (store: Store) => Promise<T>): Promise<T> {
+  const flags = storeFlags(values);
   const { openStore } = await import('../server/store/open.js');
-  const store = await openStore(db ? { db } : {});
+  const store = await openStore(flags);
   try {
     return await fn(store);
   } finally {

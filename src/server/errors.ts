@@ -1,6 +1,7 @@
 // Service error catalogue and the JSON problem body every failure becomes: `{ message, code,
 // requestId, ...details }`, never a stack trace or an HTML page.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StoreUnavailableError } from './store/types.js';
 
 export const LOGIN_PATH = '/auth/reconciliation/token';
 
@@ -36,6 +37,8 @@ export const PROBLEMS = {
   'malformed-request': { status: 400, message: 'The request is not valid HTTP' },
   'request-timeout': { status: 408, message: 'The request took too long to arrive' },
   'headers-too-large': { status: 431, message: 'The request line and headers are larger than the server accepts' },
+  // The store could not reach its database (store/types.ts StoreUnavailableError); sent with Retry-After.
+  'database-unavailable': { status: 503, message: 'The database is unavailable; retry shortly' },
   internal: { status: 500, message: 'Internal server error' },
 } as const;
 
@@ -79,8 +82,11 @@ function fromFastify(err: FastifyError, onLogin: boolean): Problem {
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const onLogin = request.routeOptions.url === LOGIN_PATH;
-    const p = err instanceof Problem ? err : fromFastify(err, onLogin);
-    if (p.code === 'internal') request.log.error({ err }, 'unexpected error');
+    const unavailable = (err as Error) instanceof StoreUnavailableError;
+    const p = err instanceof Problem ? err : unavailable ? new Problem('database-unavailable').withRetryAfter(1) : fromFastify(err, onLogin);
+    // The store's message names host and port at most, never a password; the cause is pg's own error.
+    if (unavailable) request.log.warn({ code: p.code, status: p.status, reason: err.message }, 'database unavailable');
+    else if (p.code === 'internal') request.log.error({ err }, 'unexpected error');
     else request.log.info({ code: p.code, status: p.status }, 'request refused');
     if (onLogin) reply.header('cache-control', 'no-store');
     return sendProblem(request, reply, p);

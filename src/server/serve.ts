@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from './app.js';
 import { workerCompiler } from './compiler.js';
-import { DEFAULT_DB, openStore } from './store/open.js';
+import { chooseStore, describeStore, openStore } from './store/open.js';
 import { policyFromEnv } from './webhooks/address-policy.js';
 import { webhookOutbox } from './webhooks/outbox.js';
 import { webhookSender, type SenderOptions } from './webhooks/sender.js';
@@ -13,11 +13,13 @@ export interface ServeOptions {
   port: number;
   host: string;
   db?: string;
+  /** A PostgreSQL URL (else DATABASE_URL, else the SQLite file); not together with `db`. */
+  databaseUrl?: string;
   logLevel?: string;
   trustProxy?: AppOptions['trustProxy'];
   /** Job time-to-live, lease and attempts (AppOptions.jobs). */
   jobs?: AppOptions['jobs'];
-  /** Where direct delivery keeps its journals (default: `<db>.delivery` beside the database). */
+  /** Where direct delivery keeps its journals (default: `<db>.delivery` beside the SQLite file; `./bobina.delivery` on PostgreSQL). */
   stateDir?: string;
   /** The webhook sender's settings besides the address policy (default: from the environment). */
   webhooks?: Partial<SenderOptions>;
@@ -29,11 +31,20 @@ export function senderOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Send
   return { policy: policyFromEnv(env), ...(Number.isInteger(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}) };
 }
 
-export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstance; url: string; close: () => Promise<void> }> {
-  const store = await openStore(o.db === undefined ? {} : { db: o.db });
+/** Direct delivery's journals on PostgreSQL, with no --state-dir: there is no database file to sit beside. */
+export const POSTGRES_STATE_DIR = './bobina.delivery';
+
+export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstance; url: string; store: string; close: () => Promise<void> }> {
+  const where = { ...(o.db === undefined ? {} : { db: o.db }), ...(o.databaseUrl === undefined ? {} : { databaseUrl: o.databaseUrl }) };
+  const choice = chooseStore(where);
+  let app: FastifyInstance | undefined;
+  // An idle pooled connection that dies is replaced by the pool; the operator still hears of it.
+  const onIdleError = (err: Error) => app?.log.warn({ err: { name: err.name, message: err.message } }, 'database connection lost while idle; the pool reconnects');
+  const store = await openStore({ ...where, onIdleError }, choice);
   const webhooks = { ...senderOptionsFromEnv(), ...o.webhooks };
   const sender = webhookSender(store, webhooks);
-  const app = await buildApp({
+  // A store left open would keep the process alive (a pg pool's sockets) after a failed start.
+  app = await buildApp({
     store,
     jobEvents: webhookOutbox({ onEnqueued: sender.wake }),
     webhookPolicy: webhooks.policy,
@@ -44,10 +55,17 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
     compiler: workerCompiler(),
     ...(o.trustProxy === undefined ? {} : { trustProxy: o.trustProxy }),
     ...(o.jobs ? { jobs: o.jobs } : {}),
-    directDelivery: { stateDir: o.stateDir ?? `${o.db ?? process.env.BOBINA_DB ?? DEFAULT_DB}.delivery` },
+    directDelivery: { stateDir: o.stateDir ?? (choice.kind === 'sqlite' ? `${choice.file}.delivery` : POSTGRES_STATE_DIR) },
+  }).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
   });
   // The workers stop in preClose, before any onClose hook: none outlives the database.
   app.addHook('onClose', async () => store.close());
-  const url = await app.listen({ port: o.port, host: o.host });
-  return { app, url, close: () => app.close() };
+  const started = app;
+  const url = await started.listen({ port: o.port, host: o.host }).catch(async (err: unknown) => {
+    await started.close();
+    throw err;
+  });
+  return { app: started, url, store: describeStore(choice), close: () => started.close() };
 }

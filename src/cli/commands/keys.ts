@@ -3,16 +3,16 @@
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { columns } from '../table.js';
-import { accountByEmail, withStore } from '../with-store.js';
+import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
 
 /** `bob_` and 6 characters: enough to tell keys apart, ~36 of the key's 256 random bits. */
 const PREFIX_LENGTH = 10;
 
 async function create(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { email: { type: 'string' }, name: { type: 'string' }, db: { type: 'string' } }, 0);
+  const { values } = parse(args, { email: { type: 'string' }, name: { type: 'string' }, ...STORE_OPTIONS }, 0);
   if (!values.email) throw new UsageError('--email is required');
   const { newApiKey, sha256 } = await import('../../server/auth/secrets.js');
-  return withStore(values.db, async (store) => {
+  return withStore(values, async (store) => {
     const account = await accountByEmail(store, values.email!, io, 'keys');
     if (!account) return EXIT.failed;
     const key = newApiKey();
@@ -24,9 +24,9 @@ async function create(args: string[], io: Io): Promise<number> {
 }
 
 async function list(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { email: { type: 'string' }, json: { type: 'boolean' }, db: { type: 'string' } }, 0);
+  const { values } = parse(args, { email: { type: 'string' }, json: { type: 'boolean' }, ...STORE_OPTIONS }, 0);
   if (!values.email) throw new UsageError('--email is required');
-  return withStore(values.db, async (store) => {
+  return withStore(values, async (store) => {
     const account = await accountByEmail(store, values.email!, io, 'keys');
     if (!account) return EXIT.failed;
     const keys = (await store.credentials.listApiKeys(account.id)).map((k) => ({ id: k.id, name: k.name, created: k.createdAt.toISOString(), prefix: k.prefix }));
@@ -37,9 +37,9 @@ async function list(args: string[], io: Io): Promise<number> {
 }
 
 async function revoke(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { email: { type: 'string' }, id: { type: 'string' }, db: { type: 'string' } }, 0);
+  const { values } = parse(args, { email: { type: 'string' }, id: { type: 'string' }, ...STORE_OPTIONS }, 0);
   if (!values.email || !values.id) throw new UsageError('--email and --id are required');
-  return withStore(values.db, async (store) => {
+  return withStore(values, async (store) => {
     const account = await accountByEmail(store, values.email!, io, 'keys');
     if (!account) return EXIT.failed;
     if (!(await store.credentials.revokeApiKey(account.id, values.id!))) {
@@ -55,7 +55,7 @@ const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> =
 
 export const keysCommand: Command = {
   name: 'keys',
-  usage: 'bobina keys create --email E [--name N] | list --email E [--json] | revoke --email E --id ID  [--db F]',
+  usage: 'bobina keys create --email E [--name N] | list --email E [--json] | revoke --email E --id ID  [--db F | --database-url URL]',
   summary: 'API keys of an account: create one (printed once, stored hashed), list them (never the key), revoke one',
   run(args, io) {
     const sub = SUBCOMMANDS[args[0] ?? ''];

@@ -1,12 +1,14 @@
 // `bobina serve`: runs the partner printing service until SIGINT/SIGTERM. The server (fastify,
-// SQLite) is imported only here, at run time, so other commands start without loading it.
+// SQLite or PostgreSQL) is imported only here, at run time, so other commands start without loading it.
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
+import { storeFlags } from '../with-store.js';
 
 export interface ServeSettings {
   port: number;
   host: string;
   db?: string;
+  databaseUrl?: string;
   trustProxy?: boolean | number | string;
   jobs?: { ttlMs?: number; leaseMs?: number; maxAttempts?: number };
   stateDir?: string;
@@ -22,7 +24,7 @@ export function duration(name: string, value: string): number {
 }
 
 const OPTIONS = {
-  port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'trust-proxy': { type: 'string' },
+  port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'database-url': { type: 'string' }, 'trust-proxy': { type: 'string' },
   'job-ttl': { type: 'string' }, lease: { type: 'string' }, 'max-attempts': { type: 'string' }, 'state-dir': { type: 'string' },
 } as const;
 
@@ -38,6 +40,7 @@ function trustProxy(value: string): boolean | number | string {
 /** The settings from flags, then the environment, then defaults: loopback only unless --host says otherwise. */
 export function serveSettings(args: string[], env: NodeJS.ProcessEnv = process.env): ServeSettings {
   const { values } = parse(args, OPTIONS, 0);
+  const store = storeFlags(values);
   const rawPort = values.port ?? env.PORT ?? '8080';
   const port = Number(rawPort);
   if (!/^\d+$/.test(rawPort) || port > 65535) throw new UsageError(`invalid port "${rawPort}"`);
@@ -54,20 +57,20 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv = process.e
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
-    ...(values.db ? { db: values.db } : {}),
+    ...store,
     ...(proxy === undefined ? {} : { trustProxy: trustProxy(proxy) }),
   };
 }
 
 export const serveCommand: Command = {
   name: 'serve',
-  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR]',
-  summary: 'run the partner printing service (env PORT, HOST, BOBINA_DB, BOBINA_TRUST_PROXY, LOG_LEVEL, BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS, BOBINA_WEBHOOKS_TIMEOUT_MS; DATABASE_URL reserved for PostgreSQL)',
+  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR]',
+  summary: 'run the partner printing service (env PORT, HOST, BOBINA_DB, BOBINA_TRUST_PROXY, LOG_LEVEL, BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS, BOBINA_WEBHOOKS_TIMEOUT_MS, DATABASE_URL, BOBINA_PG_POOL_SIZE, BOBINA_PG_STATEMENT_TIMEOUT_MS, BOBINA_PG_CONNECT_TIMEOUT_MS)',
   async run(args, io) {
     const settings = serveSettings(args);
     const { startServer } = await import('../../server/serve.js');
     const server = await startServer(settings);
-    io.stderr.write(`bobina serve: listening on ${server.url}\n`);
+    io.stderr.write(`bobina serve: listening on ${server.url}, store ${server.store}\n`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

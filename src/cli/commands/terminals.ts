@@ -6,14 +6,14 @@
 import { loadProfile } from '../../index.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
-import { accountByEmail, withStore } from '../with-store.js';
+import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
 
 /** `bobt_` and 6 characters: enough to tell keys apart in a listing. */
 const PREFIX_LENGTH = 11;
 
 async function add(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
-    email: { type: 'string' }, terminal: { type: 'string' }, printer: { type: 'string' }, disabled: { type: 'boolean' }, db: { type: 'string' },
+    email: { type: 'string' }, terminal: { type: 'string' }, printer: { type: 'string' }, disabled: { type: 'boolean' }, ...STORE_OPTIONS,
     device: { type: 'string' }, 'template-jobs': { type: 'boolean' }, 'print-key': { type: 'boolean' },
   }, 0);
   if (!values.email || !values.terminal) throw new UsageError('--email and --terminal are required');
@@ -34,7 +34,7 @@ async function add(args: string[], io: Io): Promise<number> {
       throw new UsageError((err as Error).message);
     }
   }
-  return withStore(values.db, async (store) => {
+  return withStore(values, async (store) => {
     const user = await accountByEmail(store, values.email!, io, 'terminals');
     if (!user) return EXIT.failed;
     await store.terminals.put({
@@ -63,9 +63,9 @@ async function issueKey(store: import('../../server/store/repositories.js').Stor
 }
 
 async function rotateKey(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { email: { type: 'string' }, terminal: { type: 'string' }, db: { type: 'string' } }, 0);
+  const { values } = parse(args, { email: { type: 'string' }, terminal: { type: 'string' }, ...STORE_OPTIONS }, 0);
   if (!values.email || !values.terminal) throw new UsageError('--email and --terminal are required');
-  return withStore(values.db, async (store) => {
+  return withStore(values, async (store) => {
     const user = await accountByEmail(store, values.email!, io, 'terminals');
     if (!user) return EXIT.failed;
     if (!(await store.terminals.find(user.id, values.terminal!))) {
@@ -80,7 +80,7 @@ const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> =
 
 export const terminalsCommand: Command = {
   name: 'terminals',
-  usage: 'bobina terminals add --email E --terminal ID [--printer <id|code>] [--device tcp://host:port|file:PATH] [--template-jobs] [--print-key] [--disabled] [--db F] | rotate-key --email E --terminal ID [--db F]',
+  usage: 'bobina terminals add --email E --terminal ID [--printer <id|code>] [--device tcp://host:port|file:PATH] [--template-jobs] [--print-key] [--disabled] [--db F | --database-url URL] | rotate-key --email E --terminal ID [--db F | --database-url URL]',
   summary: "an account's terminals: link one to a printer template (or none), a device the service prints to, template jobs; issue or replace its key (printed once, last line)",
   run(args, io) {
     const sub = SUBCOMMANDS[args[0] ?? ''];

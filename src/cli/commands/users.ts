@@ -4,14 +4,14 @@ import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { PASSWORD_OPTIONS, readPassword } from '../password.js';
 import { columns } from '../table.js';
-import { accountByEmail, withStore } from '../with-store.js';
+import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
 
 const hash = async (password: string) => (await import('../../server/auth/secrets.js')).hashPassword(password);
 
 async function add(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
     email: { type: 'string' }, name: { type: 'string' }, ...PASSWORD_OPTIONS,
-    meta: { type: 'string', multiple: true }, role: { type: 'string', multiple: true }, db: { type: 'string' },
+    meta: { type: 'string', multiple: true }, role: { type: 'string', multiple: true }, ...STORE_OPTIONS,
   }, 0);
   if (!values.email || !values.name) throw new UsageError('--email and --name are required');
   const metadata = (values.meta ?? []).map((m) => {
@@ -21,7 +21,7 @@ async function add(args: string[], io: Io): Promise<number> {
   });
   const passwordHash = await hash(await readPassword(values, io, true));
   const { DuplicateError } = await import('../../server/store/types.js');
-  return withStore(values.db, async (store) => {
+  return withStore(values, async (store) => {
     try {
       const user = await store.accounts.create({ email: values.email!, name: values.name!, passwordHash, metadata, roles: values.role ?? [] });
       io.stdout.write(`added user ${user.email} (id ${user.id})\n`);
@@ -35,8 +35,8 @@ async function add(args: string[], io: Io): Promise<number> {
 }
 
 async function list(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { json: { type: 'boolean' }, db: { type: 'string' } }, 0);
-  const accounts = await withStore(values.db, (store) => store.accounts.list());
+  const { values } = parse(args, { json: { type: 'boolean' }, ...STORE_OPTIONS }, 0);
+  const accounts = await withStore(values, (store) => store.accounts.list());
   const shown = accounts.map((a) => ({ id: a.id, email: a.email, name: a.name, roles: a.roles, created: a.createdAt.toISOString() }));
   if (values.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
   else io.stdout.write(columns(['ID', 'EMAIL', 'NAME', 'CREATED', 'ROLES'], shown.map((a) => [a.id, a.email, a.name, a.created, a.roles.join(',')])));
@@ -45,9 +45,9 @@ async function list(args: string[], io: Io): Promise<number> {
 
 /** A new password also ends every session of the account (access and refresh tokens); API keys stay. */
 async function passwd(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { email: { type: 'string' }, ...PASSWORD_OPTIONS, db: { type: 'string' } }, 0);
+  const { values } = parse(args, { email: { type: 'string' }, ...PASSWORD_OPTIONS, ...STORE_OPTIONS }, 0);
   if (!values.email) throw new UsageError('--email is required');
-  return withStore(values.db, async (store) => {
+  return withStore(values, async (store) => {
     const account = await accountByEmail(store, values.email!, io, 'users');
     if (!account) return EXIT.failed;
     const passwordHash = await hash(await readPassword(values, io, true));
@@ -64,7 +64,7 @@ const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> =
 
 export const usersCommand: Command = {
   name: 'users',
-  usage: 'bobina users add --email E --name N [--password-stdin | --password P] [--meta key=value ...] [--role R ...] | list [--json] | passwd --email E [--password-stdin | --password P]  [--db F]',
+  usage: 'bobina users add --email E --name N [--password-stdin | --password P] [--meta key=value ...] [--role R ...] | list [--json] | passwd --email E [--password-stdin | --password P]  [--db F | --database-url URL]',
   summary: 'partner accounts: add one, list them, change a password (asked on the terminal unless given)',
   run(args, io) {
     const sub = SUBCOMMANDS[args[0] ?? ''];

@@ -5,9 +5,9 @@
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { columns } from '../table.js';
-import { accountByEmail, withStore } from '../with-store.js';
+import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
 
-const DB = { db: { type: 'string' } } as const;
+const DB = STORE_OPTIONS;
 const server = () => import('../../server/webhooks/endpoints.js');
 const policy = async () => (await import('../../server/webhooks/address-policy.js')).policyFromEnv();
 
@@ -22,7 +22,7 @@ async function add(args: string[], io: Io): Promise<number> {
     if (err instanceof UnknownEvent) throw new UsageError(err.message);
     throw err;
   }
-  return withStore(values.db, async (store) => {
+  return withStore(values, async (store) => {
     const account = await accountByEmail(store, values.email!, io, 'webhooks');
     if (!account) return EXIT.failed;
     try {
@@ -42,7 +42,7 @@ async function list(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, json: { type: 'boolean' }, ...DB }, 0);
   if (!values.email) throw new UsageError('--email is required');
   const { endpointView } = await server();
-  return withStore(values.db, async (store) => {
+  return withStore(values, async (store) => {
     const account = await accountByEmail(store, values.email!, io, 'webhooks');
     if (!account) return EXIT.failed;
     const shown = (await store.webhooks.listEndpoints(account.id)).map(endpointView);
@@ -61,7 +61,7 @@ async function endpointCommand(args: string[], io: Io, extra: Parameters<typeof 
   if (typeof values.email !== 'string' || typeof values.id !== 'string') throw new UsageError('--email and --id are required');
   const email = values.email;
   const id = values.id;
-  return withStore(values.db as string | undefined, async (store) => {
+  return withStore(values, async (store) => {
     const account = await accountByEmail(store, email, io, 'webhooks');
     if (!account) return EXIT.failed;
     return fn(store, account.id, id, values);
@@ -103,7 +103,7 @@ async function log(args: string[], io: Io): Promise<number> {
   if (values.intention !== undefined && !/^\d{1,15}$/.test(values.intention)) throw new UsageError(`--intention "${values.intention}" is not an id`);
   if (values.limit !== undefined && !/^\d{1,4}$/.test(values.limit)) throw new UsageError(`--limit "${values.limit}" is not a number up to 9999`);
   const { attemptView } = await server();
-  return withStore(values.db, async (store) => {
+  return withStore(values, async (store) => {
     const account = await accountByEmail(store, values.email!, io, 'webhooks');
     if (!account) return EXIT.failed;
     const attempts = (await store.webhooks.listAttempts(account.id, {
@@ -125,7 +125,7 @@ async function log(args: string[], io: Io): Promise<number> {
 async function replay(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, message: { type: 'string' }, ...DB }, 0);
   if (!values.email || !values.message) throw new UsageError('--email and --message are required');
-  return withStore(values.db, async (store) => {
+  return withStore(values, async (store) => {
     const account = await accountByEmail(store, values.email!, io, 'webhooks');
     if (!account) return EXIT.failed;
     const message = await store.webhooks.replay(account.id, values.message!, new Date());
@@ -142,7 +142,7 @@ const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> =
 
 export const webhooksCommand: Command = {
   name: 'webhooks',
-  usage: 'bobina webhooks add --email E --url U [--event completed|failed|canceled|expired|stopped ...] | list --email E [--json] | remove --email E --id ID | rotate-secret --email E --id ID | enable --email E --id ID [--disable] | log --email E [--id ID] [--message M] [--intention N] [--limit N] [--json] | replay --email E --message M  [--db F]',
+  usage: 'bobina webhooks add --email E --url U [--event completed|failed|canceled|expired|stopped ...] | list --email E [--json] | remove --email E --id ID | rotate-secret --email E --id ID | enable --email E --id ID [--disable] | log --email E [--id ID] [--message M] [--intention N] [--limit N] [--json] | replay --email E --message M  [--db F | --database-url URL]',
   summary: 'end-of-job webhook endpoints of an account: add one (secret printed once), list, remove, rotate its secret, re-enable, see delivery attempts, replay a message (env BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS)',
   run(args, io) {
     const sub = SUBCOMMANDS[args[0] ?? ''];

@@ -62,6 +62,8 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     max: options.poolSize ?? 10,
     statement_timeout: options.statementTimeoutMs ?? 10_000,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    // Shown in pg_stat_activity; a URL's own application_name wins.
+    application_name: 'bobina',
     ...(target.options !== undefined || searchPath.length > 0 ? { options: [target.options, ...searchPath].filter(Boolean).join(' ') } : {}),
     types,
   });

@@ -60,7 +60,7 @@ const CLAIM = `
     WHERE due.endpoint_id IS NULL OR e.enabled
   )
   UPDATE webhook_messages SET lease_until = $2
-  WHERE seq IN (
+  WHERE state = 'pending' AND seq IN (
     SELECT ranked.seq FROM ranked LEFT JOIN busy ON busy.target = ranked.target
     WHERE ranked.r <= $4 - COALESCE(busy.n, 0) ORDER BY ranked.seq LIMIT $3
   )
@@ -133,8 +133,11 @@ export function postgresWebhooks(db: Db): WebhookRepository {
     },
     claimDue(now, leaseUntil, limit, perTarget) {
       // The per-target limit counts leases other claims committed, so claims on one schema take
-      // turns (an advisory lock held to commit; the claim's snapshot is taken after it is granted).
-      // SKIP LOCKED passes over a message whose outcome is being recorded right now.
+      // turns (an advisory lock held to commit; the claim's snapshot is taken after it is granted):
+      // without it, a claim could miss a lease committed meanwhile and put two messages of one
+      // target in flight, or find every due row locked by the other claim and take nothing.
+      // FOR UPDATE SKIP LOCKED passes over a message whose outcome is being recorded right now,
+      // and re-reads one recorded since the statement began (no longer pending: not taken).
       return db.atomic(async (tx) => {
         await tx.query(CLAIM_LOCK);
         const { rows } = await tx.query<MessageRow>(CLAIM, [now.getTime(), leaseUntil.getTime(), limit, perTarget]);
