@@ -12,6 +12,7 @@
 //   npm run bench:postgres
 //   BENCH_ROUNDS=3 BENCH_SECONDS=8 npm run bench:postgres
 //   BOBINA_BENCH_DATABASE_URL=postgres://user@host:5432/db npm run bench:postgres
+//   npm run bench:postgres -- --only inserts    # or --only delivery
 import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -19,8 +20,10 @@ import { join } from 'node:path';
 import { benchPrinter, latency, pct } from './lib/latency.mjs';
 import { start, stop, stopAll } from './lib/processes.mjs';
 import { account, benchEnv, CLI, serve } from './lib/service.mjs';
-import { dropStores, freshStore, PG_URL, postgresVersion } from './lib/stores.mjs';
+import { dropStores, freshStore, PG_URL, postgresVersion, waitSampler } from './lib/stores.mjs';
 
+const args = process.argv.slice(2);
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 32;
@@ -50,7 +53,7 @@ async function cluster(kind, instances, terminals, printer) {
   const { apiKey, keys } = account(CLI, store, terminals, printer);
   const served = [];
   for (let i = 0; i < instances; i++) served.push(await serve(CLI, store, ['--state-dir', join(dir, `${store.schema ?? 'sqlite'}-${i}.delivery`)]));
-  return { apiKey, keys, served, stop: () => Promise.all(served.map((s) => stop(s.proc))) };
+  return { store, apiKey, keys, served, stop: () => Promise.all(served.map((s) => stop(s.proc))) };
 }
 
 /** autocannon on each instance at once, `CONNECTIONS` in all; every response's time is kept. */
@@ -92,13 +95,14 @@ try {
 try {
 
   // ---- Insert throughput
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < (only === 'delivery' ? 0 : ROUNDS); round++) {
     for (const setup of INSERT_SETUPS) {
       const c = await cluster(setup.kind, setup.instances, [['PDV-1', [], INSERT_PRINTER]], INSERT_PRINTER);
       try {
         await inserts(c, 2); // warm-up: JIT, pools, the first pages of the tables
+        const sampling = c.store.kind === 'postgres' ? await waitSampler(c.store) : undefined;
         const r = await inserts(c, SECONDS);
-        results.inserts.push({ setup: setup.name, round, ...r });
+        results.inserts.push({ setup: setup.name, round, ...r, waits: await sampling?.() });
         console.log(`insert ${setup.name} round ${round + 1}: ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms (${r.bad} errors)`);
       } finally {
         await c.stop();
@@ -107,7 +111,7 @@ try {
   }
 
   // ---- Insert → last byte at the printer, through the agent's long-poll
-  for (const setup of DELIVERY_SETUPS) {
+  for (const setup of only === 'inserts' ? [] : DELIVERY_SETUPS) {
     const c = await cluster(setup.kind, setup.instances, [['PDV-AGENT', ['--print-key']]], DELIVERY_PRINTER);
     const printer = await benchPrinter(DELIVERY_PRINTER);
     let agent;
@@ -143,6 +147,13 @@ const insertTable = [
   '|---|---|---:|---:|---:|---:|',
   ...[...bySetup].map(([name, rs]) => `| ${name} | ${rs.map((r) => r.rps.toFixed(0)).join(', ')} | ${median(rs.map((r) => r.rps)).toFixed(0)} | ${median(rs.map((r) => r.p50)).toFixed(1)} | ${median(rs.map((r) => r.p99)).toFixed(1)} | ${rs.reduce((a, r) => a + r.bad, 0)} |`),
 ].join('\n');
+// What PostgreSQL's busy backends waited on, over every round of a setup.
+const waitsOf = (rs) => {
+  const sum = new Map();
+  for (const r of rs) for (const w of r.waits ?? []) sum.set(w.wait, (sum.get(w.wait) ?? 0) + w.share / rs.length);
+  return [...sum].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([w, share]) => `${w} ${(share * 100).toFixed(0)}%`).join(', ');
+};
+const waitLines = [...bySetup].filter(([, rs]) => rs[0].waits).map(([name, rs]) => `- ${name}: ${waitsOf(rs)}`).join('\n');
 const deliveryTable = [
   '| setup | jobs | p50 ms | p99 ms | max ms |',
   '|---|---:|---:|---:|---:|',
@@ -151,7 +162,7 @@ const deliveryTable = [
 const load = (l) => l.map((x) => x.toFixed(1)).join(' / ');
 const md = `# PostgreSQL benchmark
 
-Measured by \`npm run bench:postgres\` (bench/postgres.mjs) on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC:
+Measured by \`npm run bench:postgres\` (bench/postgres.mjs${args.length ? ` ${args.join(' ')}` : ''}) on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC:
 ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, PostgreSQL ${version} on the same machine
 (127.0.0.1, default settings). Load average (1 / 5 / 15 min) ${load(loadAtStart)} at the start, ${load(loadavg())} at
 the end: above ${cpus().length}, other work was competing for the cores. Everything shares those cores: the
@@ -163,11 +174,18 @@ afterwards.
 
 autocannon, ${CONNECTIONS} connections in all (split evenly across the instances of a setup), ${ROUNDS} rounds of ${SECONDS} s
 after a 2 s warm-up, setups alternated within each round. Each Insert authenticates the API key,
-compiles fixtures/nfce.txt for an ${INSERT_PRINTER} (native QR: a cheap compile, so the store's cost shows)
+compiles fixtures/nfce.txt for the Elgin i9 (${INSERT_PRINTER}, native QR: a cheap compile, so the store's cost shows)
 and commits the job with its first history row before answering. Percentiles over every response of
 the setup (both instances together).
 
 ${insertTable}
+
+What PostgreSQL's busy backends (in a statement or a transaction) were waiting on, sampled every
+100 ms during the measured runs: \`ClientRead\` is PostgreSQL waiting for bobina to send the next
+statement of the transaction (the instance is the bottleneck), \`WALWrite\`/\`WALSync\` commits being
+flushed, \`CPU\` working; a \`Lock\` would be instances contending for rows.
+
+${waitLines}
 
 ## Insert → last byte at the printer
 

@@ -20,6 +20,8 @@ export function freshStore(kind, dir) {
   schemas.add(schema);
   const url = new URL(PG_URL);
   url.searchParams.set('schema', schema);
+  // Its connections are told apart from other clients' in pg_stat_activity (waitSampler below).
+  url.searchParams.set('application_name', schema);
   return { kind, label: 'PostgreSQL', flags: ['--database-url', url.toString()], schema };
 }
 
@@ -49,4 +51,36 @@ export async function postgresVersion() {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/**
+ * Samples what the store's PostgreSQL backends wait on, every 100 ms, while they are busy (in a
+ * statement or in a transaction): `ClientRead` inside a transaction is PostgreSQL waiting for
+ * bobina, WAL* is commits being flushed, Lock is contention, `CPU` is working. stop() → shares.
+ */
+export async function waitSampler(store) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 5000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  const counts = new Map();
+  let total = 0;
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const { rows } = await client.query(`SELECT COALESCE(wait_event, 'CPU') AS w FROM pg_stat_activity
+        WHERE application_name = $1 AND state IN ('active', 'idle in transaction')`, [store.schema]);
+      for (const r of rows) counts.set(r.w, (counts.get(r.w) ?? 0) + 1);
+      total += rows.length;
+    } finally {
+      busy = false;
+    }
+  }, 100);
+  return async () => {
+    clearInterval(timer);
+    await client.end();
+    return [...counts].sort((a, b) => b[1] - a[1]).map(([w, n]) => ({ wait: w, share: n / Math.max(1, total) }));
+  };
 }
