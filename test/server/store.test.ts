@@ -125,6 +125,103 @@ describe.each<Kind>(['sqlite', 'postgres'])('the %s store', (kind) => {
     expect(await store.loginAttempts.purge(new Date(1_000_900))).toBe(1);
   });
 
+  both('keeps the partner\'s text exactly as sent, U+0000 included, and a lookup carrying one finds nothing', async () => {
+    const diagnostics = [{ code: 'text/control-removed', severity: 'warning', message: 'removed \u0000', span: { offset: 1, line: 1, column: 2, length: 1 } }] as unknown as NewIntention['diagnostics'];
+    const job = await store.intentions.insert({ ...draft('r\u0000é😀'), conteudo: 'a\u0000b <paperCutFull>', diagnostics });
+    const read = await store.intentions.get(accountId, job.id);
+    expect(read).toMatchObject({ referencia: 'r\u0000é😀', conteudo: 'a\u0000b <paperCutFull>', diagnostics });
+    await store.intentions.appendHistory(job.id, { estado: 'queued', evento: 'insert', motivos: [], origem: 'client', detalhe: 'd\u0000', at: new Date(5) });
+    expect((await store.intentions.history(accountId, job.id))[0]).toMatchObject({ seq: 1, detalhe: 'd\u0000', at: new Date(5) });
+    await store.terminals.put({ accountId, terminalId: 'T', printerId: 1, enabled: true });
+    expect(await store.terminals.find(accountId, 'T\u0000')).toBeUndefined();
+    expect(await store.accounts.findByEmail('ana\u0000@example.com')).toBeUndefined();
+    expect((await store.loginAttempts.hit(['k\u0000'], new Date(1000), 1000))[0]!.failures).toBe(1);
+  });
+
+  both('leases, guards and finds jobs the same way: route, stopped printer, token, due leases and expiry', async () => {
+    await store.terminals.put({ accountId, terminalId: 'T1', printerId: 1, enabled: true, device: null, templateJobs: true });
+    await store.terminals.put({ accountId, terminalId: 'T0', printerId: null, enabled: true, device: 'tcp://127.0.0.1:9100', templateJobs: false });
+    expect((await store.terminals.list(accountId)).map((t) => t.terminalId)).toEqual(['T0', 'T1']);
+    expect(await store.terminals.withDevice()).toEqual([{ accountId, terminalId: 'T0', printerId: null, enabled: true, device: 'tcp://127.0.0.1:9100', templateJobs: false }]);
+    expect(await store.terminals.hasTemplateRoute(accountId, 1)).toBe(true);
+    expect(await store.terminals.hasTemplateRoute(accountId, 2)).toBe(false);
+    const own = await store.intentions.insert({ ...draft('own'), terminalId: 'T1', expiresAt: new Date(10_000) });
+    const template = await store.intentions.insert({ ...draft('template'), impressoraId: 1 });
+    await store.intentions.insert({ ...draft('other template'), impressoraId: 2 });
+    const route = { accountId, terminalId: 'T1', templateJobs: true, printerId: 1 };
+    expect((await store.intentions.listForRoute(route, ['queued'])).map((i) => i.referencia)).toEqual(['own', 'template']);
+    const lease = { estado: 'acquired' as const, status: 'ImpressaoEnviada', leasedTo: 'T1', leaseToken: 'tok', leaseExpiresAt: new Date(5_000), tentativasIncrement: true };
+    const first = await store.intentions.claim(route, ['queued'], lease);
+    expect(first).toMatchObject({ id: own.id, estado: 'acquired', leasedTo: 'T1', leaseToken: 'tok', leaseExpiresAt: new Date(5_000), tentativas: 1 });
+    // Stopped on this terminal's printer: nothing else is handed out until it clears…
+    expect(await store.intentions.update({ accountId, id: own.id }, ['acquired'], { estado: 'stopped', status: 'x', motivos: ['paper-out'] }, 'wrong-token')).toBeUndefined();
+    expect(await store.intentions.update({ accountId, id: own.id }, ['acquired'], { estado: 'stopped', status: 'x', motivos: ['paper-out'] }, 'tok')).toMatchObject({ estado: 'stopped', motivos: ['paper-out'] });
+    expect(await store.intentions.claim(route, ['queued'], lease)).toBeUndefined();
+    // …unless its outcome is unknown (that one waits for a person).
+    await store.intentions.update({ accountId, id: own.id }, ['stopped'], { estado: 'stopped', status: 'x', motivos: ['outcome-unknown'] });
+    expect(await store.intentions.claim(route, ['queued'], { ...lease, leaseToken: 'tok2' })).toMatchObject({ id: template.id, leaseToken: 'tok2' });
+    expect(await store.intentions.dueLeases(['acquired'], new Date(6_000), 10)).toEqual([{ accountId, id: template.id }]);
+    expect(await store.intentions.dueLeases(['acquired'], new Date(5_000), 10)).toEqual([]);
+    expect(await store.intentions.dueExpiry(['stopped'], new Date(11_000), 10)).toEqual([{ accountId, id: own.id }]);
+    expect(await store.intentions.get('someone-else', own.id)).toBeUndefined();
+    const h1 = await store.intentions.appendHistory(own.id, { estado: 'queued', evento: 'insert', motivos: [], origem: 'server', detalhe: null, at: new Date(1) });
+    const h2 = await store.intentions.appendHistory(own.id, { estado: 'acquired', evento: 'claim', motivos: ['x'], origem: 'client', detalhe: 'd', at: new Date(2) });
+    expect([h1.seq, h2.seq]).toEqual([1, 2]);
+    expect(await store.intentions.history(accountId, own.id)).toEqual([h1, h2]);
+    expect(await store.intentions.history('someone-else', own.id)).toEqual([]);
+  });
+
+  both('keeps tokens, terminal keys and webhook endpoints, messages and attempts the same way', async () => {
+    const now = new Date(100_000);
+    await store.credentials.storeTokens(accountId, { accessHash: 'a1', refreshHash: 'r1', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000) });
+    expect(await store.credentials.authenticate('a1', now)).toEqual({ kind: 'account', accountId });
+    expect(await store.credentials.authenticate('a1', new Date(200_000))).toBeUndefined();
+    const tk = await store.credentials.setTerminalKey(accountId, 'T1', 'tk1', 'bobt_1');
+    await store.credentials.setTerminalKey(accountId, 'T1', 'tk2', 'bobt_2');
+    expect(tk).toMatchObject({ accountId, terminalId: 'T1', prefix: 'bobt_1' });
+    expect(await store.credentials.authenticate('tk1', now)).toBeUndefined();
+    expect(await store.credentials.authenticate('tk2', now)).toEqual({ kind: 'terminal', accountId, terminalId: 'T1' });
+    expect(await store.credentials.takeRefreshToken('r1', now)).toBe(accountId);
+    expect(await store.credentials.takeRefreshToken('r1', now)).toBeUndefined();
+    await store.credentials.storeTokens(accountId, { accessHash: 'a2', refreshHash: 'r2', accessExpiresAt: new Date(1), refreshExpiresAt: new Date(1) });
+    expect(await store.credentials.purgeExpired(now)).toBe(2);
+    expect(await store.credentials.revokeTokens(accountId)).toBe(1);
+    expect(await store.accounts.setPasswordHash(accountId, 'h2')).toBe(true);
+    expect(await store.accounts.setPasswordHash('nobody', 'h2')).toBe(false);
+
+    const e = await store.webhooks.createEndpoint({ accountId, url: 'https://r.example/hook', events: ['completed', 'failed'], secret: 's1' });
+    expect(await store.webhooks.listEndpoints(accountId)).toEqual([e]);
+    const rotated = await store.webhooks.rotateSecret(accountId, e.id, 's2', new Date(Date.now() + 60_000));
+    expect(rotated!.secrets.map((x) => x.secret)).toEqual(['s2', 's1']);
+    expect(await store.webhooks.setEnabled(accountId, e.id, false, 'gone')).toBe(true);
+    expect(await store.webhooks.getEndpoint(accountId, e.id)).toMatchObject({ enabled: false, disabledReason: 'gone', secrets: rotated!.secrets });
+    await store.webhooks.setFailing(accountId, e.id, now);
+    expect((await store.webhooks.getEndpoint(accountId, e.id))!.failingSince).toEqual(now);
+    await store.webhooks.enqueue([
+      { id: 'm1', accountId, endpointId: e.id, url: e.url, eventType: 'intencao.completed', intencaoImpressaoId: 7, body: '{"a":1}', createdAt: now },
+      { id: 'm2', accountId, endpointId: null, url: 'https://cb.example/?intencaoImpressaoId=7', eventType: 'intencao.completed', intencaoImpressaoId: 7, body: '{"a":1}', createdAt: now },
+    ]);
+    // A disabled endpoint's messages wait; the callback's goes.
+    const claimed = await store.webhooks.claimDue(now, new Date(160_000), 10, 1);
+    expect(claimed.map((m) => [m.id, m.leaseUntil])).toEqual([['m2', new Date(160_000)]]);
+    expect(await store.webhooks.recordAttempt(claimed[0]!, { at: now, statusCode: 503, latencyMs: 12, error: null }, { state: 'pending', nextAttemptAt: new Date(130_000) })).toBe(true);
+    expect(await store.webhooks.getMessage(accountId, 'm2')).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: new Date(130_000), lastError: 'HTTP 503', windowStart: now });
+    expect(await store.webhooks.setEnabled(accountId, e.id, true)).toBe(true);
+    expect((await store.webhooks.getEndpoint(accountId, e.id))).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+    expect((await store.webhooks.claimDue(new Date(130_000), new Date(190_000), 10, 1)).map((m) => m.id)).toEqual(['m1', 'm2']);
+    expect(await store.webhooks.removeEndpoint(accountId, e.id)).toBe(true);
+    expect(await store.webhooks.removeEndpoint(accountId, e.id)).toBe(false);
+    expect(await store.webhooks.getMessage(accountId, 'm1')).toMatchObject({ state: 'dead', lastError: 'endpoint removed' });
+    expect((await store.webhooks.replay(accountId, 'm1', new Date(400_000)))).toMatchObject({ state: 'pending', nextAttemptAt: new Date(400_000), windowStart: new Date(400_000) });
+    expect(await store.webhooks.replay('someone-else', 'm1', now)).toBeUndefined();
+    expect((await store.webhooks.listMessages(accountId, { limit: 10 })).map((m) => m.id)).toEqual(['m2', 'm1']);
+    expect((await store.webhooks.listMessages(accountId, { endpointId: e.id, intencaoImpressaoId: 7, limit: 10 })).map((m) => m.id)).toEqual(['m1']);
+    expect(await store.webhooks.listAttempts(accountId, { intencaoImpressaoId: 7, limit: 10 })).toEqual([{
+      messageId: 'm2', endpointId: null, url: 'https://cb.example/?intencaoImpressaoId=7', eventType: 'intencao.completed', intencaoImpressaoId: 7,
+      at: now, statusCode: 503, latencyMs: 12, error: null, messageState: 'pending',
+    }]);
+  });
+
   both('revokes an API key only for its own account', async () => {
     const bob = await store.accounts.create({ email: 'bob@example.com', name: 'Bob', passwordHash: 'h', metadata: [], roles: [] });
     const key = await store.credentials.createApiKey({ accountId, name: 'pos', keyHash: 'hash-1', prefix: 'bob_abcdef' });

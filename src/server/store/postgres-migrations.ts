@@ -2,8 +2,12 @@
 // postgres/migrate.ts); never edit one that has shipped, add the next number instead.
 // Version 1 is the whole schema the SQLite migrations 1–5 end with, in PostgreSQL form: times are
 // BIGINT milliseconds since the epoch (as on SQLite, so both stores keep the same instants to the
-// millisecond), JSON columns are JSONB, bytes BYTEA, flags BOOLEAN. Tables listed "oldest first"
-// get an identity `seq` to break ties between rows made in the same millisecond (SQLite's rowid).
+// millisecond), bytes BYTEA, flags BOOLEAN. Tables listed "oldest first" get an identity `seq` to
+// break ties between rows made in the same millisecond (SQLite's rowid).
+// PostgreSQL text cannot hold U+0000, which a partner may send and must get back as sent: so the
+// partner's free text (conteudo, referencia, a report's detalhe) is BYTEA holding UTF-8, and JSON
+// that may quote it (diagnostics) is JSON, kept as written, not JSONB (which refuses \u0000).
+// JSONB is kept where a query looks inside (motivos) or the values are bobina's own names.
 import type { Migration } from './sqlite-migrations.js';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
@@ -66,15 +70,15 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE intentions (
         id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         user_id TEXT NOT NULL REFERENCES users(id),
-        referencia TEXT,
-        conteudo TEXT NOT NULL,
+        referencia BYTEA,
+        conteudo BYTEA NOT NULL,
         terminal_id TEXT,
         impressora_id INTEGER NOT NULL,
         codigo_impressora TEXT NOT NULL,
         aguardar BOOLEAN NOT NULL,
         status TEXT NOT NULL,
         bytes BYTEA NOT NULL,
-        diagnostics JSONB NOT NULL,
+        diagnostics JSON NOT NULL,
         created_at BIGINT NOT NULL,
         estado TEXT NOT NULL DEFAULT 'queued',
         motivos JSONB NOT NULL DEFAULT '[]',
@@ -98,7 +102,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         evento TEXT NOT NULL,
         motivos JSONB NOT NULL,
         origem TEXT NOT NULL,
-        detalhe TEXT,
+        detalhe BYTEA,
         at BIGINT NOT NULL,
         PRIMARY KEY (intention_id, seq)
       );

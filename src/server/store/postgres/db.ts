@@ -47,6 +47,14 @@ export function storeError(err: unknown): unknown {
   return err;
 }
 
+/**
+ * Values as pg sends them. PostgreSQL text cannot hold U+0000: a string carrying one (a lookup of
+ * a terminal id or e-mail a client sent with it) goes as U+FFFD instead, so it finds nothing
+ * rather than failing the request; text that must come back exactly as sent is BYTEA.
+ */
+const sendable = (values: readonly unknown[]): unknown[] =>
+  values.map((v) => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v));
+
 const rethrow = (err: unknown): never => {
   throw storeError(err);
 };
@@ -90,12 +98,12 @@ export class Connections {
     inTransaction: false,
     query: async <R>(sql: string, values: readonly unknown[] = []) => {
       this.refuseFromInside();
-      const r = await this.pool.query(sql, values as unknown[]).catch(rethrow);
+      const r = await this.pool.query(sql, sendable(values)).catch(rethrow);
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     },
     atomic: async (fn) => {
       this.refuseFromInside();
-      return this.inTransaction(async (db) => fn(db));
+      return this.begin(async (db) => fn(db));
     },
   };
 
@@ -103,16 +111,16 @@ export class Connections {
   async transaction<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     this.refuseFromInside();
     const token = { open: true };
-    return this.inTransaction((db) => this.context.run(token, () => fn(db)), token);
+    return this.begin((db) => this.context.run(token, () => fn(db)), token);
   }
 
-  private inTransaction<T>(fn: (db: Db) => Promise<T>, token = { open: true }): Promise<T> {
+  private begin<T>(fn: (db: Db) => Promise<T>, token = { open: true }): Promise<T> {
     return withClient(this.pool, async (client) => {
       const db: Db = {
         inTransaction: true,
         query: async <R>(sql: string, values: readonly unknown[] = []) => {
           if (!token.open) throw new Error('store: this transaction has already ended');
-          const r = await client.query(sql, values as unknown[]).catch(rethrow);
+          const r = await client.query(sql, sendable(values)).catch(rethrow);
           return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
         },
         atomic: (inner) => inner(db),

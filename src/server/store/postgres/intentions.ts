@@ -6,19 +6,23 @@ import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, typ
 import type { Db } from './db.js';
 
 interface Row {
-  id: number; user_id: string; referencia: string | null; conteudo: string; terminal_id: string | null;
+  id: number; user_id: string; referencia: Buffer | null; conteudo: Buffer; terminal_id: string | null;
   impressora_id: number; codigo_impressora: string; aguardar: boolean; status: string; bytes: Buffer;
   diagnostics: Intention['diagnostics']; created_at: number; estado: JobState; motivos: string[]; tentativas: number; confirmacao: Intention['confirmacao'];
   leased_to: string | null; lease_token: string | null; lease_expires_at: number | null; expires_at: number | null; reprint: boolean;
   url_callback: string | null;
 }
 interface IdemRow { request_hash: string; status_code: number; body: string }
-interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: string[]; origem: HistoryEntry['origem']; detalhe: string | null; at: number }
+interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: string[]; origem: HistoryEntry['origem']; detalhe: Buffer | null; at: number }
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
+/** The partner's free text as BYTEA (UTF-8): text columns cannot hold U+0000 (postgres-migrations.ts). */
+const utf8 = (s: string | null) => (s === null ? null : Buffer.from(s, 'utf8'));
+const text = (b: Buffer | null) => (b === null ? null : b.toString('utf8'));
+
 const toIntention = (r: Row): Intention => ({
-  id: r.id, accountId: r.user_id, referencia: r.referencia, conteudo: r.conteudo, terminalId: r.terminal_id,
+  id: r.id, accountId: r.user_id, referencia: text(r.referencia), conteudo: r.conteudo.toString('utf8'), terminalId: r.terminal_id,
   impressoraId: r.impressora_id, codigoImpressora: r.codigo_impressora, aguardarClienteIniciarImpressao: r.aguardar,
   status: r.status, bytes: new Uint8Array(r.bytes), diagnostics: r.diagnostics, createdAt: new Date(r.created_at),
   estado: r.estado, motivos: r.motivos, tentativas: r.tentativas, confirmacao: r.confirmacao,
@@ -27,7 +31,7 @@ const toIntention = (r: Row): Intention => ({
 });
 
 const toHistory = (r: HistoryRow): HistoryEntry => ({
-  seq: r.seq, estado: r.estado, evento: r.evento, motivos: r.motivos, origem: r.origem, detalhe: r.detalhe, at: new Date(r.at),
+  seq: r.seq, estado: r.estado, evento: r.evento, motivos: r.motivos, origem: r.origem, detalhe: text(r.detalhe), at: new Date(r.at),
 });
 
 /** Numbers `$n` placeholders as values are added, so clauses can be assembled in any order. */
@@ -77,7 +81,7 @@ export function postgresIntentions(db: Db): IntentionRepository {
       const { rows } = await db.query<{ id: number }>(`INSERT INTO intentions (user_id, referencia, conteudo, terminal_id, impressora_id, codigo_impressora,
         aguardar, status, bytes, diagnostics, created_at, estado, confirmacao, expires_at, motivos, url_callback)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`, [
-        i.accountId, i.referencia, i.conteudo, i.terminalId, i.impressoraId, i.codigoImpressora,
+        i.accountId, utf8(i.referencia), utf8(i.conteudo), i.terminalId, i.impressoraId, i.codigoImpressora,
         i.aguardarClienteIniciarImpressao, i.status, Buffer.from(i.bytes), JSON.stringify(i.diagnostics), i.createdAt.getTime(),
         estado, confirmacao, i.expiresAt ? i.expiresAt.getTime() : null, JSON.stringify(i.motivos ?? []), i.urlCallback ?? null,
       ]);
@@ -103,7 +107,7 @@ export function postgresIntentions(db: Db): IntentionRepository {
         await tx.query('SELECT 1 FROM intentions WHERE id = $1 FOR UPDATE', [id]);
         const { rows } = await tx.query<{ seq: number }>(`INSERT INTO job_history (intention_id, seq, estado, evento, motivos, origem, detalhe, at)
           VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM job_history WHERE intention_id = $1), $2, $3, $4, $5, $6, $7) RETURNING seq`,
-        [id, e.estado, e.evento, JSON.stringify(e.motivos), e.origem, e.detalhe, e.at.getTime()]);
+        [id, e.estado, e.evento, JSON.stringify(e.motivos), e.origem, utf8(e.detalhe), e.at.getTime()]);
         return { ...e, seq: rows[0]!.seq };
       });
     },

@@ -22,6 +22,8 @@ export async function migrate(db: Db, schema: string | undefined, migrations: re
     if (migrations.every((m) => done.has(m.version))) return;
   }
   await db.atomic(async (tx) => {
+    // A migration (or the wait for another instance's) may take longer than a request's statement.
+    await tx.query('SET LOCAL statement_timeout = 0');
     await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [MIGRATION_LOCK, schema ?? '']);
     if (schema !== undefined) {
       // Created only when missing: CREATE SCHEMA checks the CREATE privilege even when it exists.
