@@ -2,6 +2,7 @@
 // database `test`), one fresh schema per test run or suite, dropped afterwards, so parallel runs
 // never meet. Without a reachable server the PostgreSQL tests skip with one visible line, except
 // under BOBINA_CI=1 (.ci/run), where that is a failure saying why (as test/browser/chromium.ts does).
+// BOBINA_TEST_PG_URL points the tests at another server (a URL without a query string).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
