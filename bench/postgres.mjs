@@ -197,7 +197,11 @@ instances the Insert goes to A while the agent waits on B, so the job reaches th
 PostgreSQL's LISTEN/NOTIFY.
 
 ${deliveryTable}
-
+${results.delivery.some((r) => r.setup.includes('agent on B') && !r.error && r.p50 > 1000) ? `
+Across instances the p50 is above a second: the Insert on A did not wake the agent's long-poll on B,
+which found the job only when its wait (30 s, the agent's default) ended and it asked again. The
+store this build runs on provided no signals (\`Store.signals\`) for the wake-up to cross instances.
+` : ''}
 The machine is shared with other work; rerun for numbers of your own.
 `;
 writeFileSync(new URL('./POSTGRES.md', import.meta.url), md);
