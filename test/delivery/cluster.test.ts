@@ -32,10 +32,19 @@ const TICK_MS = 100;
 const FINAL = ['completed', 'failed', 'canceled', 'expired'];
 
 let database: TestDatabase;
+let apiKey: string;
+/** Each terminal's own key, for its agent. */
+const keys = new Map<string, string>();
 
 beforeAll(async () => {
   database = await freshDatabase('bobina-cluster-');
-}, 30_000);
+  cli('users', 'add', '--email', EMAIL, '--password', 'pw-rede-1', '--name', 'Rede');
+  apiKey = cli('keys', 'create', '--email', EMAIL).trim();
+  for (const t of TERMINALS) {
+    const out = cli('terminals', 'add', '--email', EMAIL, '--terminal', t.id, '--printer', t.printer, ...(t.templateJobs ? ['--template-jobs'] : []), '--print-key');
+    keys.set(t.id, out.trim().split('\n').at(-1)!);
+  }
+}, 60_000);
 
 afterAll(async () => {
   await database?.drop();
@@ -93,14 +102,6 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: numbe
 }
 
 it('carries on when one of two instances on one PostgreSQL is killed under load: nothing answered 200 is lost, every job prints exactly once', async () => {
-  cli('users', 'add', '--email', EMAIL, '--password', 'pw-rede-1', '--name', 'Rede');
-  const apiKey = cli('keys', 'create', '--email', EMAIL).trim();
-  const keys = new Map<string, string>();
-  for (const t of TERMINALS) {
-    const out = cli('terminals', 'add', '--email', EMAIL, '--terminal', t.id, '--printer', t.printer, ...(t.templateJobs ? ['--template-jobs'] : []), '--print-key');
-    keys.set(t.id, out.trim().split('\n').at(-1)!);
-  }
-
   const instances: Served[] = [];
   const proxies: TcpProxy[] = [];
   const answers: Answer[] = [];
