@@ -73,7 +73,7 @@ describe('two instances on one PostgreSQL', () => {
     const created = (await insert(a, token, 'wake')).json().intencaoImpressao;
     const res = await waiting;
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ intencaoImpressao: { id: created.id } });
+    expect(res.json()).toMatchObject({ trabalho: { intencaoImpressaoId: created.id } });
   }, 30_000);
 
   it('keep waking each other after the listening connection was killed with pg_terminate_backend', async () => {
@@ -88,7 +88,7 @@ describe('two instances on one PostgreSQL', () => {
     const waiting = next(b, key, 25);
     await sleep(300);
     const created = (await insert(a, token, 'after-kill')).json().intencaoImpressao;
-    expect((await waiting).json()).toMatchObject({ intencaoImpressao: { id: created.id } });
+    expect((await waiting).json()).toMatchObject({ trabalho: { intencaoImpressaoId: created.id } });
   }, 45_000);
 });
 
