@@ -1,8 +1,8 @@
 // The store a benchmark's `bobina serve` runs on: a fresh SQLite file in the bench's temp dir, or a
 // fresh schema of a PostgreSQL database (BOBINA_BENCH_DATABASE_URL, default the test database
 // postgres://postgres@127.0.0.1:5432/test), created by the store when first opened and dropped by
-// dropStores() when the benchmark ends, fails or is interrupted (a leftover schema is named
-// bobina_bench_* so it can be found).
+// dropStores() when the benchmark ends or fails. A run interrupted with Ctrl-C (processes.mjs exits
+// at once) leaves its schemas behind, named bobina_bench_* so they can be found and dropped.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
