@@ -2,23 +2,27 @@
 // `bobina agent`'s long-poll and through the service's direct delivery, at 1, 10 and 100 jobs/s;
 // jobs/s through one agent to a fast printer; and Insert throughput against a baseline build
 // (`--baseline <git ref>`, default main: exported with git archive into a temp dir, built with this
-// checkout's node_modules). Writes bench/DELIVERY.md. Run `npm run build` first.
+// checkout's node_modules). Writes bench/DELIVERY.md (DELIVERY.postgres.md with --store postgres).
+// Run `npm run build` first.
 //
 //   npm run bench:delivery                   # everything, baseline main
 //   npm run bench:delivery -- --no-baseline  # without the Insert comparison
 //   npm run bench:delivery -- --only-inserts # only the Insert comparison
+//   npm run bench:delivery -- --store postgres # the latency runs on PostgreSQL (bench/lib/stores.mjs)
 //   BOBINA_BASELINE_CLI=/path/to/dist/cli.js  # a baseline already built (skips git archive + build)
 import autocannon from 'autocannon';
-import { execSync, spawnSync } from 'node:child_process';
+import { execSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startVirtualPrinter } from '../dist/delivery.js';
-import { freePort, start, stop, stopAll } from './lib/processes.mjs';
+import { benchPrinter, latency } from './lib/latency.mjs';
+import { start, stop, stopAll } from './lib/processes.mjs';
+import { account, benchEnv as env, CLI, serve } from './lib/service.mjs';
+import { dropStores, freshStore } from './lib/stores.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const CLI = join(ROOT, 'dist', 'cli.js');
 const args = process.argv.slice(2);
+const storeKind = args.includes('--store') ? args[args.indexOf('--store') + 1] : 'sqlite';
 const baselineRef = args.includes('--no-baseline') ? undefined : (args.includes('--baseline') ? args[args.indexOf('--baseline') + 1] : 'main');
 const onlyInserts = args.includes('--only-inserts');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -26,81 +30,22 @@ const PRINTER = process.env.BENCH_PRINTER ?? 'MAKER5T20';
 const RATES = [1, 10, 100];
 const SECONDS = { 1: 20, 10: 10, 100: 5 };
 const dir = mkdtempSync(join(tmpdir(), 'bobina-bench-delivery-'));
-const env = { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn' };
 const conteudo = readFileSync(join(ROOT, 'fixtures', 'nfce.txt'), 'utf8');
 
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function cli(cliPath, db, ...a) {
-  const r = spawnSync(process.execPath, [cliPath, ...a, '--db', db], { encoding: 'utf8', env });
-  if (r.status !== 0) throw new Error(`bobina ${a.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
-
-/** A fresh service with one account, its API key, and terminals as asked ([id, flags, printer?]). */
-async function service(cliPath, name, terminals) {
-  const db = join(dir, `${name}.sqlite`);
-  cli(cliPath, db, 'users', 'add', '--email', 'bench@example.com', '--password', 'bench-pw', '--name', 'Bench');
-  const apiKey = cli(cliPath, db, 'keys', 'create', '--email', 'bench@example.com').trim();
-  const keys = {};
-  for (const [id, extra, model] of terminals) keys[id] = cli(cliPath, db, 'terminals', 'add', '--email', 'bench@example.com', '--terminal', id, '--printer', model ?? PRINTER, ...extra).trim().split('\n').at(-1);
-  const port = await freePort();
+/**
+ * A fresh service with one account, its API key, and terminals as asked ([id, flags, printer?]), on
+ * a fresh store of `kind` (the baseline comparison stays on SQLite: older builds have no PostgreSQL).
+ */
+async function service(cliPath, name, terminals, kind = storeKind) {
+  const store = freshStore(kind, dir);
+  const { apiKey, keys } = account(cliPath, store, terminals, PRINTER);
   // (A baseline build from before delivery has no --state-dir.)
   const stateDir = cliPath === CLI ? ['--state-dir', join(dir, `${name}.delivery`)] : [];
-  const proc = await start([cliPath, 'serve', '--port', String(port), '--db', db, ...stateDir], 'listening on', env);
-  return { base: `http://127.0.0.1:${port}`, apiKey, keys, proc };
+  const { base, proc } = await serve(cliPath, store, stateDir);
+  return { base, apiKey, keys, proc, store };
 }
 
-const marker = (n) => `BENCH-${String(n).padStart(6, '0')}`;
-
-/**
- * Inserts jobs for `terminalId` at `rate` per second for `seconds`; each carries a marker line, and
- * the virtual printer's "printed" event is matched to it by its bytes. Latency: from just before
- * the Insert request to the printer having the job's last byte.
- */
-async function latency(s, vp, terminalId, rate, total, first) {
-  const sentAt = new Map();
-  const doneAt = new Map();
-  const seen = vp.jobs.length;
-  const onPrinted = () => {
-    const now = performance.now();
-    for (const job of vp.jobs.slice(seen)) {
-      const m = /BENCH-(\d{6})/.exec(Buffer.from(job.bytes).toString('latin1'));
-      if (m && !doneAt.has(Number(m[1]))) doneAt.set(Number(m[1]), now);
-    }
-  };
-  printedHook = onPrinted;
-  const inserts = [];
-  const t0 = performance.now();
-  for (let i = 0; i < total; i++) {
-    const due = t0 + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    const n = first + i;
-    sentAt.set(n, performance.now());
-    inserts.push(fetch(`${s.base}/IntencaoImpressao/Insert`, {
-      method: 'POST', headers: { authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ referencia: marker(n), conteudo: `${marker(n)}<br>${conteudo}`, terminalId }),
-    }).then((r) => {
-      if (r.status !== 200) throw new Error(`Insert ${r.status}`);
-      return r.arrayBuffer();
-    }));
-  }
-  await Promise.all(inserts);
-  const end = Date.now() + 60_000;
-  while (doneAt.size < total && Date.now() < end) await sleep(5);
-  if (doneAt.size < total) throw new Error(`only ${doneAt.size} of ${total} jobs printed`);
-  const times = [...doneAt].map(([n, t]) => t - sentAt.get(n)).sort((a, b) => a - b);
-  return { jobs: total, p50: pct(times, 50), p99: pct(times, 99), max: times.at(-1) };
-}
-
-/** Called on each "job N: …" event of the virtual printer: the bench's clock for "last byte". */
-let printedHook = () => {};
-
-function printer() {
-  return startVirtualPrinter({ printer: PRINTER, onEvent: (line) => /^job \d+:/.test(line) && printedHook() });
-}
+const printer = () => benchPrinter(PRINTER);
 
 const results = { latency: [], throughput: [], inserts: [] };
 const loadAtStart = loadavg()[0];
@@ -110,12 +55,12 @@ try {
   if (!onlyInserts) {
     const vp = await printer();
     const s = await service(CLI, 'agent', [['PDV-AGENT', ['--print-key']]]);
-    const agent = await start([CLI, 'agent', '--url', s.base, '--key', s.keys['PDV-AGENT'], '--terminal', 'PDV-AGENT', '--device', vp.address, '--state-dir', join(dir, 'agent-state')], 'taking jobs', env);
+    const agent = await start([CLI, 'agent', '--url', s.base, '--key', s.keys['PDV-AGENT'], '--terminal', 'PDV-AGENT', '--device', vp.vp.address, '--state-dir', join(dir, 'agent-state')], 'taking jobs', env);
     let n = 0;
-    await latency(s, vp, 'PDV-AGENT', 10, 10, n); // warm-up
+    await latency(s, vp, 'PDV-AGENT', 10, 10, n, conteudo); // warm-up
     n += 10;
     for (const rate of RATES) {
-      const r = await latency(s, vp, 'PDV-AGENT', rate, rate * SECONDS[rate], n);
+      const r = await latency(s, vp, 'PDV-AGENT', rate, rate * SECONDS[rate], n, conteudo);
       n += r.jobs;
       results.latency.push({ path: 'agent (HTTP long-poll)', rate, ...r });
       console.log(`agent  ${rate} jobs/s: p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms (${r.jobs} jobs)`);
@@ -123,36 +68,36 @@ try {
     // Throughput: a burst of jobs, as fast as Insert takes them, through one agent.
     const burst = 300;
     const t0 = performance.now();
-    const r = await latency(s, vp, 'PDV-AGENT', 10_000, burst, n);
+    const r = await latency(s, vp, 'PDV-AGENT', 10_000, burst, n, conteudo);
     const secs = (performance.now() - t0) / 1000;
     results.throughput.push({ path: 'agent (HTTP long-poll)', jobs: burst, jobsPerSecond: burst / secs });
     console.log(`agent  burst of ${burst}: ${(burst / secs).toFixed(0)} jobs/s (p99 ${r.p99.toFixed(0)} ms)`);
     await stop(agent);
     await stop(s.proc);
-    await vp.close();
+    await vp.vp.close();
   }
 
   // ---- direct delivery (the service is the terminal's client)
   if (!onlyInserts) {
     const vp = await printer();
-    const s = await service(CLI, 'direct', [['PDV-DIRECT', ['--device', vp.address]]]);
+    const s = await service(CLI, 'direct', [['PDV-DIRECT', ['--device', vp.vp.address]]]);
     let n = 0;
-    await latency(s, vp, 'PDV-DIRECT', 10, 10, n); // warm-up (and the service finding the terminal)
+    await latency(s, vp, 'PDV-DIRECT', 10, 10, n, conteudo); // warm-up (and the service finding the terminal)
     n += 10;
     for (const rate of RATES) {
-      const r = await latency(s, vp, 'PDV-DIRECT', rate, rate * SECONDS[rate], n);
+      const r = await latency(s, vp, 'PDV-DIRECT', rate, rate * SECONDS[rate], n, conteudo);
       n += r.jobs;
       results.latency.push({ path: 'direct (in the service)', rate, ...r });
       console.log(`direct ${rate} jobs/s: p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms (${r.jobs} jobs)`);
     }
     const burst = 300;
     const t0 = performance.now();
-    await latency(s, vp, 'PDV-DIRECT', 10_000, burst, n);
+    await latency(s, vp, 'PDV-DIRECT', 10_000, burst, n, conteudo);
     const secs = (performance.now() - t0) / 1000;
     results.throughput.push({ path: 'direct (in the service)', jobs: burst, jobsPerSecond: burst / secs });
     console.log(`direct burst of ${burst}: ${(burst / secs).toFixed(0)} jobs/s`);
     await stop(s.proc);
-    await vp.close();
+    await vp.vp.close();
   }
 
   // ---- Insert throughput, this build against the baseline, alternated to share the machine's mood
@@ -168,7 +113,7 @@ try {
     const builds = { [`baseline (${process.env.BOBINA_BASELINE_CLI ? 'BOBINA_BASELINE_CLI' : baselineRef})`]: baselineCli, 'this build': CLI };
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, cliPath] of Object.entries(builds)) {
-        const s = await service(cliPath, `insert-${round}-${name.replace(/\W+/g, '-')}`, [['PDV-1', [], 'MAKER1MP4200']]);
+        const s = await service(cliPath, `insert-${round}-${name.replace(/\W+/g, '-')}`, [['PDV-1', [], 'MAKER1MP4200']], 'sqlite');
         const opts = {
           url: `${s.base}/IntencaoImpressao/Insert`, method: 'POST',
           headers: { authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' },
@@ -185,6 +130,7 @@ try {
   }
 } finally {
   stopAll();
+  await dropStores();
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -214,8 +160,7 @@ const md = `# Delivery benchmark
 Measured by \`npm run bench:delivery\` (bench/delivery.mjs${args.length ? ` ${args.join(' ')}` : ''}) on ${new Date().toISOString().slice(0, 10)}:
 ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; 1-minute load average ${loadAtStart.toFixed(1)} at the start,
 ${loadavg()[0].toFixed(1)} at the end (above ${cpus().length}, other work was competing for the cores). Everything on one machine (the
-service, the agent, the virtual printer and the load generator share its cores), on a fresh SQLite
-file per run. Printer: a virtual ${PRINTER} (status query before each job; end-of-print confirmation
+service, the agent, the virtual printer and the load generator share its cores), on a fresh ${storeKind === 'postgres' ? 'PostgreSQL schema (local server, 127.0.0.1)' : 'SQLite\nfile'} per run. Printer: a virtual ${PRINTER} (status query before each job; end-of-print confirmation
 with GS ( H, then a status after it). Job: fixtures/nfce.txt with a marker line (${'~'}${Buffer.byteLength(conteudo)} bytes of
 content; the T20 rasterises the QR code).
 
@@ -250,5 +195,6 @@ ${insertTable}
 Target: not lower than the baseline by more than 10%. The machine is shared with other work; rerun
 for numbers of your own.
 `;
-writeFileSync(new URL('./DELIVERY.md', import.meta.url), md);
+// A run on PostgreSQL does not replace the SQLite numbers the README quotes.
+writeFileSync(new URL(storeKind === 'postgres' ? './DELIVERY.postgres.md' : './DELIVERY.md', import.meta.url), md);
 console.log(md);
