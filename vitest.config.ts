@@ -2,7 +2,7 @@
 // - `sqlite`: every test, the service ones on SQLite (the default store);
 // - `postgres`: the service suite again on PostgreSQL (BOBINA_TEST_STORE=postgres, read by
 //   test/support/store-target.ts), each test on a schema of its own in database `test`.
-// PostgreSQL is looked for at BOBINA_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
+// PostgreSQL is looked for at BOBINA_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/test).
 // When it does not answer, the `postgres` project is left out with one line saying so — except
 // under BOBINA_CI=1 (.ci/run), where it runs and its tests fail saying why.
 // StrykerJS's sandbox copies (.stryker-tmp*/) and reports are not tests of this tree.
@@ -18,7 +18,7 @@ const SERVICE_SUITE = ['test/server/**/*.test.ts', 'test/delivery/service-faults
 /** Service tests of SQLite itself (files, WAL, its migrations) or of no store at all. */
 const NOT_ON_POSTGRES = ['wal', 'migrations', 'migration-4', 'webhooks-migration', 'workers', 'compile-pool', 'playground', 'client-errors'].map((n) => `test/server/${n}.test.ts`);
 
-const url = new URL(process.env.BOBINA_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+const url = new URL(process.env.BOBINA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
 
 function answers(host: string, port: number, ms = 1500): Promise<boolean> {
   return new Promise((resolve) => {
