@@ -4,40 +4,19 @@
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import type { WebhookRepository } from '../repositories.js';
-import type { ClaimedWebhookMessage, WebhookAttempt, WebhookEndpoint, WebhookMessage, WebhookSecret } from '../types.js';
+import type { ClaimedWebhookMessage, WebhookEndpoint, WebhookSecret } from '../types.js';
 import type { Sync } from './bind.js';
+import { date, rotatedSecrets, toAttempt, toMessage, type AttemptRow, type MessageRow } from '../webhook-rows.js';
 
 interface EndpointRow {
   id: string; user_id: string; url: string; events: string; secrets: string; enabled: number;
   disabled_reason: string | null; failing_since: number | null; created_at: number;
 }
-interface MessageRow {
-  seq: number; id: string; user_id: string; endpoint_id: string | null; target: string; url: string; event_type: string;
-  intention_id: number; body: string; state: WebhookMessage['state']; attempts: number; next_attempt_at: number;
-  lease_until: number | null; window_start: number; created_at: number; delivered_at: number | null; last_error: string | null;
-}
-interface AttemptRow {
-  id: string; endpoint_id: string | null; url: string; event_type: string; intention_id: number; state: WebhookMessage['state'];
-  at: number; status_code: number | null; latency_ms: number; error: string | null;
-}
-
-const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id, accountId: r.user_id, url: r.url, events: JSON.parse(r.events),
   secrets: (JSON.parse(r.secrets) as Array<{ secret: string; expiresAt: number | null }>).map((s) => ({ secret: s.secret, expiresAt: date(s.expiresAt) })),
   enabled: r.enabled === 1, disabledReason: r.disabled_reason, failingSince: date(r.failing_since), createdAt: new Date(r.created_at),
-});
-
-const toMessage = (r: MessageRow): WebhookMessage => ({
-  id: r.id, accountId: r.user_id, endpointId: r.endpoint_id, url: r.url, eventType: r.event_type, intencaoImpressaoId: r.intention_id,
-  body: r.body, state: r.state, attempts: r.attempts, nextAttemptAt: new Date(r.next_attempt_at), windowStart: new Date(r.window_start),
-  createdAt: new Date(r.created_at), deliveredAt: date(r.delivered_at), lastError: r.last_error,
-});
-
-const toAttempt = (r: AttemptRow): WebhookAttempt => ({
-  messageId: r.id, endpointId: r.endpoint_id, url: r.url, eventType: r.event_type, intencaoImpressaoId: r.intention_id,
-  at: new Date(r.at), statusCode: r.status_code, latencyMs: r.latency_ms, error: r.error, messageState: r.state,
 });
 
 const secretsJson = (secrets: readonly WebhookSecret[]) => JSON.stringify(secrets.map((s) => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null })));
@@ -118,11 +97,7 @@ export function sqliteWebhooks(db: Database.Database): Sync<WebhookRepository> {
     rotateSecret(accountId, id, secret, previousExpireAt) {
       const r = q.endpoint.get(accountId, id);
       if (!r) return undefined;
-      const now = Date.now();
-      const kept = toEndpoint(r).secrets
-        .filter((s) => s.expiresAt === null || s.expiresAt.getTime() > now)
-        .map((s) => ({ secret: s.secret, expiresAt: s.expiresAt && s.expiresAt < previousExpireAt ? s.expiresAt : previousExpireAt }));
-      const secrets = [{ secret, expiresAt: null }, ...kept];
+      const secrets = rotatedSecrets(toEndpoint(r).secrets, secret, previousExpireAt, Date.now());
       q.setSecrets.run(secretsJson(secrets), accountId, id);
       return { ...toEndpoint(r), secrets };
     },
