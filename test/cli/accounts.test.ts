@@ -114,3 +114,24 @@ describe('bobina keys', () => {
     expect(JSON.parse(run(['keys', 'list', '--email', 'ana@example.com', '--json']).out)).toHaveLength(1);
   }, 30_000);
 });
+
+describe('bobina terminals list', () => {
+  it("lists an account's terminals with printer, state, template jobs and device, never a key", () => {
+    expect(run(['terminals', 'add', '--email', 'ana@example.com', '--terminal', 'PDV-1', '--printer', 'MAKER5T20', '--print-key']).code).toBe(0);
+    expect(run(['terminals', 'add', '--email', 'ana@example.com', '--terminal', 'PDV-2', '--device', 'tcp://127.0.0.1:9100', '--template-jobs', '--disabled']).code).toBe(0);
+    const json = run(['terminals', 'list', '--email', 'ana@example.com', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out)).toEqual([
+      { terminal: 'PDV-1', printer: 'MAKER5T20', enabled: true, device: null, templateJobs: false },
+      { terminal: 'PDV-2', printer: null, enabled: false, device: 'tcp://127.0.0.1:9100', templateJobs: true },
+    ]);
+    const text = run(['terminals', 'list', '--email', 'ana@example.com']);
+    expect(text.out.split('\n')[0]).toMatch(/^TERMINAL\s+PRINTER\s+ENABLED\s+TEMPLATE JOBS\s+DEVICE$/);
+    expect(text.out).toMatch(/^PDV-2\s+\(none\)\s+no\s+yes\s+tcp:\/\/127\.0\.0\.1:9100$/m);
+    expect(text.out).not.toMatch(/bobt_/);
+    const nobody = run(['terminals', 'list', '--email', 'nobody@example.com']);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).not.toMatch(STACK);
+    expect(run(['terminals', 'list']).code).toBe(2);
+  });
+});

@@ -1,11 +1,13 @@
-// `bobina terminals add | rotate-key`: an account's terminals. `add` links a terminal to a printer
+// `bobina terminals add | list | rotate-key`: an account's terminals. `add` links a terminal to a printer
 // template (or to none: each Insert then names one with codigoImpressora), optionally with a device
 // the service delivers to itself (--device), or taking the account's jobs that name no terminal
 // (--template-jobs); `--print-key` issues the terminal's own key for its client (`bobina agent`),
-// printed once, alone on the last line of stdout, stored hashed. `rotate-key` replaces the key.
+// printed once, alone on the last line of stdout, stored hashed. `list` shows them (never a key);
+// `rotate-key` replaces the key.
 import { loadProfile } from '../../index.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
+import { columns } from '../table.js';
 import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
 
 /** `bobt_` and 6 characters: enough to tell keys apart in a listing. */
@@ -53,6 +55,29 @@ async function add(args: string[], io: Io): Promise<number> {
   });
 }
 
+async function list(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { email: { type: 'string' }, json: { type: 'boolean' }, ...STORE_OPTIONS }, 0);
+  if (!values.email) throw new UsageError('--email is required');
+  return withStore(values, async (store) => {
+    const user = await accountByEmail(store, values.email!, io, 'terminals');
+    if (!user) return EXIT.failed;
+    const terminals = (await store.terminals.list(user.id)).map((t) => ({
+      terminal: t.terminalId,
+      printer: t.printerId === null ? null : loadProfile(String(t.printerId)).code,
+      enabled: t.enabled,
+      device: t.device ?? null,
+      templateJobs: t.templateJobs === true,
+    }));
+    if (values.json) io.stdout.write(`${JSON.stringify(terminals, null, 2)}\n`);
+    else {
+      io.stdout.write(columns(['TERMINAL', 'PRINTER', 'ENABLED', 'TEMPLATE JOBS', 'DEVICE'], terminals.map((t) => [
+        t.terminal, t.printer ?? '(none)', t.enabled ? 'yes' : 'no', t.templateJobs ? 'yes' : 'no', t.device ?? '-',
+      ])));
+    }
+    return EXIT.ok;
+  });
+}
+
 async function issueKey(store: import('../../server/store/repositories.js').Store, accountId: string, terminalId: string, io: Io): Promise<number> {
   const { newTerminalKey, sha256 } = await import('../../server/auth/secrets.js');
   const key = newTerminalKey();
@@ -76,12 +101,12 @@ async function rotateKey(args: string[], io: Io): Promise<number> {
   });
 }
 
-const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { add, 'rotate-key': rotateKey };
+const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { add, list, 'rotate-key': rotateKey };
 
 export const terminalsCommand: Command = {
   name: 'terminals',
-  usage: 'bobina terminals add --email E --terminal ID [--printer <id|code>] [--device tcp://host:port|file:PATH] [--template-jobs] [--print-key] [--disabled] [--db F | --database-url URL] | rotate-key --email E --terminal ID [--db F | --database-url URL]',
-  summary: "an account's terminals: link one to a printer template (or none), a device the service prints to, template jobs; issue or replace its key (printed once, last line)",
+  usage: 'bobina terminals add --email E --terminal ID [--printer <id|code>] [--device tcp://host:port|file:PATH] [--template-jobs] [--print-key] [--disabled] [--db F | --database-url URL] | list --email E [--json] [--db F | --database-url URL] | rotate-key --email E --terminal ID [--db F | --database-url URL]',
+  summary: "an account's terminals: link one to a printer template (or none), a device the service prints to, template jobs; list them; issue or replace a key (printed once, last line)",
   run(args, io) {
     const sub = SUBCOMMANDS[args[0] ?? ''];
     if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
