@@ -1,4 +1,4 @@
-// `npx tsx bench/pg-store.ts`: a rough look at the PostgreSQL store against SQLite, not a test:
+// `npm run bench:pg-store`: a rough look at the PostgreSQL store against SQLite, not a test:
 // opening (and migrating) a fresh store, inserting jobs one by one, and claiming them all with 4
 // concurrent claimers (on PostgreSQL over two pools, as two instances would). Needs the local
 // PostgreSQL (127.0.0.1:5432, user postgres, database test); uses and drops its own schema.
