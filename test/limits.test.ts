@@ -50,6 +50,17 @@ describe('compile limits', () => {
     expect(r.diagnostics[0]!.message).toContain('200 bytes');
   });
 
+  it('stops at the same command, with the same diagnostic, whether records are kept or not', () => {
+    // The output passes 5 bytes with the text; the next command is the alignment, a command with
+    // no text of its own: compile() used to check the limit there only when keeping records.
+    const s = 'aaaaaaaaaa\n<textAlignCenter>b';
+    const span = (r: ReturnType<typeof compile>) => r.diagnostics.map((d) => [d.code, d.span.start.offset, d.span.end.offset]);
+    const plain = compile(s, { printer: 5, limits: { maxOutputBytes: 5 } });
+    expect(span(plain)).toEqual([['limit/output-too-large', 11, 28]]);
+    expect(span(compile(s, { printer: 5, limits: { maxOutputBytes: 5 }, records: true }))).toEqual(span(plain));
+    expect(listing(s, { printer: 5, limits: { maxOutputBytes: 5 } }).diagnostics).toEqual(plain.diagnostics);
+  });
+
   it('refuses one long text over the byte limit, on ESC/POS and on the generic printer', () => {
     for (const printer of [0, 5]) {
       const r = compile('x'.repeat(DEFAULT_LIMITS.maxOutputBytes + 1), { printer });

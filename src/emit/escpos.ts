@@ -30,9 +30,13 @@ type Emitters = { [K in Op['op']]: (op: OpOf<K>, s: State) => void };
 
 const LF = Uint8Array.of(0x0a);
 
-/** A profile command, recorded (when records are kept) under its key and its label from the command table. */
+/**
+ * A profile command, recorded (when records are kept) under its key and its label from the command
+ * table. Marked with or without records: the mark is also where the output limit is checked, so a
+ * job over the limit stops at the same command, with the same diagnostic, either way.
+ */
 function command(s: State, key: CommandKey, start: number, end: number, n = 0, label?: string): void {
-  if (s.out.records) s.out.mark(key, label ?? COMMANDS[key].label, start, end);
+  s.out.mark(key, s.out.records ? (label ?? COMMANDS[key].label) : '', start, end);
   s.out.bytes(expandTemplate(s.profile.bytes[key]!, n));
 }
 

@@ -67,6 +67,9 @@ function webUtf8(this: Uint8Array, text: string, offset: number, length: number)
 const latin1Write: StringWrite = nodeWrite('latin1') ?? webLatin1;
 const utf8Write: StringWrite = nodeWrite('utf8') ?? webUtf8;
 
+/** The writers used where there is no Buffer (exported for the test that holds them to Node's). */
+export const WEB_WRITERS = { latin1: webLatin1, utf8: webUtf8 } as const;
+
 export class ByteWriter {
   private store: Store;
   /** The working bytes (`store.bytes`). */
@@ -104,11 +107,6 @@ export class ByteWriter {
     next.bytes.set(this.store.bytes.subarray(0, this.length));
     this.store = next;
     this.buf = next.bytes;
-  }
-
-  byte(b: number): void {
-    this.reserve(1);
-    this.buf[this.length++] = b;
   }
 
   bytes(b: Uint8Array): void {

@@ -93,6 +93,9 @@ function checkAnswer(res: LightMyRequestResponse, sent: number, allowed500?: str
 }
 
 const RUNS = { numRuns: 150, endOnFailure: true } as const;
+/** Each property below runs 60–150 requests through the app and its SQLite test store: seconds on a loaded
+ * 2-core machine (two of them timed out at vitest's default 5 s at load average 8). */
+const PROPERTY_TIMEOUT = 60_000;
 
 describe('the HTTP layer under random input', () => {
   it('Insert never fails with a 500, and what it accepts is what GetById returns', async () => {
@@ -116,7 +119,7 @@ describe('the HTTP layer under random input', () => {
       }),
       RUNS,
     );
-  });
+  }, PROPERTY_TIMEOUT);
 
   it('accepts any well-formed conteudo (or refuses it with 422), and GetById returns exactly what Insert answered', async () => {
     const wellFormed = fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), receiptish).filter((s) => !/\p{Cs}/u.test(s));
@@ -134,7 +137,7 @@ describe('the HTTP layer under random input', () => {
       }),
       { numRuns: 60, endOnFailure: true },
     );
-  });
+  }, PROPERTY_TIMEOUT);
 
   it('GetById never fails with a 500, whatever the query string and headers', async () => {
     await fc.assert(
@@ -144,7 +147,7 @@ describe('the HTTP layer under random input', () => {
       }),
       RUNS,
     );
-  });
+  }, PROPERTY_TIMEOUT);
 
   it('login never fails with a 500 but the documented request-token-error', async () => {
     const loginFields = {
@@ -161,5 +164,5 @@ describe('the HTTP layer under random input', () => {
       }),
       RUNS,
     );
-  });
+  }, PROPERTY_TIMEOUT);
 });
