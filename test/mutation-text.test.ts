@@ -1,7 +1,8 @@
 // Tests written for mutants of src/text that survived `npm run mutation` (bench/MUTATION.md): the
 // plain-JavaScript UTF-8 count (used where there is no Buffer) at the edges of each byte length,
-// held to Node's own count.
+// held to Node's own count; code page names and a code page's undefined bytes.
 import { describe, expect, it } from 'vitest';
+import { compile } from '../src/index.js';
 import { countUtf8 } from '../src/text/utf8.js';
 
 describe('countUtf8', () => {
@@ -23,5 +24,22 @@ describe('countUtf8', () => {
   ])('counts %j as %i bytes, as Node does', (text, bytes) => {
     expect(countUtf8(text)).toBe(bytes);
     expect(Buffer.byteLength(text, 'utf8')).toBe(bytes);
+  });
+});
+
+describe('code pages', () => {
+  const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+  it('takes "utf-8" as UTF-8 output, as "utf8"', () => {
+    const dashed = compile('é€', { printer: { extends: 'GENERICA', codepage: { encoding: 'utf-8' } } });
+    expect(dashed.diagnostics).toEqual([]);
+    expect(hex(dashed.bytes)).toBe(hex(compile('é€', { printer: 0 }).bytes));
+  });
+
+  it('never prints U+FFFD as a byte the code page leaves undefined', () => {
+    // CP1252 leaves 81, 8D, 8F, 90 and 9D undefined: U+FFFD is not in it, so it is replaced.
+    const r = compile('\ufffd', { printer: { extends: 'MAKER5T20', codepage: { encoding: 'cp1252', select: '1B 74 10' } } });
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['text/replaced']);
+    expect(hex(r.bytes)).toBe('1b401b74103f0a');
   });
 });
