@@ -36,7 +36,12 @@ function answers(host: string, port: number, ms = 1500): Promise<boolean> {
 export default defineConfig(async () => {
   const ci = process.env.BOBINA_CI === '1';
   const reachable = await answers(url.hostname, Number(url.port || 5432));
-  if (!reachable && !ci) console.log(`PostgreSQL does not answer at ${url.host}: the service suite runs on SQLite only (set BOBINA_CI=1 to make this a failure)`);
+  // vitest loads this config once more for the projects that extend it: say it once.
+  const said = globalThis as { bobinaPgNotice?: boolean };
+  if (!reachable && !ci && !said.bobinaPgNotice) {
+    said.bobinaPgNotice = true;
+    console.log(`PostgreSQL does not answer at ${url.host}: the service suite runs on SQLite only (set BOBINA_CI=1 to make this a failure)`);
+  }
   return {
     test: {
       exclude,

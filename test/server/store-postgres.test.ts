@@ -10,11 +10,10 @@ import { POSTGRES_MIGRATIONS } from '../../src/server/store/postgres-migrations.
 import type { Store } from '../../src/server/store/repositories.js';
 import { StoreUnavailableError, type ClaimRoute, type JobPatch, type NewIntention } from '../../src/server/store/types.js';
 import { freePort } from '../support/net.js';
-import { dropSchema, freshSchemaUrl, havePostgres, PG_BASE_URL } from '../support/postgres.js';
+import { dropSchema, freshSchemaUrl, PG_BASE_URL } from '../support/postgres.js';
 
-const suite = havePostgres ? describe : describe.skip;
 
-suite('the PostgreSQL store across instances', () => {
+describe('the PostgreSQL store across instances', () => {
   let url: string;
   let a: Store;
   let b: Store;
@@ -149,7 +148,7 @@ suite('the PostgreSQL store across instances', () => {
   });
 });
 
-suite('the PostgreSQL store when the database is out of reach', () => {
+describe('the PostgreSQL store when the database is out of reach', () => {
   it('refuses to open on a port nothing listens on with StoreUnavailableError, naming no password', async () => {
     const port = await freePort();
     const err = await openPostgresStore(`postgres://postgres:s3cret-pw@127.0.0.1:${port}/test?schema=bobina_t_unreachable`, { connectTimeoutMs: 2000 }).catch((e: unknown) => e);
