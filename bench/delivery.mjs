@@ -47,57 +47,50 @@ async function service(cliPath, name, terminals, kind = storeKind) {
 
 const printer = () => benchPrinter(PRINTER);
 
+/**
+ * One delivery path to `terminal`: a warm-up (which also lets direct delivery find the terminal),
+ * latency at each of RATES, then a burst as fast as Insert takes it (jobs/s through one client).
+ */
+async function measurePath(path, tag, s, vp, terminal) {
+  let n = 0;
+  await latency(s, vp, terminal, 10, 10, n, conteudo);
+  n += 10;
+  for (const rate of RATES) {
+    const r = await latency(s, vp, terminal, rate, rate * SECONDS[rate], n, conteudo);
+    n += r.jobs;
+    results.latency.push({ path, rate, ...r });
+    console.log(`${tag} ${rate} jobs/s: p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms (${r.jobs} jobs)`);
+  }
+  const burst = 300;
+  const t0 = performance.now();
+  const r = await latency(s, vp, terminal, 10_000, burst, n, conteudo);
+  const secs = (performance.now() - t0) / 1000;
+  results.throughput.push({ path, jobs: burst, jobsPerSecond: burst / secs });
+  console.log(`${tag} burst of ${burst}: ${(burst / secs).toFixed(0)} jobs/s (p99 ${r.p99.toFixed(0)} ms)`);
+}
+
 const results = { latency: [], throughput: [], inserts: [] };
 const loadAtStart = loadavg()[0];
 
 try {
-  // ---- through bobina agent
+  // ---- through bobina agent, then direct delivery (the service is the terminal's client)
   if (!onlyInserts) {
-    const vp = await printer();
-    const s = await service(CLI, 'agent', [['PDV-AGENT', ['--print-key']]]);
-    const agent = await start([CLI, 'agent', '--url', s.base, '--key', s.keys['PDV-AGENT'], '--terminal', 'PDV-AGENT', '--device', vp.vp.address, '--state-dir', join(dir, 'agent-state')], 'taking jobs', env);
-    let n = 0;
-    await latency(s, vp, 'PDV-AGENT', 10, 10, n, conteudo); // warm-up
-    n += 10;
-    for (const rate of RATES) {
-      const r = await latency(s, vp, 'PDV-AGENT', rate, rate * SECONDS[rate], n, conteudo);
-      n += r.jobs;
-      results.latency.push({ path: 'agent (HTTP long-poll)', rate, ...r });
-      console.log(`agent  ${rate} jobs/s: p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms (${r.jobs} jobs)`);
+    {
+      const vp = await printer();
+      const s = await service(CLI, 'agent', [['PDV-AGENT', ['--print-key']]]);
+      const agent = await start([CLI, 'agent', '--url', s.base, '--key', s.keys['PDV-AGENT'], '--terminal', 'PDV-AGENT', '--device', vp.vp.address, '--state-dir', join(dir, 'agent-state')], 'taking jobs', env);
+      await measurePath('agent (HTTP long-poll)', 'agent ', s, vp, 'PDV-AGENT');
+      await stop(agent);
+      await stop(s.proc);
+      await vp.vp.close();
     }
-    // Throughput: a burst of jobs, as fast as Insert takes them, through one agent.
-    const burst = 300;
-    const t0 = performance.now();
-    const r = await latency(s, vp, 'PDV-AGENT', 10_000, burst, n, conteudo);
-    const secs = (performance.now() - t0) / 1000;
-    results.throughput.push({ path: 'agent (HTTP long-poll)', jobs: burst, jobsPerSecond: burst / secs });
-    console.log(`agent  burst of ${burst}: ${(burst / secs).toFixed(0)} jobs/s (p99 ${r.p99.toFixed(0)} ms)`);
-    await stop(agent);
-    await stop(s.proc);
-    await vp.vp.close();
-  }
-
-  // ---- direct delivery (the service is the terminal's client)
-  if (!onlyInserts) {
-    const vp = await printer();
-    const s = await service(CLI, 'direct', [['PDV-DIRECT', ['--device', vp.vp.address]]]);
-    let n = 0;
-    await latency(s, vp, 'PDV-DIRECT', 10, 10, n, conteudo); // warm-up (and the service finding the terminal)
-    n += 10;
-    for (const rate of RATES) {
-      const r = await latency(s, vp, 'PDV-DIRECT', rate, rate * SECONDS[rate], n, conteudo);
-      n += r.jobs;
-      results.latency.push({ path: 'direct (in the service)', rate, ...r });
-      console.log(`direct ${rate} jobs/s: p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms (${r.jobs} jobs)`);
+    {
+      const vp = await printer();
+      const s = await service(CLI, 'direct', [['PDV-DIRECT', ['--device', vp.vp.address]]]);
+      await measurePath('direct (in the service)', 'direct', s, vp, 'PDV-DIRECT');
+      await stop(s.proc);
+      await vp.vp.close();
     }
-    const burst = 300;
-    const t0 = performance.now();
-    await latency(s, vp, 'PDV-DIRECT', 10_000, burst, n, conteudo);
-    const secs = (performance.now() - t0) / 1000;
-    results.throughput.push({ path: 'direct (in the service)', jobs: burst, jobsPerSecond: burst / secs });
-    console.log(`direct burst of ${burst}: ${(burst / secs).toFixed(0)} jobs/s`);
-    await stop(s.proc);
-    await vp.vp.close();
   }
 
   // ---- Insert throughput, this build against the baseline, alternated to share the machine's mood
