@@ -29,6 +29,8 @@ export default defineConfig({
       'test/inspect/preview-notes.test.ts',
       'test/inspect/selftest.test.ts',
     ],
+    // Every test starts with the compiler's caches empty (see that file).
+    setupFiles: ['test/support/fresh-caches.ts'],
     // A mutant can make a property test loop far longer than the code it tests; Stryker's own
     // timeout (timeoutMS/timeoutFactor) then marks it "Timeout" (killed).
     testTimeout: 30_000,

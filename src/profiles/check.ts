@@ -5,6 +5,7 @@
 // it to accepting exactly what TypeBox's Value.Check accepts (test/profile-check.test.ts).
 //
 // A keyword it does not know is an error at the first check, never a keyword silently ignored.
+import { cacheMap, lazy } from '../caches.js';
 import json from './schema.json' with { type: 'json' };
 
 type Predicate = (value: unknown) => boolean;
@@ -109,21 +110,18 @@ function objectShape(node: Node): Predicate {
   };
 }
 
-let check: Predicate | undefined;
+const schemaCheck = lazy(() => compile(json as Node));
 
 /** True when `value` matches the profile schema (TypeBox's Value.Check, without TypeBox). */
 export function Check(value: unknown): boolean {
-  return (check ??= compile(json as Node))(value);
+  return schemaCheck()(value);
 }
 
-let plainRoot: boolean | undefined;
 /** The root has only `type: "object"`, `required` and `properties` (what CheckOverride relies on). */
-function rootIsPlain(): boolean {
-  return (plainRoot ??= Object.entries(json as Node).every(([key, v]) => IGNORED.has(key) || key === 'required' || key === 'properties' || (key === 'type' && v === 'object')));
-}
+const rootIsPlain = lazy(() => Object.entries(json as Node).every(([key, v]) => IGNORED.has(key) || key === 'required' || key === 'properties' || (key === 'type' && v === 'object')));
 
 /** The predicate of each top-level property, compiled when first asked for. */
-const topLevel = new Map<string, Predicate | null>();
+const topLevel = cacheMap<string, Predicate | null>();
 function property(key: string): Predicate | null {
   let check = topLevel.get(key);
   if (check === undefined) {

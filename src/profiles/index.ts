@@ -2,6 +2,7 @@
 // schema, and compiled once into what the passes need: a capability set and byte templates.
 // A built-in template is built on first use, so a process pays only for the printers it uses, and
 // its schema check is done by the tests rather than at every load.
+import { cacheMap, lazy } from '../caches.js';
 import { BASELINES, TEMPLATES } from './builtin/index.js';
 import { codepage } from '../text/codepage.js';
 import { compileTemplate, type ByteTemplate } from './bytes.js';
@@ -192,20 +193,26 @@ function describe(data: Record<string, unknown>): string {
   return data.code ? `"${String(data.code)}"` : '(unnamed)';
 }
 
-const builtins: Profile[] = [];
-let all: readonly Profile[] | undefined;
+const builtins = cacheMap<number, Profile>();
 
 /**
  * A built-in template, built on first use. Its data is checked against the schema by the tests
  * (test/profile-check.test.ts), not on every load.
  */
 function builtin(i: number): Profile {
-  return (builtins[i] ??= build(resolveExtends(TEMPLATES[i] as Record<string, unknown>, new Set()) as ProfileData));
+  let profile = builtins.get(i);
+  if (!profile) {
+    profile = build(resolveExtends(TEMPLATES[i] as Record<string, unknown>, new Set()) as ProfileData);
+    builtins.set(i, profile);
+  }
+  return profile;
 }
+
+const allBuiltins = lazy(() => TEMPLATES.map((_, i) => builtin(i)));
 
 /** The seven built-in templates, in id order. */
 export function listProfiles(): readonly Profile[] {
-  return (all ??= TEMPLATES.map((_, i) => builtin(i)));
+  return allBuiltins();
 }
 
 /**

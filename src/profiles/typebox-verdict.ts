@@ -2,11 +2,19 @@
 // rejected. TypeBox's value module is loaded here, on this error path only. It is ESM-only, so
 // require() needs require(esm): Node 20.19+, 22.12+ (the engines range). Where that fails, the
 // caller reports a general "does not match the profile schema", as it does outside Node.
+import { lazy } from '../caches.js';
 import { nodeRequire } from '../node-require.js';
 
 type ValueModule = typeof import('typebox/value');
 
-let value: ValueModule | undefined;
+/** TypeBox's value module; undefined outside Node or where require(esm) is missing. */
+const typebox = lazy((): ValueModule | undefined => {
+  try {
+    return nodeRequire()?.('typebox/value') as ValueModule | undefined;
+  } catch {
+    return undefined;
+  }
+});
 
 /** TypeBox's Value.Check, and when it fails, Value.Errors as "/path message" lines. */
 export interface Verdict {
@@ -16,11 +24,7 @@ export interface Verdict {
 
 /** TypeBox's verdict on `data`, or undefined when TypeBox cannot be loaded synchronously. */
 export function typeboxVerdict(schema: object, data: unknown): Verdict | undefined {
-  try {
-    value ??= nodeRequire()?.('typebox/value') as ValueModule | undefined;
-  } catch {
-    return undefined;
-  }
+  const value = typebox();
   if (!value) return undefined; // not in Node: the caller's general message
   const { Value } = value;
   if (Value.Check(schema as never, data)) return { valid: true, problems: [] };

@@ -6,21 +6,18 @@
 // The pages printers select with ESC t come from a file generated from iconv-lite (and tested
 // against it). iconv-lite itself is loaded only for any other page a profile names, and only in
 // Node (found by a feature check, not imported): elsewhere such a page is a clear error.
+import { cacheMap, lazy } from '../caches.js';
 import { nodeRequire } from '../node-require.js';
 import { CODEPAGE_CHARS } from './codepages.generated.js';
 
 type Iconv = typeof import('iconv-lite');
-let iconvLite: Iconv | null | undefined;
-function iconv(): Iconv | undefined {
-  if (iconvLite === undefined) {
-    try {
-      iconvLite = (nodeRequire()?.('iconv-lite') as Iconv | undefined) ?? null;
-    } catch {
-      iconvLite = null;
-    }
+const iconv = lazy((): Iconv | undefined => {
+  try {
+    return nodeRequire()?.('iconv-lite') as Iconv | undefined;
+  } catch {
+    return undefined;
   }
-  return iconvLite ?? undefined;
-}
+});
 
 /** The character of each of the 256 bytes of a single-byte code page (U+FFFD where none). */
 export function codepageChars(encoding: string): string {
@@ -76,7 +73,7 @@ export interface Codepage {
   readonly findSuspect: RegExp;
 }
 
-const pages = new Map<string, Codepage>();
+const pages = cacheMap<string, Codepage>();
 
 /** The code page for an encoding name (`cp850`, `cp860`, `utf8`…), built on first use. */
 export function codepage(encoding: string): Codepage {
