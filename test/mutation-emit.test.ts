@@ -15,7 +15,7 @@ const MP4200_GS_K_Q = { extends: 'MAKER1MP4200', qr: { command: 'bematech-gs-k-q
 const MP4200_GS_PAREN_K = { extends: 'MAKER1MP4200', qr: { command: 'epson-gs-k' } } as const;
 const DR800_ESC_81 = { extends: 'MAKER3DR800', qr: { command: 'daruma-esc-81' } } as const;
 const PRINTERS: [string, PrinterRef][] = [
-  ...listProfiles().map((p) => [p.code, p] as [string, PrinterRef]),
+  ...listProfiles().map((p) => [p.code, p.code] as [string, PrinterRef]),
   ['MP-4200 with its bracketed GS k Q', MP4200_GS_K_Q],
   ['MP-4200 with GS ( k', MP4200_GS_PAREN_K],
   ['DR800 with ESC 0x81', DR800_ESC_81],

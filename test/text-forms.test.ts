@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile, listProfiles } from '../src/index.js';
 
-const cp850 = listProfiles().filter((p) => p.codepage.encoding === 'cp850');
+const cp850 = listProfiles().flatMap((p) => (p.codepage.encoding === 'cp850' ? [p.code] : []));
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const printed = (s: string, printer: Parameters<typeof compile>[1]['printer'] = 5) => {
   const { bytes, diagnostics } = compile(s, { printer });

@@ -231,12 +231,12 @@ export function loadProfile(ref: PrinterRef): Profile {
   return found;
 }
 
-const userCache = new WeakMap<object, Profile>();
+const userCache = lazy(() => new WeakMap<object, Profile>());
 function userProfile(input: ProfileInput): Profile {
-  let profile = userCache.get(input);
+  let profile = userCache().get(input);
   if (!profile) {
     profile = createProfile(input);
-    userCache.set(input, profile);
+    userCache().set(input, profile);
   }
   return profile;
 }

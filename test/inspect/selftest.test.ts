@@ -3,24 +3,35 @@
 // alternative the profile lists, labelled, then a partial and a full cut; its spans and
 // diagnostics are its own.
 import { describe, expect, it } from 'vitest';
-import { disassemble, listProfiles, selfTest } from '../../src/index.js';
+import { disassemble, listProfiles, loadProfile, selfTest } from '../../src/index.js';
 import { ruler } from '../../src/inspect/index.js';
 import { rasterImages } from '../support/raster.js';
 
 const PAYLOAD = 'https://github.com/bobina/selftest?q=ÇÃÕ-123';
 
-describe.each(listProfiles().map((p) => [p.code, p] as const))('the self-test page for %s', (_code, profile) => {
+/**
+ * The page for one printer, built inside the test that reads it (a mutant in the compiler then
+ * takes effect there; vitest.mutation.config.ts empties the caches before each test).
+ */
+function build(code: string) {
+  const profile = loadProfile(code);
   const page = selfTest(profile);
   const listing = disassemble(page.bytes, { printer: profile });
   const text = listing.flatMap((i) => (i.effect?.type === 'text' ? [i.effect.text] : [])).join('');
+  return { profile, page, listing, text };
+}
+
+describe.each(listProfiles().map((p) => p.code))('the self-test page for %s', (code) => {
 
   it('emits bytes the disassembler reads without an unknown command', () => {
+    const { page, listing } = build(code);
     expect(page.bytes.length).toBeGreaterThan(0);
     expect(page.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(listing.filter((i) => i.kind === 'unknown' || i.kind === 'truncated')).toEqual([]);
   });
 
   it('names the printer and prints the Portuguese letters, both column rulers and each alternative pair', () => {
+    const { profile, text } = build(code);
     expect(text).toContain(profile.printer);
     expect(text).toContain('ç ã õ á é í ó ú â ê ô à ü');
     expect(text).toContain('Ç Ã Õ Á É Í Ó Ú Â Ê Ô À Ü');
@@ -31,6 +42,7 @@ describe.each(listProfiles().map((p) => [p.code, p] as const))('the self-test pa
   });
 
   it('keeps its spans and diagnostics in its own conteudo', () => {
+    const { page } = build(code);
     for (const r of page.records) {
       expect(r.start).toBeGreaterThanOrEqual(0);
       expect(r.end).toBeLessThanOrEqual(page.conteudo.length);
@@ -42,13 +54,11 @@ describe.each(listProfiles().map((p) => [p.code, p] as const))('the self-test pa
   });
 });
 
-const escpos = listProfiles().filter((p) => p.output === 'escpos');
-describe.each(escpos.map((p) => [p.code, p] as const))('the self-test page for the ESC/POS printer %s', (_code, profile) => {
-  const page = selfTest(profile);
-  const listing = disassemble(page.bytes, { printer: profile });
-  const text = listing.flatMap((i) => (i.effect?.type === 'text' ? [i.effect.text] : [])).join('');
+const escpos = listProfiles().flatMap((p) => (p.output === 'escpos' ? [p.code] : []));
+describe.each(escpos)('the self-test page for the ESC/POS printer %s', (code) => {
 
   it('sets all three alignments and cuts partially, then fully', () => {
+    const { profile, listing } = build(code);
     const aligns = listing.flatMap((i) => (i.effect?.type === 'align' ? [i.effect.align] : []));
     expect(aligns).toEqual(expect.arrayContaining(['left', 'center', 'right']));
     const cuts = listing.flatMap((i) => (i.effect?.type === 'cut' ? [i.effect.partial] : []));
@@ -56,6 +66,7 @@ describe.each(escpos.map((p) => [p.code, p] as const))('the self-test page for t
   });
 
   it('prints its own QR code, a raster one beside a native one, and one per listed alternative, each labelled', () => {
+    const { profile, page, listing, text } = build(code);
     const alternatives = profile.selftest?.alternatives ?? [];
     const natives = listing.filter((i) => i.effect?.type === 'qr-store' || i.effect?.type === 'qr');
     const rasters = rasterImages(page.bytes, page.records);
