@@ -18,6 +18,7 @@ export default defineConfig({
       'test/parse.test.ts',
       'test/printers-doc.test.ts',
       'test/profile-check.test.ts',
+      'test/schema-interpreter.test.ts',
       'test/profile-data.test.ts',
       'test/profiles.test.ts',
       // Not test/profile-fallback.test.ts: its vi.mock of the TypeBox loader would leak into the

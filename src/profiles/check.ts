@@ -5,7 +5,7 @@
 // it to accepting exactly what TypeBox's Value.Check accepts (test/profile-check.test.ts).
 //
 // A keyword it does not know is an error at the first check, never a keyword silently ignored.
-import { cacheMap, lazy } from '../caches.js';
+import { lazy } from '../caches.js';
 import json from './schema.json' with { type: 'json' };
 
 type Predicate = (value: unknown) => boolean;
@@ -104,7 +104,7 @@ function objectShape(node: Node): Predicate {
     for (const key of required) if (!(key in o)) return false;
     for (const [key, check, isRequired] of properties) {
       const x = o[key];
-      if (isRequired ? !check(x) : !(x === undefined || !(key in o) || check(x))) return false;
+      if (isRequired ? !check(x) : !(x === undefined || check(x))) return false;
     }
     return true;
   };
@@ -117,39 +117,34 @@ export function Check(value: unknown): boolean {
   return schemaCheck()(value);
 }
 
-/** The root has only `type: "object"`, `required` and `properties` (what CheckOverride relies on). */
-const rootIsPlain = lazy(() => Object.entries(json as Node).every(([key, v]) => IGNORED.has(key) || key === 'required' || key === 'properties' || (key === 'type' && v === 'object')));
-
-/** The predicate of each top-level property, compiled when first asked for. */
-const topLevel = cacheMap<string, Predicate | null>();
-function property(key: string): Predicate | null {
-  let check = topLevel.get(key);
-  if (check === undefined) {
-    const root = json as Node;
-    const schema = (root.properties as Record<string, Node>)[key];
-    if (!schema) check = null;
-    else {
+/** The predicate of each top-level property (an optional one also accepts undefined), compiled at the first CheckOverride. */
+const topLevel = lazy(() => {
+  const root = json as Node;
+  const required = root.required as string[];
+  return new Map(
+    Object.entries(root.properties as Record<string, Node>).map(([key, schema]) => {
       const inner = compile(schema);
-      check = (root.required as string[]).includes(key) ? inner : (v) => v === undefined || inner(v);
-    }
-    topLevel.set(key, check);
-  }
-  return check;
-}
+      return [key, required.includes(key) ? inner : (v: unknown) => v === undefined || inner(v)] as const;
+    }),
+  );
+});
 
 /**
  * Check(value) for a value made by deep-merging `keys` over data that matches the schema (a
  * user profile over the built-in template it extends): only those keys can make it fail. The
- * schema's root is an object whose properties do not depend on one another (no additional or
- * pattern properties, no unions), so checking the merged value of each given key decides; a key
- * the schema does not name is free, as it is for Check. A key set to undefined counts as
- * present, as in Check: a required one fails.
+ * schema's root is an object with only `type`, `required` and `properties` (test/profile-check.test.ts
+ * holds it to that), whose properties do not depend on one another, so checking the merged value
+ * of each given key decides; a key the schema does not name is free, as it is for Check. A key
+ * set to undefined counts as present, as in Check: a required one fails.
  */
 export function CheckOverride(value: Record<string, unknown>, keys: readonly string[]): boolean {
-  if (!rootIsPlain()) return Check(value);
+  const checks = topLevel();
   for (const key of keys) {
-    const check = property(key);
+    const check = checks.get(key);
     if (check && !check(value[key])) return false;
   }
   return true;
 }
+
+/** The predicate for any schema node of the kind schema.json holds (for tests on other schemas). */
+export { compile as compileSchema };

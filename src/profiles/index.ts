@@ -50,23 +50,24 @@ export class ProfileError extends Error {
 
 const PROFILE = Symbol('bobina.profile');
 
-function resolveExtends(input: Record<string, unknown>, seen: Set<string>): Record<string, unknown> {
+/**
+ * The profile data with its `extends` chain merged in. The chain ends: a user profile extends a
+ * built-in template or baseline, and those extend only `escpos-base`, which extends nothing.
+ */
+function resolveExtends(input: Record<string, unknown>): Record<string, unknown> {
   const parent = input.extends;
   if (parent === undefined) return merge({}, input); // a copy without its "$comment"
   const key = String(parent);
-  if (seen.has(key)) throw new ProfileError(`profile "extends" cycle through ${key}`);
-  seen.add(key);
   const base = BASELINES[key] ?? findTemplateData(key);
   if (!base) throw new ProfileError(`profile extends unknown printer "${key}"; known: ${knownNames()}`);
   const { extends: _drop, ...own } = input;
-  return merge(resolveExtends(base as Record<string, unknown>, seen), own);
+  return merge(resolveExtends(base as Record<string, unknown>), own);
 }
 
 /** Deep merge of plain objects; anything else (scalars, arrays, null) replaces. */
 function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
-    if (key === '$comment') continue;
     const prev = out[key];
     out[key] = isPlainObject(value) && isPlainObject(prev) ? merge(prev, value) : value;
   }
@@ -89,8 +90,7 @@ function findTemplate(ref: string | number): number | undefined {
 }
 
 function findTemplateData(key: string): object | undefined {
-  const i = findTemplate(key);
-  return i === undefined ? undefined : TEMPLATES[i];
+  return TEMPLATES[findTemplate(key) ?? -1];
 }
 
 function knownNames(): string {
@@ -99,7 +99,7 @@ function knownNames(): string {
 
 /** Validates resolved profile data and compiles it. Throws ProfileError listing every problem. */
 export function createProfile(input: ProfileInput): Profile {
-  const data = resolveExtends(input as Record<string, unknown>, new Set());
+  const data = resolveExtends(input as Record<string, unknown>);
   // Over a built-in template (its data checked by the tests), only the keys the input gives can
   // fail the schema: those are checked, and the full check runs only to explain a failure.
   const overTemplate = input.extends !== undefined && BASELINES[String(input.extends)] === undefined && findTemplate(input.extends) !== undefined;
@@ -202,7 +202,7 @@ const builtins = cacheMap<number, Profile>();
 function builtin(i: number): Profile {
   let profile = builtins.get(i);
   if (!profile) {
-    profile = build(resolveExtends(TEMPLATES[i] as Record<string, unknown>, new Set()) as ProfileData);
+    profile = build(resolveExtends(TEMPLATES[i] as Record<string, unknown>) as ProfileData);
     builtins.set(i, profile);
   }
   return profile;

@@ -16,7 +16,7 @@ const typebox = lazy((): ValueModule | undefined => {
   }
 });
 
-/** TypeBox's Value.Check, and when it fails, Value.Errors as "/path message" lines. */
+/** TypeBox's verdict: valid when Value.Errors lists nothing, else its errors as "/path message" lines. */
 export interface Verdict {
   valid: boolean;
   problems: string[];
@@ -26,7 +26,6 @@ export interface Verdict {
 export function typeboxVerdict(schema: object, data: unknown): Verdict | undefined {
   const value = typebox();
   if (!value) return undefined; // not in Node: the caller's general message
-  const { Value } = value;
-  if (Value.Check(schema as never, data)) return { valid: true, problems: [] };
-  return { valid: false, problems: [...Value.Errors(schema as never, data)].map((e) => `${e.instancePath || '/'} ${e.message}`) };
+  const problems = [...value.Value.Errors(schema as never, data)].map((e) => `${e.instancePath || '/'} ${e.message}`);
+  return { valid: problems.length === 0, problems };
 }

@@ -9,7 +9,8 @@ import t20 from './t20.json' with { type: 'json' };
 import tp450 from './tp450.json' with { type: 'json' };
 
 /** Baselines that templates extend but that are not templates themselves. */
-export const BASELINES: Readonly<Record<string, object>> = { 'escpos-base': base };
+// No prototype: a user's `extends: "constructor"` finds nothing here, as any other unknown name.
+export const BASELINES: Readonly<Record<string, object>> = Object.assign(Object.create(null) as Record<string, object>, { 'escpos-base': base });
 
 /** The seven templates of the spec (§2.3), ids 0–6. */
 export const TEMPLATES: readonly object[] = [generica, mp4200, pr3000, dr800, i9, t20, tp450];
