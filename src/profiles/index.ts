@@ -101,8 +101,9 @@ function knownNames(): string {
 export function createProfile(input: ProfileInput): Profile {
   const data = resolveExtends(input as Record<string, unknown>);
   // Over a built-in template (its data checked by the tests), only the keys the input gives can
-  // fail the schema: those are checked, and the full check runs only to explain a failure.
-  const overTemplate = input.extends !== undefined && BASELINES[String(input.extends)] === undefined && findTemplate(input.extends) !== undefined;
+  // fail the schema: those are checked, and the full check runs only to explain a failure. (A
+  // baseline is not a template: a profile over one is checked whole.)
+  const overTemplate = findTemplate(input.extends ?? '') !== undefined;
   if (!(overTemplate && CheckOverride(data, Object.keys(input)))) checkSchema(data);
   return build(data as ProfileData);
 }

@@ -3,7 +3,7 @@
 // alternative the profile lists, labelled, then a partial and a full cut; its spans and
 // diagnostics are its own.
 import { describe, expect, it } from 'vitest';
-import { disassemble, listProfiles, loadProfile, selfTest } from '../../src/index.js';
+import { disassemble, listProfiles, loadProfile, selfTest, type ProfileInput } from '../../src/index.js';
 import { ruler } from '../../src/inspect/index.js';
 import { rasterImages } from '../support/raster.js';
 
@@ -71,6 +71,10 @@ describe.each(escpos)('the self-test page for the ESC/POS printer %s', (code) =>
     const natives = listing.filter((i) => i.effect?.type === 'qr-store' || i.effect?.type === 'qr');
     const rasters = rasterImages(page.bytes, page.records);
     expect(natives.length + rasters.length).toBe(1 + (profile.caps.has('qr.native') ? 1 : 0) + alternatives.length);
+    // Each listed alternative's QR is printed the way that alternative's profile prints it.
+    const nativeAlternatives = alternatives.filter(({ set }) => loadProfile({ ...(set as ProfileInput), extends: code }).caps.has('qr.native')).length;
+    expect(natives).toHaveLength((profile.caps.has('qr.native') ? 1 : 0) + nativeAlternatives);
+    expect(rasters).toHaveLength(1 + alternatives.length - nativeAlternatives);
     for (const ins of natives) expect(ins.args.data).toBe(PAYLOAD);
     for (const { label, set } of alternatives) expect(text).toContain(`ALTERNATIVE ${label}\nset ${JSON.stringify(set)}\n`);
   });
