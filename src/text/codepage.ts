@@ -14,10 +14,10 @@ type Iconv = typeof import('iconv-lite');
 const iconv = lazy((): Iconv | undefined => {
   try {
     return nodeRequire()?.('iconv-lite') as Iconv | undefined;
-    // Stryker disable next-line BlockStatement: an empty catch block also returns undefined
   } catch {
-    return undefined;
+    // Not installed (a bundle without it): as outside Node.
   }
+  return undefined;
 });
 
 /** The character of each of the 256 bytes of a single-byte code page (U+FFFD where none). */
@@ -50,10 +50,10 @@ export function decodeBytes(bytes: Uint8Array, encoding: string): string | undef
   if (lib) return lib.encodingExists(encoding) ? lib.decode(bytes as Parameters<Iconv['decode']>[0], encoding) : undefined;
   try {
     return new TextDecoder(encoding).decode(bytes);
-    // Stryker disable next-line BlockStatement: an empty catch block also returns undefined
   } catch {
-    return undefined;
+    // A RangeError: an encoding this runtime does not know either.
   }
+  return undefined;
 }
 
 /** Char code → byte, -1 where absent. `null` for UTF-8 output, where every character encodes. */
