@@ -43,3 +43,11 @@ describe('code pages', () => {
     expect(hex(r.bytes)).toBe('1b401b74103f0a');
   });
 });
+
+describe('plain-text output', () => {
+  it('prints a lone combining mark above the surrogates (U+FE20) as itself, not as a lone surrogate', () => {
+    const { bytes, diagnostics } = compile('\ufe20x', { printer: 0 });
+    expect(diagnostics).toEqual([]);
+    expect(new TextDecoder().decode(bytes).startsWith('\ufe20x')).toBe(true);
+  });
+});

@@ -4,6 +4,7 @@
 // letter, silently; zero-width characters and BOMs removed, silently; other spaces, full-width
 // forms, ligatures… as their compatibility form, with an info); characters the code page lacks
 // transliterated or replaced by "?", with a warning.
+import { cacheMap } from '../caches.js';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { Codepage, CodepageTable } from './codepage.js';
 import { compatibilityForm, strippedForm, tableForm } from './transliterate.js';
@@ -30,13 +31,14 @@ const isMarkUnit = cached((c) => MARK_ALONE.test(String.fromCharCode(c)));
 const MARK_ALONE = /^\p{M}$/u;
 const nfcOfUnit = cached((c) => String.fromCharCode(c).normalize('NFC'));
 
-function cached<T>(compute: (c: number) => T): (c: number) => T {
-  const known = new Map<number, T>();
-  return (c) => {
-    let v = known.get(c);
-    if (v === undefined) known.set(c, (v = compute(c)));
+function cached<T extends NonNullable<unknown>>(compute: (c: number) => T): (c: number) => T {
+  const known = cacheMap<number, T>();
+  const remember = (c: number) => {
+    const v = compute(c);
+    known.set(c, v);
     return v;
   };
+  return (c) => known.get(c) ?? remember(c);
 }
 
 /**
@@ -58,7 +60,8 @@ export function sanitizeSuspect(value: string, offset: number, ctx: SanitizeCont
   for (let m = find.exec(value); m !== null; m = find.exec(value)) {
     let i = m.index;
     const c = value.charCodeAt(i);
-    if (c > 0xff && (c < 0xd800 || c >= 0xe000) && table !== null && table[c]! >= 0) continue;
+    // Above Latin-1 but in the code page (box drawing in CP850…): printed as it is. (No page has a surrogate.)
+    if (c > 0xff && table !== null && table[c]! >= 0) continue;
     if (c === 13) {
       out += value.slice(from, i);
       if (value.charCodeAt(i + 1) !== 10) out += '\n';
@@ -90,7 +93,6 @@ export function sanitizeSuspect(value: string, offset: number, ctx: SanitizeCont
 /** What one character and its combining marks print as in the code page, with its diagnostic. */
 function printable(unit: string, start: number, end: number, table: CodepageTable, ctx: SanitizeContext): string {
   if (ZERO_WIDTH.test(unit)) return '';
-  const encodable = (s: string) => isEncodable(s, table);
   // Another normal form of the same text (NFD accents, Ω for Ω) prints the same, silently.
   const ch = unit.length === 1 ? nfcOfUnit(unit.charCodeAt(0)) : unit.normalize('NFC');
   if (table === null) {
@@ -98,6 +100,7 @@ function printable(unit: string, start: number, end: number, table: CodepageTabl
     ctx.diagnostics.push({ code: 'text/replaced', message: `lone surrogate ${codePoint(ch)} replaced by "?"`, start, end });
     return '?';
   }
+  const encodable = (s: string) => isEncodable(s, table);
   const where = `${ctx.codepage.name} on ${ctx.printer}`;
   const sent = describe(unit);
   if (SPACE.test(ch) && ch !== ' ') {
@@ -135,13 +138,16 @@ function isMark(value: string, at: number): boolean {
   return MARK.test(value);
 }
 
-/** A character a combining mark can sit on: not a line break, tab or control. */
+/**
+ * A character a combining mark can sit on, among those copied as they are (the only ones asked
+ * about): anything but TAB and LF. Controls, C1 controls and surrogates are never copied as they
+ * are: the suspect class always takes them.
+ */
 function isBase(c: number): boolean {
-  return c >= 0x20 && !(c >= 0x7f && c < 0xa0) && (c < 0xd800 || c >= 0xe000);
+  return c >= 0x20;
 }
 
-function isEncodable(s: string, table: CodepageTable): boolean {
-  if (table === null) return true;
+function isEncodable(s: string, table: Int16Array): boolean {
   for (let i = 0; i < s.length; i++) if (table[s.charCodeAt(i)]! < 0) return false;
   return true;
 }

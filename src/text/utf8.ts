@@ -7,6 +7,7 @@ const nodeByteLength = (globalThis as { Buffer?: { byteLength: ByteLength } }).B
 
 /** Bytes `text` takes as UTF-8; a lone surrogate counts 3, as the U+FFFD that replaces it. */
 export function utf8Length(text: string): number {
+  // Stryker disable next-line StringLiteral: Buffer.byteLength's default encoding is UTF-8, so an empty name counts the same
   return nodeByteLength ? nodeByteLength(text, 'utf8') : countUtf8(text);
 }
 
@@ -17,10 +18,10 @@ export function countUtf8(text: string): number {
     const c = text.charCodeAt(i);
     if (c < 0x80) continue;
     if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 2; // a pair: 4 bytes for 2 code units
-      i++;
-    } else n += 2;
+    // A high surrogate before a low one adds nothing: the pair's 4 bytes are its 2 code units and
+    // the 2 the low one adds. (Past the end, charCodeAt is NaN, which is no low surrogate.)
+    else if (c >= 0xd800 && c < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) continue;
+    else n += 2;
   }
   return n;
 }
