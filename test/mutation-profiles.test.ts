@@ -54,6 +54,7 @@ describe('loading a profile', () => {
       const error = thrown(() => loadProfile(input));
       expect(error).toBeInstanceOf(ProfileError);
       expect(error.message).toMatch(/must have required propert/);
+      expect(error.message).toMatch(input.code ? /^invalid printer profile "X": / : /^invalid printer profile \(unnamed\): /);
     }
   });
 

@@ -12,8 +12,9 @@ const typebox = lazy((): ValueModule | undefined => {
   try {
     return nodeRequire()?.('typebox/value') as ValueModule | undefined;
   } catch {
-    return undefined;
+    // No require(esm) (Node before 20.19 / 22.12): as outside Node.
   }
+  return undefined;
 });
 
 /** TypeBox's verdict: valid when Value.Errors lists nothing, else its errors as "/path message" lines. */
