@@ -60,9 +60,26 @@ function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limi
     raw.force(outputTooLarge(limits.maxOutputBytes, last?.start ?? 0, last?.end ?? 0));
   } catch (error) {
     if (!(error instanceof OutputLimitReached)) throw error;
-    raw.force(outputTooLarge(limits.maxOutputBytes, error.start, error.end));
+    const at = records ? error : (limitWithRecords(ops, profile, source, limits.maxOutputBytes) ?? error);
+    raw.force(outputTooLarge(limits.maxOutputBytes, at.start, at.end));
   }
   return refused();
+}
+
+/**
+ * Where the output limit is found when records are kept. The limit is checked where the emitter
+ * marks a record: once per text op without records, once per printed line with them. A job over
+ * the limit is emitted again with records (only then, so the common path pays nothing), so that
+ * compile() names the span listing() names.
+ */
+function limitWithRecords(ops: readonly Op[], profile: Profile, source: string, maxBytes: number): OutputLimitReached | undefined {
+  try {
+    emitOps(ops, profile, { records: true, source, maxBytes });
+  } catch (error) {
+    if (error instanceof OutputLimitReached) return error;
+    throw error;
+  }
+  return undefined;
 }
 
 /**

@@ -1,7 +1,9 @@
 // Compile limits (issue 10, item 1): output bytes, QR codes and diagnostics per job, each found
 // before the work it bounds, each an error or a summary diagnostic with a position.
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import QRCode from '../src/lower/qrcode-core.js';
+import { conteudo } from './support/arbitraries.js';
 import { compile, DEFAULT_LIMITS, DIAGNOSTIC_CODES, hasErrors, listing } from '../src/index.js';
 
 const codes = (r: { diagnostics: { code: string }[] }) => r.diagnostics.map((d) => d.code);
@@ -59,6 +61,28 @@ describe('compile limits', () => {
     expect(span(plain)).toEqual([['limit/output-too-large', 11, 28]]);
     expect(span(compile(s, { printer: 5, limits: { maxOutputBytes: 5 }, records: true }))).toEqual(span(plain));
     expect(listing(s, { printer: 5, limits: { maxOutputBytes: 5 } }).diagnostics).toEqual(plain.diagnostics);
+  });
+
+  it('names the same printed line whether records are kept or not, on ESC/POS and plain text', () => {
+    // Without records the emitter marks a text op once, with them once per printed line: the limit
+    // is passed inside the op, and both must name the line after it (11–22), not the op or the job end.
+    const s = 'aaaaaaaaaa\nbbbbbbbbbb\ncc';
+    const span = (r: ReturnType<typeof compile>) => r.diagnostics.map((d) => [d.code, d.span.start.offset, d.span.end.offset]);
+    for (const printer of [0, 5]) {
+      const plain = compile(s, { printer, limits: { maxOutputBytes: 5 } });
+      expect(span(plain)).toEqual([['limit/output-too-large', 11, 22]]);
+      expect(listing(s, { printer, limits: { maxOutputBytes: 5 } }).diagnostics).toEqual(plain.diagnostics);
+    }
+  });
+
+  it('gives compile() and listing() the same diagnostics for any content and any byte limit', () => {
+    fc.assert(
+      fc.property(conteudo, fc.integer({ min: 1, max: 400 }), fc.constantFrom(0, 1, 3, 5), (s, maxOutputBytes, printer) => {
+        const options = { printer, limits: { maxOutputBytes } };
+        expect(compile(s, options).diagnostics).toEqual(listing(s, options).diagnostics);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('refuses one long text over the byte limit, on ESC/POS and on the generic printer', () => {
