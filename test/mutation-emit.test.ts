@@ -255,3 +255,25 @@ describe('ESC * bands past the end of the working buffer', () => {
     expect(Buffer.from(bytes).equals(expected)).toBe(true);
   });
 });
+
+describe('a bitmap whose bits hold more rows than its height', () => {
+  // The height decides what prints: on ESC * (DR800) the last 24-dot band is padded with blank
+  // rows, never filled from bytes past `height` rows; GS v 0 (T20) sends `height` rows.
+  const width = 16;
+  const bytesPerRow = 2;
+  const bitmap = { width, height: 20, bytesPerRow, bits: new Uint8Array(bytesPerRow * 24).fill(0xff) };
+  const made: Op[] = [{ op: 'image', bitmap, start: 0, end: 0 }];
+
+  it('prints 20 rows on ESC *: each column is 8 + 8 + 4 dots', () => {
+    const bytes = Buffer.from(emit(made, 'MAKER3DR800', { prologue: false }).bytes);
+    const header = Buffer.from([0x1b, 0x2a, 0x21, width, 0]);
+    const at = bytes.indexOf(header);
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(hex(bytes.subarray(at + header.length, at + header.length + 3 * width))).toBe('fffff0'.repeat(width));
+  });
+
+  it('prints 20 rows on GS v 0', () => {
+    const bytes = Buffer.from(emit(made, 'MAKER5T20', { prologue: false }).bytes);
+    expect(hex(bytes)).toBe('1d763000' + '0200' + '1400' + 'ff'.repeat(bytesPerRow * 20));
+  });
+});
