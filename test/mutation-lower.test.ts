@@ -57,3 +57,14 @@ describe('an internal failure while lowering text or a tag', () => {
     expect(() => lower(parse('x').ast, broken)).not.toThrow();
   });
 });
+
+describe('text the sanitiser removes entirely', () => {
+  it('leaves no text op, so a cut after it needs no line feed first', () => {
+    // A control character alone (removed, with a warning) or a zero-width space alone (removed).
+    for (const s of ['\x01<paperCutFull>', '\u200b<paperCutFull>']) {
+      expect(lower(parse(s).ast, 5).ops.map((o) => o.op)).toEqual(['cut']);
+      const { bytes } = compile(s, { printer: 5 });
+      expect(Buffer.from(bytes).toString('hex')).toBe(Buffer.from(compile('<paperCutFull>', { printer: 5 }).bytes).toString('hex'));
+    }
+  });
+});
