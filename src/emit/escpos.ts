@@ -4,7 +4,7 @@ import type { Align, Op } from '../lower/ir.js';
 import { compileTemplate, expandTemplate } from '../profiles/bytes.js';
 import { COMMANDS, type CommandKey } from '../profiles/commands.js';
 import type { Profile } from '../profiles/index.js';
-import { codepageTable, type CodepageTable } from '../text/codepage.js';
+import { codepage as codepageOf, codepageTable, type CodepageTable } from '../text/codepage.js';
 import { writeText } from './encode-text.js';
 import { IMAGE_ENCODERS } from './image.js';
 import { SourceLines } from './lines.js';
@@ -67,7 +67,7 @@ function restore(s: State, start: number, end: number): void {
 
 function codepage(s: State, start: number, end: number): void {
   if (!s.profile.caps.has('codepage.select')) return;
-  s.out.mark('codepage', s.out.records ? `code page ${s.profile.codepage.encoding.toUpperCase()}` : '', start, end);
+  s.out.mark('codepage', s.out.records ? `code page ${codepageOf(s.profile.codepage.encoding).name}` : '', start, end);
   s.out.bytes(expandTemplate(s.profile.bytes.codepage!));
 }
 
