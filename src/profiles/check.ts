@@ -5,7 +5,7 @@
 // it to accepting exactly what TypeBox's Value.Check accepts (test/profile-check.test.ts).
 //
 // A keyword it does not know is an error at the first check, never a keyword silently ignored.
-import { lazy } from '../caches.js';
+import { cacheMap, lazy } from '../caches.js';
 import json from './schema.json' with { type: 'json' };
 
 type Predicate = (value: unknown) => boolean;
@@ -117,17 +117,25 @@ export function Check(value: unknown): boolean {
   return schemaCheck()(value);
 }
 
-/** The predicate of each top-level property (an optional one also accepts undefined), compiled at the first CheckOverride. */
-const topLevel = lazy(() => {
+/** The predicate of each top-level property asked for so far (null: the schema does not name it). */
+const topLevel = cacheMap<string, Predicate | null>();
+
+/** The predicate of one top-level property (an optional one also accepts undefined), compiled when first asked for. */
+function property(key: string): Predicate | null {
+  return topLevel.get(key) ?? compileProperty(key);
+}
+
+function compileProperty(key: string): Predicate | null {
   const root = json as Node;
-  const required = root.required as string[];
-  return new Map(
-    Object.entries(root.properties as Record<string, Node>).map(([key, schema]) => {
-      const inner = compile(schema);
-      return [key, required.includes(key) ? inner : (v: unknown) => v === undefined || inner(v)] as const;
-    }),
-  );
-});
+  const schema = (root.properties as Record<string, Node>)[key];
+  let check: Predicate | null = null;
+  if (schema) {
+    const inner = compile(schema);
+    check = (root.required as string[]).includes(key) ? inner : (v) => v === undefined || inner(v);
+  }
+  topLevel.set(key, check);
+  return check;
+}
 
 /**
  * Check(value) for a value made by deep-merging `keys` over data that matches the schema (a
@@ -138,9 +146,8 @@ const topLevel = lazy(() => {
  * set to undefined counts as present, as in Check: a required one fails.
  */
 export function CheckOverride(value: Record<string, unknown>, keys: readonly string[]): boolean {
-  const checks = topLevel();
   for (const key of keys) {
-    const check = checks.get(key);
+    const check = property(key);
     if (check && !check(value[key])) return false;
   }
   return true;
