@@ -53,16 +53,18 @@ function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limi
     return refused();
   }
   const ops = lowerRaw(ast, profile, raw);
+  let at: { start: number; end: number };
   try {
     const out = emitOps(ops, profile, { records, source, maxBytes: limits.maxOutputBytes });
     if (out.bytes.length <= limits.maxOutputBytes) return out;
     const last = ops[ops.length - 1];
-    raw.force(outputTooLarge(limits.maxOutputBytes, last?.start ?? 0, last?.end ?? 0));
+    at = { start: last?.start ?? 0, end: last?.end ?? 0 };
   } catch (error) {
     if (!(error instanceof OutputLimitReached)) throw error;
-    const at = records ? error : (limitWithRecords(ops, profile, source, limits.maxOutputBytes) ?? error);
-    raw.force(outputTooLarge(limits.maxOutputBytes, at.start, at.end));
+    at = error;
   }
+  if (!records) at = limitWithRecords(ops, profile, source, limits.maxOutputBytes) ?? at;
+  raw.force(outputTooLarge(limits.maxOutputBytes, at.start, at.end));
   return refused();
 }
 

@@ -73,6 +73,10 @@ describe('compile limits', () => {
       expect(span(plain)).toEqual([['limit/output-too-large', 11, 22]]);
       expect(listing(s, { printer, limits: { maxOutputBytes: 5 } }).diagnostics).toEqual(plain.diagnostics);
     }
+    // Over the limit only with the last line: no mark follows it without records (found by the property below).
+    const lastLine = compile('\n\n', { printer: 5, limits: { maxOutputBytes: 5 } });
+    expect(span(lastLine)).toEqual([['limit/output-too-large', 1, 2]]);
+    expect(listing('\n\n', { printer: 5, limits: { maxOutputBytes: 5 } }).diagnostics).toEqual(lastLine.diagnostics);
   });
 
   it('gives compile() and listing() the same diagnostics for any content and any byte limit', () => {
