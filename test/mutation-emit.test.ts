@@ -234,7 +234,6 @@ describe('ESC * bands past the end of the working buffer', () => {
   // DR800 writes a raster image as ESC * 24-dot bands, 3 bytes per column. An output over 1 MiB
   // (the most the writer keeps between emits) crosses the end of its working buffer inside a band,
   // wherever the band starts; three lengths of text before the image move where that is.
-  const dr800 = loadProfile('MAKER3DR800');
   const width = 576;
   const height = 24 * 640;
   const bytesPerRow = width / 8;
@@ -248,7 +247,7 @@ describe('ESC * bands past the end of the working buffer', () => {
       { op: 'image', bitmap, start: 0, end: 0 },
     ];
     const { bytes } = emit(made, 'MAKER3DR800', { prologue: false });
-    const image = dr800.image!;
+    const image = loadProfile('MAKER3DR800').image!;
     const band = Buffer.concat([Buffer.from([0x1b, 0x2a, 0x21, width & 0xff, width >> 8]), Buffer.alloc(3 * width, 0xff), fromHex(image.bandEnd)]);
     const expected = Buffer.concat([Buffer.from(text, 'latin1'), fromHex(image.lineSpacing), ...Array.from({ length: height / 24 }, () => band), fromHex(image.lineSpacingReset)]);
     expect(bytes.length).toBe(expected.length);
