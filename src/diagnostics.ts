@@ -44,6 +44,7 @@ export const DIAGNOSTIC_CODES = {
   'limit/too-many-qrcodes': 'error',
   'limit/diagnostics-truncated': 'info',
   'text/normalized': 'info',
+  'text/marks-removed': 'warning',
 } as const satisfies Record<string, Severity>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -22,6 +22,7 @@ export const PROBLEMS = {
   'terminal-not-found': { status: 404, message: 'Terminal not found' },
   'terminal-disabled': { status: 409, message: 'Printing is disabled on this terminal' },
   'content-invalid': { status: 422, message: 'The content has errors' },
+  'compile-timeout': { status: 422, message: 'The content took too long to compile; nothing was stored' },
   'idempotency-key-reused': { status: 422, message: 'This Idempotency-Key was used with a different body' },
   'intention-not-found': { status: 404, message: 'Print intention not found' },
   'job-not-cancelable': { status: 409, message: 'The print intention is held by a client or already finished; it cannot be canceled' },

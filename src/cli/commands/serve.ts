@@ -12,6 +12,7 @@ export interface ServeSettings {
   trustProxy?: boolean | number | string;
   jobs?: { ttlMs?: number; leaseMs?: number; maxAttempts?: number };
   stateDir?: string;
+  compileBudgetMs?: number;
 }
 
 /** A duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `7d`. */
@@ -26,6 +27,7 @@ export function duration(name: string, value: string): number {
 const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'database-url': { type: 'string' }, 'trust-proxy': { type: 'string' },
   'job-ttl': { type: 'string' }, lease: { type: 'string' }, 'max-attempts': { type: 'string' }, 'state-dir': { type: 'string' },
+  'compile-timeout': { type: 'string' },
 } as const;
 
 /** `true`/`false`, a hop count, or comma-separated proxy addresses and CIDRs (fastify's trustProxy). */
@@ -54,6 +56,7 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv = process.e
   }
   return {
     ...(Object.keys(jobs).length ? { jobs } : {}),
+    ...(values['compile-timeout'] !== undefined ? { compileBudgetMs: duration('--compile-timeout', values['compile-timeout']) } : {}),
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
@@ -64,7 +67,7 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv = process.e
 
 export const serveCommand: Command = {
   name: 'serve',
-  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR]',
+  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR] [--compile-timeout 10s]',
   summary: 'run the partner printing service (env PORT, HOST, BOBINA_DB, BOBINA_TRUST_PROXY, LOG_LEVEL, BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS, BOBINA_WEBHOOKS_TIMEOUT_MS, DATABASE_URL, BOBINA_PG_POOL_SIZE, BOBINA_PG_STATEMENT_TIMEOUT_MS, BOBINA_PG_CONNECT_TIMEOUT_MS)',
   async run(args, io) {
     const settings = serveSettings(args);

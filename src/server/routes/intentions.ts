@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasErrors } from '../../index.js';
-import type { Compiler } from '../compiler.js';
+import { CompileTimeout, type Compiler } from '../compiler.js';
 import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
 import { Problem } from '../errors.js';
 import type { Jobs } from '../jobs/jobs.js';
@@ -53,7 +53,10 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     }
     if (body.urlCallback) await checkCallback(body.urlCallback, webhookPolicy);
     const profile = await resolvePrinter(store, accountId, body);
-    const { bytes, diagnostics } = await compiler.run({ conteudo: body.conteudo, printer: profile.id });
+    const { bytes, diagnostics } = await compiler.run({ conteudo: body.conteudo, printer: profile.id }).catch((err: unknown) => {
+      if (err instanceof CompileTimeout) throw new Problem('compile-timeout', { budgetMs: err.budgetMs }, `The content took longer than ${err.budgetMs} ms to compile; nothing was stored`);
+      throw err;
+    });
     if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
     const aguardar = body.aguardarClienteIniciarImpressao ?? false;
     const recorded = await jobs.insert(
