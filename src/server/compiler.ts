@@ -1,16 +1,18 @@
 // Where the service compiles a job: inline on the request thread (tests, embedding), or in a pool
 // of worker threads (`bobina serve`), so that one slow compile never stalls the other requests.
-// Both run compile-worker.ts, with the compiler's DEFAULT_LIMITS. The pool ends a compile that runs
-// past its time budget, thread and all.
+// Both run compile-worker.ts, with the compiler's DEFAULT_LIMITS. The pool serves accounts in turn
+// (fair-queue.ts) and ends a compile that runs past its time budget, thread and all.
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { CompileResult } from '../index.js';
 import compileTask, { type CompileTask } from './compile-worker.js';
+import { FairQueue } from './fair-queue.js';
 
 export type { CompileTask };
 
 export interface Compiler {
-  run(task: CompileTask): Promise<CompileResult>;
+  /** Compiles `task` for `owner` (the account: the pool takes owners in turn). */
+  run(task: CompileTask, owner: string): Promise<CompileResult>;
   close(): Promise<void>;
 }
 
@@ -41,7 +43,8 @@ export interface WorkerCompilerOptions {
 
 /**
  * A piscina pool running compile-worker.js. One thread is kept warm; more start under load, up to
- * `threads`, and stop after 30 s idle.
+ * `threads`, and stop after 30 s idle. Tasks wait in a fair queue, one per thread at most in the
+ * pool, so piscina's own queue stays empty and a free thread goes to the next account in turn.
  */
 export function workerCompiler(o: WorkerCompilerOptions = {}): Compiler {
   const threads = o.threads ?? Math.max(1, availableParallelism());
@@ -52,6 +55,7 @@ export function workerCompiler(o: WorkerCompilerOptions = {}): Compiler {
     maxThreads: threads,
     idleTimeout: 30_000,
   });
+  const queue = new FairQueue(threads);
   // Started compiles' budgets, by ticket: armed when the worker says the compile has begun.
   const budgets = new Map<number, () => void>();
   let tickets = 0;
@@ -79,7 +83,10 @@ export function workerCompiler(o: WorkerCompilerOptions = {}): Compiler {
   }
 
   return {
-    run: runOnce,
-    close: () => pool.destroy(),
+    run: (task, owner) => queue.run(owner, () => runOnce(task)),
+    close: async () => {
+      queue.close(new Error('the compiler is closed'));
+      await pool.destroy();
+    },
   };
 }

@@ -23,10 +23,10 @@ describe('a compile past its time budget', () => {
     expect(existsSync(BUILT), 'dist/compile-worker.js is missing: run "npm run build"').toBe(true);
     // One thread: had the spinning thread been left running, the next compile would never start.
     compiler = workerCompiler({ filename: SPIN, threads: 1, budgetMs: 300 });
-    const err = await compiler.run({ conteudo: 'spin', printer: 5 }).catch((e: unknown) => e);
+    const err = await compiler.run({ conteudo: 'spin', printer: 5 }, 'acct-1').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CompileTimeout);
     expect((err as CompileTimeout).budgetMs).toBe(300);
-    const next = await compiler.run({ conteudo: 'Olá', printer: 5 });
+    const next = await compiler.run({ conteudo: 'Olá', printer: 5 }, 'acct-1');
     expect(Buffer.from(next.bytes).toString('hex')).toBe('1b401b74024f6ca00a');
   }, 30_000);
 

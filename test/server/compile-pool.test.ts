@@ -1,8 +1,8 @@
 // A real `bobina serve` process compiles on worker threads: while one worst-case Insert is being
-// compiled, other requests are still answered; a compile past its time budget is ended. Checked by
-// order of answers, never by wall time.
+// compiled, other requests are still answered; accounts take the pool's threads in turn; a compile
+// past its time budget is ended. Checked by order of answers and of ids, never by wall time.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bobina, STACK } from '../support/cli.js';
@@ -13,7 +13,7 @@ let db: string;
 let served: Served | undefined;
 let base: string;
 
-const USERS = ['pool@example.com'];
+const USERS = ['pool@example.com', 'flood@example.com', 'small@example.com'];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bobina-pool-'));
@@ -80,6 +80,29 @@ describe('bobina serve compiles off the main thread', () => {
     expect(res.status).toBe(200);
     expect(res.body.intencaoImpressao!.diagnostics.map((d) => d.code)).toEqual(['text/transliterated', 'text/marks-removed']);
   }, 60_000);
+});
+
+describe('the compile pool takes accounts in turn', () => {
+  it("compiles another account's small Insert before most of a 24-Insert flood that came first", async () => {
+    const flood = await keyOf('flood@example.com');
+    const small = await keyOf('small@example.com');
+    const FLOOD = 24;
+    let firstAnswered!: () => void;
+    const first = new Promise<void>((resolve) => (firstAnswered = resolve));
+    const floods = Array.from({ length: FLOOD }, () => insert(flood, HEAVY, 3).finally(() => firstAnswered()));
+    // Once one of the flood is answered, all 24 (36 KiB each, sent at once) are waiting in the pool.
+    await first;
+    const mine = await insert(small, 'Olá', 5);
+    const theirs = await Promise.all(floods);
+    expect(mine.status).toBe(200);
+    expect(theirs.map((r) => r.status)).toEqual(Array(FLOOD).fill(200));
+    // Ids follow the order compiles finished in. First come, first served would compile all 24
+    // before the small job; taken in turn, it has the next free thread: the flood compiled before
+    // it is those running when it came (one per thread) and those done before it was sent.
+    const before = theirs.filter((r) => r.body.intencaoImpressao!.id < mine.body.intencaoImpressao!.id).length;
+    const threads = availableParallelism();
+    expect(before).toBeLessThanOrEqual(Math.min(FLOOD / 2, 3 * threads + 2));
+  }, 120_000);
 });
 
 describe('a compile past the time budget (--compile-timeout)', () => {

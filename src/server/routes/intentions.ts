@@ -53,7 +53,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     }
     if (body.urlCallback) await checkCallback(body.urlCallback, webhookPolicy);
     const profile = await resolvePrinter(store, accountId, body);
-    const { bytes, diagnostics } = await compiler.run({ conteudo: body.conteudo, printer: profile.id }).catch((err: unknown) => {
+    const { bytes, diagnostics } = await compiler.run({ conteudo: body.conteudo, printer: profile.id }, accountId).catch((err: unknown) => {
       if (err instanceof CompileTimeout) throw new Problem('compile-timeout', { budgetMs: err.budgetMs }, `The content took longer than ${err.budgetMs} ms to compile; nothing was stored`);
       throw err;
     });
