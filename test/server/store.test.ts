@@ -10,7 +10,7 @@ import type { Store } from '../../src/server/store/repositories.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import { migrate } from '../../src/server/store/sqlite/migrate.js';
 import { SQLITE_MIGRATIONS } from '../../src/server/store/sqlite-migrations.js';
-import { DuplicateError, type NewIntention } from '../../src/server/store/types.js';
+import { DuplicateError, type NewIntention, type WebhookEndpoint } from '../../src/server/store/types.js';
 import { freshDatabase, STORE_KIND, type StoreKind, type TestDatabase } from '../support/store-target.js';
 
 let database: TestDatabase;
@@ -178,7 +178,12 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(await store.accounts.setPasswordHash(accountId, 'h2')).toBe(true);
     expect(await store.accounts.setPasswordHash('nobody', 'h2')).toBe(false);
 
-    const e = await store.webhooks.createEndpoint({ accountId, url: 'https://r.example/hook', events: ['completed', 'failed'], secret: 's1' });
+    const e = await store.webhooks.createEndpoint({ accountId, url: 'https://r.example/hook', events: ['completed', 'failed'], secret: 's1' }, 2) as WebhookEndpoint;
+    // One endpoint per URL (compared as posted to), and at most the limit given.
+    expect(await store.webhooks.createEndpoint({ accountId, url: 'HTTPS://R.example:443/./hook', events: ['completed'], secret: 's9' }, 2)).toEqual({ refused: 'duplicate', webhookId: e.id });
+    const other = await store.webhooks.createEndpoint({ accountId, url: 'https://r.example/other', events: ['completed'], secret: 's8' }, 2) as WebhookEndpoint;
+    expect(await store.webhooks.createEndpoint({ accountId, url: 'https://r.example/third', events: ['completed'], secret: 's7' }, 2)).toEqual({ refused: 'limit', max: 2 });
+    expect(await store.webhooks.removeEndpoint(accountId, other.id)).toBe(true);
     expect(await store.webhooks.listEndpoints(accountId)).toEqual([e]);
     const rotated = await store.webhooks.rotateSecret(accountId, e.id, 's2', new Date(Date.now() + 60_000));
     expect(rotated!.secrets.map((x) => x.secret)).toEqual(['s2', 's1']);
@@ -187,8 +192,8 @@ describe(`the ${STORE_KIND} store`, () => {
     await store.webhooks.setFailing(accountId, e.id, now);
     expect((await store.webhooks.getEndpoint(accountId, e.id))!.failingSince).toEqual(now);
     await store.webhooks.enqueue([
-      { id: 'm1', accountId, endpointId: e.id, url: e.url, eventType: 'intencao.completed', intencaoImpressaoId: 7, body: '{"a":1}', createdAt: now },
-      { id: 'm2', accountId, endpointId: null, url: 'https://cb.example/?intencaoImpressaoId=7', eventType: 'intencao.completed', intencaoImpressaoId: 7, body: '{"a":1}', createdAt: now },
+      { id: 'm1', accountId, endpointId: e.id, url: e.url, target: 'origin:https://r.example', eventType: 'intencao.completed', intencaoImpressaoId: 7, body: '{"a":1}', createdAt: now },
+      { id: 'm2', accountId, endpointId: null, url: 'https://cb.example/?intencaoImpressaoId=7', target: 'origin:https://cb.example', eventType: 'intencao.completed', intencaoImpressaoId: 7, body: '{"a":1}', createdAt: now },
     ]);
     // A disabled endpoint's messages wait; the callback's goes.
     const claimed = await store.webhooks.claimDue(now, new Date(160_000), 10, 1);

@@ -21,6 +21,7 @@ import type {
   JobState, NewAccount, NewApiKey, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, Terminal, TerminalKey, TokenPair, WebhookAttempt,
   WebhookEndpoint, WebhookMessage,
 } from './types.js';
+import type { EndpointRefusal } from './webhook-rows.js';
 
 export interface AccountRepository {
   /** Adds an account; throws DuplicateError when the e-mail (compared case-insensitively) is taken. */
@@ -118,7 +119,11 @@ export interface LoginAttemptRepository {
 
 /** Webhook endpoints, the outbox of messages to them, and every delivery attempt (src/server/webhooks/). */
 export interface WebhookRepository {
-  createEndpoint(endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint>;
+  /**
+   * Adds an endpoint, unless the account has `maxPerAccount` already or one posting to the same URL
+   * (webhook-rows.ts endpointRefusal): checked and written under one lock on the account's endpoints.
+   */
+  createEndpoint(endpoint: NewWebhookEndpoint, maxPerAccount: number): Promise<WebhookEndpoint | EndpointRefusal>;
   /** An account's endpoints, oldest first. */
   listEndpoints(accountId: string): Promise<WebhookEndpoint[]>;
   getEndpoint(accountId: string, id: string): Promise<WebhookEndpoint | undefined>;

@@ -227,6 +227,7 @@ export interface WebhookMessage {
   intencaoImpressaoId: number;
   body: string;
   state: WebhookMessageState;
+  /** Tries since the first attempt or the last replay. */
   attempts: number;
   nextAttemptAt: Date;
   /** Retries stop (the message goes dead) once the first attempt since this moment is older than the retry window. */
@@ -236,7 +237,13 @@ export interface WebhookMessage {
   lastError: string | null;
 }
 
-export type NewWebhookMessage = Pick<WebhookMessage, 'id' | 'accountId' | 'endpointId' | 'url' | 'eventType' | 'intencaoImpressaoId' | 'body' | 'createdAt'>;
+export type NewWebhookMessage = Pick<WebhookMessage, 'id' | 'accountId' | 'endpointId' | 'url' | 'eventType' | 'intencaoImpressaoId' | 'body' | 'createdAt'> & {
+  /**
+   * What the sender limits in-flight messages by (`perTarget`): the origin posted to (`https://host:port`),
+   * whatever endpoint or account the message is for, so that many endpoints on one receiver add nothing.
+   */
+  target: string;
+};
 
 /** A message leased to one sender until `leaseUntil`; what it reports back is guarded by that lease. */
 export interface ClaimedWebhookMessage extends WebhookMessage {
