@@ -17,7 +17,7 @@
 //   LOCKED` in the subquery. LoginAttemptRepository.hit is written that way today.
 import type { BackgroundWorker } from '../workers/worker.js';
 import type {
-  Account, ApiKey, AttemptCounter, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, JobPatch, JobRef,
+  Account, ApiKey, AttemptCounter, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobPatch, JobRef,
   JobState, NewAccount, NewApiKey, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, Terminal, TerminalKey, TokenPair, WebhookAttempt,
   WebhookEndpoint, WebhookMessage,
 } from './types.js';
@@ -88,6 +88,10 @@ export interface IntentionRepository {
   claim(route: ClaimRoute, from: readonly JobState[], patch: JobPatch): Promise<Intention | undefined>;
   /** The jobs `route` may take (or holds) in one of `states`, oldest first. */
   listForRoute(route: ClaimRoute, states: readonly JobState[]): Promise<Intention[]>;
+  /** The same, without content, bytes or diagnostics: at most `limit`, with ids above `afterId`, oldest first. */
+  listSummaries(route: ClaimRoute, states: readonly JobState[], afterId: number, limit: number): Promise<IntentionSummary[]>;
+  /** Counts one more ignored report on the job (one statement); the count now, or 0 when there is no such job. */
+  countIgnoredReport(ref: JobRef): Promise<number>;
   /** Jobs in one of `states` whose lease ran out before `now`. */
   dueLeases(states: readonly JobState[], now: Date, limit: number): Promise<JobRef[]>;
   /** Jobs in one of `states` whose expiry time is before `now`. */

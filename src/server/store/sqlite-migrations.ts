@@ -199,4 +199,11 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_attempts_message ON webhook_attempts(message_seq, id);
     `,
   },
+  {
+    version: 6,
+    name: 'an intention counts the reports it ignored (only the first few are kept in its history)',
+    sql: `
+      ALTER TABLE intentions ADD COLUMN ignored_reports INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

@@ -126,7 +126,12 @@ export interface Intention extends NewIntention {
   leaseExpiresAt: Date | null;
   /** Started again after an unknown outcome: the client prints it even if its journal saw it start. */
   reprint: boolean;
+  /** Reports ignored (a stale token, a final job, a repeat): counted; only the first few are history rows. */
+  ignoredReports: number;
 }
+
+/** A job without its content, bytes and diagnostics (lists of many jobs): `size` is its bytes' length. */
+export type IntentionSummary = Omit<Intention, 'conteudo' | 'bytes' | 'diagnostics'> & { size: number };
 
 /** What a transition writes besides the state (absent fields stay as they are). */
 export interface JobPatch {
