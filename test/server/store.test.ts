@@ -162,7 +162,7 @@ describe(`the ${STORE_KIND} store`, () => {
 
   both('keeps tokens, terminal keys and webhook endpoints, messages and attempts the same way', async () => {
     const now = new Date(100_000);
-    await store.credentials.storeTokens(accountId, { accessHash: 'a1', refreshHash: 'r1', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000) });
+    await store.credentials.storeTokens(accountId, { accessHash: 'a1', refreshHash: 'r1', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000), family: 'f1' });
     expect(await store.credentials.authenticate('a1', now)).toEqual({ kind: 'account', accountId });
     expect(await store.credentials.authenticate('a1', new Date(200_000))).toBeUndefined();
     const tk = await store.credentials.setTerminalKey(accountId, 'T1', 'tk1', 'bobt_1');
@@ -170,11 +170,16 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(tk).toMatchObject({ accountId, terminalId: 'T1', prefix: 'bobt_1' });
     expect(await store.credentials.authenticate('tk1', now)).toBeUndefined();
     expect(await store.credentials.authenticate('tk2', now)).toEqual({ kind: 'terminal', accountId, terminalId: 'T1' });
-    expect(await store.credentials.takeRefreshToken('r1', now)).toBe(accountId);
-    expect(await store.credentials.takeRefreshToken('r1', now)).toBeUndefined();
-    await store.credentials.storeTokens(accountId, { accessHash: 'a2', refreshHash: 'r2', accessExpiresAt: new Date(1), refreshExpiresAt: new Date(1) });
+    expect(await store.credentials.takeRefreshToken('r1', now, 'f-new')).toEqual({ accountId, family: 'f1' });
+    // Used again: a reuse, and its family (access token a1 with it) is revoked; then nothing is left of it.
+    expect(await store.credentials.takeRefreshToken('r1', now, 'f-new')).toBe('reused');
+    expect(await store.credentials.authenticate('a1', now)).toBeUndefined();
+    expect(await store.credentials.takeRefreshToken('r1', now, 'f-new')).toBeUndefined();
+    expect(await store.credentials.takeRefreshToken('never-issued', now, 'f-new')).toBeUndefined();
+    await store.credentials.storeTokens(accountId, { accessHash: 'a2', refreshHash: 'r2', accessExpiresAt: new Date(1), refreshExpiresAt: new Date(1), family: 'f2' });
     expect(await store.credentials.purgeExpired(now)).toBe(2);
-    expect(await store.credentials.revokeTokens(accountId)).toBe(1);
+    await store.credentials.storeTokens(accountId, { accessHash: 'a3', refreshHash: 'r3', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000), family: 'f3' });
+    expect(await store.credentials.revokeTokens(accountId)).toBe(2);
     expect(await store.accounts.setPasswordHash(accountId, 'h2')).toBe(true);
     expect(await store.accounts.setPasswordHash('nobody', 'h2')).toBe(false);
 

@@ -174,4 +174,15 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE intentions ADD COLUMN ignored_reports INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 3,
+    name: 'refresh-token families: a used refresh token is kept until it expires, and its reuse revokes its family',
+    sql: `
+      ALTER TABLE refresh_tokens ADD COLUMN family TEXT;
+      ALTER TABLE refresh_tokens ADD COLUMN used_at BIGINT;
+      ALTER TABLE access_tokens ADD COLUMN family TEXT;
+      CREATE INDEX refresh_tokens_family ON refresh_tokens(family);
+      CREATE INDEX access_tokens_family ON access_tokens(family);
+    `,
+  },
 ];

@@ -18,7 +18,7 @@
 import type { BackgroundWorker } from '../workers/worker.js';
 import type {
   Account, ApiKey, AttemptCounter, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobPatch, JobRef,
-  JobState, NewAccount, NewApiKey, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, Terminal, TerminalKey, TokenPair, WebhookAttempt,
+  JobState, NewAccount, NewApiKey, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, RefreshTaken, Terminal, TerminalKey, TokenPair, WebhookAttempt,
   WebhookEndpoint, WebhookMessage,
 } from './types.js';
 import type { EndpointRefusal } from './webhook-rows.js';
@@ -55,8 +55,13 @@ export interface CredentialRepository {
   /** Deletes one of the account's API keys; false when it has no key with that id. */
   revokeApiKey(accountId: string, id: string): Promise<boolean>;
   storeTokens(accountId: string, tokens: TokenPair): Promise<void>;
-  /** Consumes an unexpired refresh token (it never works again): the account it was issued to. */
-  takeRefreshToken(refreshHash: string, now: Date): Promise<string | undefined>;
+  /**
+   * Uses up an unexpired refresh token (it never works again, and is kept until it expires): its
+   * account and family. A token already used is a reuse: every access and refresh token of its
+   * family is revoked, and the answer is `reused`. Undefined for a token never issued (or expired
+   * before use). `newFamily` names the family of a token issued before families were kept.
+   */
+  takeRefreshToken(refreshHash: string, now: Date, newFamily: string): Promise<RefreshTaken | undefined>;
   /** Revokes every access and refresh token of an account (its API keys stay); how many. */
   revokeTokens(accountId: string): Promise<number>;
   /** Deletes access and refresh tokens expired at `now`; how many. */

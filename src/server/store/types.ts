@@ -71,7 +71,15 @@ export interface TokenPair {
   refreshHash: string;
   accessExpiresAt: Date;
   refreshExpiresAt: Date;
+  /**
+   * The refresh-token family: every pair rotated from one password login. A refresh token used a
+   * second time revokes the whole family (RFC 9700 §4.14.2).
+   */
+  family: string;
 }
+
+/** What presenting a refresh token did: rotated (its account and family), or found used before (its family is now revoked). */
+export type RefreshTaken = { accountId: string; family: string } | 'reused';
 
 export type { JobState, Confirmation } from '../jobs/events.js';
 import type { JobState, Confirmation } from '../jobs/events.js';
