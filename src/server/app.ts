@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { authenticate } from './auth/authenticate.js';
 import { LoginGuard, loginLimits, type LoginLimits } from './auth/login-limits.js';
 import { clientErrorHandler } from './client-errors.js';
+import { DEFAULT_CSP, DOCS_CSP, SECURITY_HEADERS } from './security-headers.js';
 import { DEFAULT_CONNECTION_LIMITS, deadlineOptions, limitConnections, type ConnectionLimits } from './connection-limits.js';
 import { inlineCompiler, type Compiler } from './compiler.js';
 import { installErrorHandlers } from './errors.js';
@@ -116,7 +117,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     onConstructorPoisoning: 'remove',
   });
   app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
+    // A page with a policy of its own (the playground) keeps it; /docs' is set after this hook, by its plugin.
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DEFAULT_CSP);
   });
   installErrorHandlers(app);
   // JSON is the only body type: without this parser, text/plain gets 415 like any other type.
@@ -130,7 +133,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       components: { securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'key' }, bearer: { type: 'http', scheme: 'bearer' } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   await app.register(playgroundRoutes);
