@@ -1,16 +1,15 @@
-// After tsup: the CommonJS build, for runtimes whose require() cannot load an ES module (Jest's
-// module system, Node before 20.19 / 22.12). rollup rewrites the library's ES module build
+// After tsup: the CommonJS build, for what resolves bobina's `require` condition: Jest's module
+// system, and Node before 20.19 / 22.12 (newer Node resolves `module-sync` for require() too, and
+// gets the ES module build, so an app that both imports and requires bobina holds one copy of it:
+// one set of caches, one class per error). rollup rewrites the library's ES module build
 // (dist/index.js, dist/delivery.js and the chunks they import) as CommonJS in dist/cjs/: the same
-// code, module syntax aside, with index and delivery sharing one chunk, source maps chained to src/.
-// dist/index.cjs and dist/delivery.cjs (the package's `require` entries) load the ES module build
-// where require(esm) works, so an app that both imports and requires bobina holds one copy of it
-// (one set of caches, one class per error), and this build elsewhere. Types: .d.cts copies of
-// the declarations whose relative imports name .cjs files, so CommonJS consumers get CommonJS types.
+// code, module syntax aside, with index and delivery sharing one chunk, source maps chained to
+// src/. Types: .d.cts copies of the declarations, for CommonJS consumers.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rollup } from 'rollup';
 
 const dist = new URL('../dist/', import.meta.url);
-export const ENTRIES = ['index', 'delivery'];
+const ENTRIES = ['index', 'delivery'];
 
 /** Each entry's CommonJS form in dist/cjs/ (and the one chunk the two share). */
 async function buildCommonJs() {
@@ -45,23 +44,6 @@ async function buildCommonJs() {
   await bundle.close();
 }
 
-/** The `require` entry: the ES module build where require() loads it, else the CommonJS one. */
-function entrySource(entry) {
-  return `'use strict';
-// bobina's CommonJS entry (scripts/cjs-build.mjs). Where require() loads ES modules (Node 20.19+,
-// 22.12+), this is the ES module build that \`import\` gets too, so both share one copy of bobina;
-// where it cannot (Jest's module system, older Node), the CommonJS build of the same code.
-let build;
-try {
-  build = require('./${entry}.js');
-} catch (error) {
-  if (error === null || typeof error !== 'object' || (error.code !== 'ERR_REQUIRE_ESM' && error.name !== 'SyntaxError')) throw error;
-  build = require('./cjs/${entry}.cjs');
-}
-module.exports = build;
-`;
-}
-
 /**
  * Every declaration file as .d.cts: its relative imports name the .cjs files, and its imports of
  * packages (TypeBox's types, which are ES modules only) become type-only imports resolved as
@@ -79,5 +61,4 @@ function commonJsTypes() {
 
 if (!ENTRIES.every((entry) => existsSync(new URL(`${entry}.js`, dist)))) throw new Error('cjs-build: run tsup first (npm run build)');
 await buildCommonJs();
-for (const entry of ENTRIES) writeFileSync(new URL(`${entry}.cjs`, dist), entrySource(entry));
 commonJsTypes();
