@@ -124,7 +124,7 @@ const TYPESCRIPT = [
 /** `node args…` in the installed project, without blocking (the type checks run side by side). */
 function nodeAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: app, timeout: 300_000, killSignal: 'SIGKILL' });
+    const child = spawn(process.execPath, args, { cwd: app, timeout: 540_000, killSignal: 'SIGKILL' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -157,7 +157,7 @@ describe('TypeScript, strict, skipLibCheck false', () => {
       const declarations = lines.filter((f) => f.startsWith(`${dist}/`) && !/\/index-\w+\.d\.c?ts$/.test(f)).map((f) => f.slice(dist.length + 1));
       expect(declarations.sort(), moduleResolution).toEqual([...types].sort());
     });
-  }, 360_000);
+  }, 600_000);
 });
 
 /** Runs `script` (CommonJS) in the installed project; returns what it printed as JSON. */
