@@ -20,6 +20,7 @@ interface Trabalho {
   bytes: string;
   reimprimir: boolean;
   tentativas: number;
+  prazoSegundos?: number;
 }
 
 export function httpLink(o: HttpLinkOptions): TerminalLink {
@@ -61,6 +62,7 @@ export function httpLink(o: HttpLinkOptions): TerminalLink {
       return {
         id: t.intencaoImpressaoId, token: t.tokenEntrega, codigoImpressora: t.codigoImpressora,
         bytes: new Uint8Array(Buffer.from(t.bytes, 'base64')), reprint: t.reimprimir, tentativas: t.tentativas,
+        ...(typeof t.prazoSegundos === 'number' && t.prazoSegundos > 0 ? { leaseMs: t.prazoSegundos * 1000 } : {}),
       } satisfies TerminalOffer;
     },
     async report(r: TerminalReport) {
@@ -68,6 +70,10 @@ export function httpLink(o: HttpLinkOptions): TerminalLink {
         intencaoImpressaoId: r.id, tokenEntrega: r.token, estado: r.estado,
         ...(r.motivos ? { motivos: r.motivos } : {}), ...(r.confirmacao ? { confirmacao: r.confirmacao } : {}), ...(r.detalhe ? { detalhe: r.detalhe } : {}),
       }, 0)) as { aceito: boolean };
+      return { aceito: answer.aceito };
+    },
+    async renew(id, token) {
+      const answer = (await call('POST', '/TerminalImpressao/Renovar', { intencaoImpressaoId: id, tokenEntrega: token }, 0)) as { aceito: boolean };
       return { aceito: answer.aceito };
     },
     async resume() {

@@ -4,6 +4,7 @@
 // finished, or never started. One JSON line per record in <dir>/journal.jsonl; compacted (to the
 // latest record of each recent job, written to a new file and renamed over) so it stays small.
 import { fs, path } from './builtins.js';
+import type { Reason } from './reasons.js';
 
 /** writing: the first byte may have gone out. written: every byte went out (confirmed as said). aborted: nothing went out after all. */
 export type JournalState = 'writing' | 'written' | 'aborted';
@@ -14,6 +15,8 @@ export interface JournalEntry {
   token: string;
   state: JournalState;
   confirmacao?: 'sent' | 'printer';
+  /** What the printer said when the attempt ended (paper out mid-job…), so a re-offer reports it again. */
+  motivos?: Reason[];
   /** Milliseconds since the epoch. */
   at: number;
 }
@@ -116,8 +119,16 @@ export class Journal {
   }
 
   /** Records that every byte went out, and how that is known; durable when this returns. */
-  done(jobId: string, token: string, confirmacao: 'sent' | 'printer'): void {
-    this.append({ jobId, token, state: 'written', confirmacao, at: Date.now() });
+  done(jobId: string, token: string, confirmacao: 'sent' | 'printer', motivos: readonly Reason[] = []): void {
+    this.append({ jobId, token, state: 'written', confirmacao, ...(motivos.length ? { motivos: [...motivos] } : {}), at: Date.now() });
+  }
+
+  /**
+   * Records that writing started and ended without knowing whether it printed, and what the printer
+   * said then: still `writing` (never printed again without a reprint), now with its reasons.
+   */
+  unknown(jobId: string, token: string, motivos: readonly Reason[]): void {
+    this.append({ jobId, token, state: 'writing', motivos: [...motivos], at: Date.now() });
   }
 
   /** Records that nothing of the job went out after all (the device refused it): it may be printed again. */

@@ -3,8 +3,10 @@
 // stopped printer is asked again every `retryMs` and, once it answers well, the terminal's stopped
 // jobs are queued again (Retomar) in their insert order. `bobina agent` runs it over HTTP
 // (http-link.ts); the service runs it in process for terminals registered with a device. Same code.
+// While a job is in hand its lease is renewed (lease.ts), from the offer until the final report.
 import { deliver, type DeliveryResult } from './deliver.js';
 import type { Journal } from './journal.js';
+import { keepLease } from './lease.js';
 import { openPrinter, type OpenOptions } from './session.js';
 
 /** A job as the service hands it to a terminal's client. */
@@ -16,6 +18,8 @@ export interface TerminalOffer {
   /** Started again after an unknown outcome: print even if the journal saw it start. */
   reprint: boolean;
   tentativas: number;
+  /** How long the lease runs from the offer (and from each renewal); renewed every third of it. */
+  leaseMs?: number;
 }
 
 export interface TerminalReport {
@@ -32,6 +36,8 @@ export interface TerminalLink {
   /** The next job, waiting up to `waitMs`; undefined when none came. */
   next(waitMs: number, signal: AbortSignal): Promise<TerminalOffer | undefined>;
   report(report: TerminalReport): Promise<{ aceito: boolean }>;
+  /** Keeps the lease of a job still being delivered; `aceito: false` once the client no longer holds it. */
+  renew(id: number, token: string): Promise<{ aceito: boolean }>;
   /** The printer is ready again: the terminal's stopped jobs are queued again. */
   resume(): Promise<number>;
 }
@@ -60,6 +66,9 @@ export interface DeliveryLoopOptions {
   /** One line per event. */
   log?: (line: string) => void;
 }
+
+/** The service's default lease, for a service that does not say (renewed every third of it). */
+const DEFAULT_LEASE_MS = 30_000;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -157,6 +166,18 @@ export class DeliveryLoop {
   }
 
   private async handle(offer: TerminalOffer): Promise<void> {
+    const lease = keepLease(() => this.link.renew(offer.id, offer.token), offer.leaseMs ?? DEFAULT_LEASE_MS, {
+      onLost: () => this.log(`job ${offer.id}: the lease ran out before this client could renew it; the job was offered again (this client's report will be ignored)`),
+      onError: (err) => this.log(`job ${offer.id}: lease not renewed (${err.message}); trying again`),
+    });
+    try {
+      await this.deliver(offer);
+    } finally {
+      lease.stop();
+    }
+  }
+
+  private async deliver(offer: TerminalOffer): Promise<void> {
     let session;
     try {
       session = openPrinter(this.options.device, offer.codigoImpressora, this.options.printer);

@@ -186,7 +186,7 @@ export const Trabalho = Type.Object({
   tamanhoBytes: Type.Integer(),
   tentativas: Type.Integer({ description: 'This is attempt number N' }),
   reimprimir: Type.Boolean({ description: 'Started again after an unknown outcome: print even if your journal saw it start' }),
-  prazoSegundos: Type.Number({ description: 'Seconds until the lease runs out without a report (a `printing` report extends it)' }),
+  prazoSegundos: Type.Number({ description: 'Seconds until the lease runs out: renew it (Renovar) every prazoSegundos / 3 while delivering' }),
 });
 
 export const nextSchema = {
@@ -215,6 +215,23 @@ export const reportSchema = {
   querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
   body: ReportBody,
   response: { 200: Type.Object({ data: Type.String(), aceito: Type.Boolean(), intencaoImpressao: IntencaoImpressao }), ...errors(400, 401, 403, 404) },
+};
+
+export const RenewBody = Type.Object({
+  intencaoImpressaoId: Type.Integer(),
+  tokenEntrega: Type.String({ maxLength: 200 }),
+}, ignoreUnknown);
+
+export const renewSchema = {
+  tags: ['terminal'],
+  summary: 'Keep the lease of a job you are still delivering: send it every prazoSegundos / 3 from ObterProxima until your final report. '
+    + 'Changes nothing else (no history row); `aceito: false` when you no longer hold the job',
+  querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
+  body: RenewBody,
+  response: {
+    200: Type.Object({ data: Type.String(), aceito: Type.Boolean(), prazoSegundos: Type.Number({ description: 'Seconds the lease now runs' }) }),
+    ...errors(400, 401, 403),
+  },
 };
 
 export const heldSchema = {

@@ -20,10 +20,18 @@ describe('the delivery journal', () => {
     j.done('1', 'a', 'printer');
     j.begin('2', 'b');
     j.abort('2', 'b');
+    j.begin('3', 'c');
+    j.unknown('3', 'c', ['outcome-unknown', 'media-empty']);
+    j.begin('4', 'd');
+    j.done('4', 'd', 'sent', ['media-low']);
     j.close();
     const again = Journal.open(dir);
     expect(again.get('1')).toMatchObject({ state: 'written', confirmacao: 'printer', token: 'a' });
+    expect(again.get('1')!.motivos).toBeUndefined();
     expect(again.get('2')).toMatchObject({ state: 'aborted' });
+    // What the printer said when an attempt ended is kept, for the report of a re-offer.
+    expect(again.get('3')).toMatchObject({ state: 'writing', motivos: ['outcome-unknown', 'media-empty'] });
+    expect(again.get('4')).toMatchObject({ state: 'written', confirmacao: 'sent', motivos: ['media-low'] });
     again.close();
   });
 

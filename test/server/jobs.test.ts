@@ -171,6 +171,28 @@ describe('the terminal client protocol', () => {
     expect(ok.intencaoImpressao).toMatchObject({ estado: 'completed', confirmacao: 'sent', tentativas: 2 });
   });
 
+  it('renews the lease of a job its holder still delivers, with no history row; a stale token renews nothing', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const otherKey = await terminalKey(aliceId, 'CAIXA-02');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const t = (await next(key)).json().trabalho;
+    expect(t.prazoSegundos).toBe(60);
+    const renew = (k: string, tokenEntrega: string) => h.app.inject({ method: 'POST', url: '/TerminalImpressao/Renovar', headers: { authorization: `Bearer ${k}` }, payload: { intencaoImpressaoId: i.id, tokenEntrega } });
+    const before = await h.store.intentions.get(aliceId, i.id);
+    await new Promise((r) => setTimeout(r, 20));
+    const renewed = await renew(key, t.tokenEntrega);
+    expect(renewed.json()).toEqual({ data: expect.any(String), aceito: true, prazoSegundos: 60 });
+    const after = await h.store.intentions.get(aliceId, i.id);
+    expect(after!.leaseExpiresAt!.getTime()).toBeGreaterThan(before!.leaseExpiresAt!.getTime());
+    // The lease ran out by the old end, not by the renewed one: the sweep leaves the job with its holder.
+    expect(await h.app.jobs.expireLeases(new Date(before!.leaseExpiresAt!.getTime() + 1))).toBe(0);
+    expect((await renew(otherKey, t.tokenEntrega)).json().aceito).toBe(false);
+    expect((await renew(key, 'not-the-token')).json().aceito).toBe(false);
+    expect((await getById(i.id)).json().intencaoImpressao.historico.map((x: { estado: string }) => x.estado)).toEqual(['queued', 'acquired']);
+    expect(await h.app.jobs.expireLeases(new Date(Date.now() + 120_000))).toBe(1);
+    expect((await renew(key, t.tokenEntrega)).json().aceito).toBe(false);
+  });
+
   it('fails a job whose lease ran out on the last allowed attempt', async () => {
     const key = await terminalKey(aliceId, 'CAIXA-01');
     const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;

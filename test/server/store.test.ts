@@ -151,6 +151,18 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(await store.intentions.claim(route, ['queued'], { ...lease, leaseToken: 'tok2' })).toMatchObject({ id: template.id, leaseToken: 'tok2' });
     expect(await store.intentions.dueLeases(['acquired'], new Date(6_000), 10)).toEqual([{ accountId, id: template.id }]);
     expect(await store.intentions.dueLeases(['acquired'], new Date(5_000), 10)).toEqual([]);
+    // A renewal moves the lease's end and nothing else, for the holder with its token only…
+    const ref = { accountId, id: template.id };
+    expect(await store.intentions.renewLease(ref, ['acquired', 'printing'], { token: 'tok', leasedTo: 'T1' }, new Date(9_000))).toBe(false);
+    expect(await store.intentions.renewLease(ref, ['acquired', 'printing'], { token: 'tok2', leasedTo: 'T0' }, new Date(9_000))).toBe(false);
+    expect(await store.intentions.renewLease(ref, ['printing'], { token: 'tok2', leasedTo: 'T1' }, new Date(9_000))).toBe(false);
+    expect(await store.intentions.renewLease(ref, ['acquired', 'printing'], { token: 'tok2', leasedTo: 'T1' }, new Date(9_000))).toBe(true);
+    expect(await store.intentions.get(accountId, template.id)).toMatchObject({ estado: 'acquired', leaseToken: 'tok2', leaseExpiresAt: new Date(9_000), tentativas: 1 });
+    // …and a sweep that read the lease as run out before the renewal does not end it.
+    const expire = { estado: 'queued' as const, status: 'x', leaseToken: null, leaseExpiresAt: null };
+    expect(await store.intentions.update(ref, ['acquired'], expire, { token: 'tok2', expiredBy: new Date(6_000) })).toBeUndefined();
+    expect(await store.intentions.dueLeases(['acquired'], new Date(6_000), 10)).toEqual([]);
+    expect(await store.intentions.renewLease(ref, ['acquired'], { token: 'tok2', leasedTo: 'T1' }, new Date(5_000))).toBe(true);
     expect(await store.intentions.dueExpiry(['stopped'], new Date(11_000), 10)).toEqual([{ accountId, id: own.id }]);
     expect(await store.intentions.get('someone-else', own.id)).toBeUndefined();
     const h1 = await store.intentions.appendHistory(own.id, { estado: 'queued', evento: 'insert', motivos: [], origem: 'server', detalhe: null, at: new Date(1) });

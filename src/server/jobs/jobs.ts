@@ -9,7 +9,7 @@ import type { Store } from '../store/repositories.js';
 import type { ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, JobRef, NewIntention, Principal } from '../store/types.js';
 import { periodic, type BackgroundWorker } from '../workers/worker.js';
 import { ignoreJobEvents, type Confirmation, type JobEventSink } from './events.js';
-import { acquireJob, insertEvent, insertJob, isFinal, recordIgnored, transition, type JobWithHistory } from './lifecycle.js';
+import { acquireJob, fromStates, insertEvent, insertJob, isFinal, recordIgnored, transition, type JobWithHistory } from './lifecycle.js';
 import { QueueNotifier } from './notifier.js';
 
 export interface JobSettings {
@@ -196,6 +196,18 @@ export class Jobs {
     return result;
   }
 
+  /**
+   * A client still delivering a job it holds (README: "Renovar"): the lease runs `leaseMs` from now
+   * again. No history row and no event: nothing happened to the job. `aceito: false` when the
+   * client no longer holds it (the lease ran out and it was offered again, or it is final).
+   */
+  async renew(p: Principal, r: { id: number; token: string }): Promise<{ aceito: boolean; leaseMs: number }> {
+    const { accountId, terminalId } = terminalOf(p);
+    const until = new Date(Date.now() + this.settings.leaseMs);
+    const aceito = await this.store.intentions.renewLease({ accountId, id: r.id }, fromStates('lease-expired'), { token: r.token, leasedTo: terminalId }, until);
+    return { aceito, leaseMs: this.settings.leaseMs };
+  }
+
   /** The terminal's jobs waiting for someone to start them: held ones, and stopped ones whose outcome is unknown. */
   async held(p: Principal): Promise<Intention[]> {
     const route = await this.route(p);
@@ -264,7 +276,8 @@ export class Jobs {
         return transition(
           tx, this.sink, ref, last ? 'attempts-exhausted' : 'lease-expired',
           { origem: 'server', at: now, motivos: last ? ['lease-expired', 'max-attempts'] : ['lease-expired'], detalhe: `no report within ${this.settings.leaseMs} ms (attempt ${j.tentativas} of ${this.settings.maxAttempts})` },
-          { leaseToken: null, leaseExpiresAt: null }, j.leaseToken,
+          // Guarded by the lease's end too: a renewal that landed since the read above keeps the job.
+          { leaseToken: null, leaseExpiresAt: null }, { token: j.leaseToken, expiredBy: now },
         );
       });
       if (job) {

@@ -4,7 +4,7 @@
 // job's history row, and hands the JobEvent to the app's sink — so a state never commits without
 // its history row (or its outbox row, the sink's). Nothing else in the service writes a job's state.
 import type { Repositories } from '../store/repositories.js';
-import type { ClaimRoute, HistoryEntry, Intention, JobPatch, JobRef, NewIntention, Origin } from '../store/types.js';
+import type { ClaimRoute, HistoryEntry, Intention, JobPatch, JobRef, LeaseGuard, NewIntention, Origin } from '../store/types.js';
 import { FINAL_STATES, type JobEvent, type JobEventSink, type JobState } from './events.js';
 
 /** What happens to a job. `insert-*` start one; the rest move it. */
@@ -121,17 +121,18 @@ export async function insertJob(
 }
 
 /**
- * Moves a job by `event`, if its state allows it (and, with `token`, if it still holds that
- * delivery token): the job after the change, or undefined when nothing changed.
+ * Moves a job by `event`, if its state allows it (and, with `guard`, if it still holds that
+ * delivery token, with a lease run out by `guard.expiredBy` if given): the job after the change,
+ * or undefined when nothing changed.
  */
 export async function transition(
   tx: Repositories, sink: JobEventSink, ref: JobRef, event: LifecycleEvent, c: Change,
-  patch: Omit<JobPatch, 'estado' | 'status'> = {}, token?: string,
+  patch: Omit<JobPatch, 'estado' | 'status'> = {}, guard?: string | LeaseGuard,
 ): Promise<Intention | undefined> {
   const estado = target(event);
   const job = await tx.intentions.update(ref, fromStates(event), {
     ...patch, estado, status: PUBLIC_STATUS[estado], ...(c.motivos === undefined ? {} : { motivos: c.motivos }),
-  }, token);
+  }, guard);
   if (job) await recorded(tx, sink, job, event, c);
   return job;
 }

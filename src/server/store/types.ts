@@ -141,6 +141,14 @@ export interface JobPatch {
   reprint?: boolean;
 }
 
+/** What a guarded update requires of a job besides its state: a delivery token (a string is just that). */
+export interface LeaseGuard {
+  /** The job still holds this delivery token. */
+  token: string;
+  /** …and its lease ran out before this time: the lease sweep never ends a lease renewed meanwhile. */
+  expiredBy?: Date;
+}
+
 /** Which queued jobs a terminal's client may take. */
 export interface ClaimRoute {
   accountId: string;

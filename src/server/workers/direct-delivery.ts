@@ -22,7 +22,7 @@ export function inProcessLink(jobs: Jobs, principal: Principal): TerminalLink {
       const offer = await jobs.next(principal, waitMs, signal);
       if (!offer) return undefined;
       const { job, token } = offer;
-      return { id: job.id, token, codigoImpressora: job.codigoImpressora, bytes: job.bytes, reprint: job.reprint, tentativas: job.tentativas };
+      return { id: job.id, token, codigoImpressora: job.codigoImpressora, bytes: job.bytes, reprint: job.reprint, tentativas: job.tentativas, leaseMs: jobs.settings.leaseMs };
     },
     async report(r) {
       const { aceito } = await jobs.report(principal, {
@@ -31,6 +31,7 @@ export function inProcessLink(jobs: Jobs, principal: Principal): TerminalLink {
       });
       return { aceito };
     },
+    renew: async (id, token) => ({ aceito: (await jobs.renew(principal, { id, token })).aceito }),
     resume: () => jobs.resume(principal),
   };
 }

@@ -111,13 +111,19 @@ export function postgresIntentions(db: Db): IntentionRepository {
         return { ...e, seq: rows[0]!.seq };
       });
     },
-    async update(ref, from, patch, token) {
+    async update(ref, from, patch, guard) {
       const params = new Params();
       const set = setClause(patch, params);
-      const guard = token === undefined ? '' : ` AND lease_token = ${params.add(token)}`;
+      const lease = typeof guard === 'string' ? { token: guard } : guard;
+      const guards = `${lease ? ` AND lease_token = ${params.add(lease.token)}` : ''}${lease?.expiredBy ? ` AND lease_expires_at < ${params.add(lease.expiredBy.getTime())}::bigint` : ''}`;
       const { rows } = await db.query<Row>(`UPDATE intentions SET ${set}
-        WHERE id = ${params.add(ref.id)} AND user_id = ${params.add(ref.accountId)} AND estado = ANY(${params.add([...from])}::text[])${guard} RETURNING *`, params.values);
+        WHERE id = ${params.add(ref.id)} AND user_id = ${params.add(ref.accountId)} AND estado = ANY(${params.add([...from])}::text[])${guards} RETURNING *`, params.values);
       return rows[0] && toIntention(rows[0]);
+    },
+    async renewLease(ref, from, lease, until) {
+      const { rowCount } = await db.query(`UPDATE intentions SET lease_expires_at = $1::bigint
+        WHERE id = $2 AND user_id = $3 AND estado = ANY($4::text[]) AND lease_token = $5 AND leased_to = $6`, [until.getTime(), ref.id, ref.accountId, [...from], lease.token, lease.leasedTo]);
+      return rowCount === 1;
     },
     async claim(route, from, patch) {
       const params = new Params();

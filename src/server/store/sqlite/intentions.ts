@@ -106,11 +106,18 @@ export function sqliteIntentions(db: Database.Database): Sync<IntentionRepositor
       const { seq } = q.append.get(id, id, e.estado, e.evento, JSON.stringify(e.motivos), e.origem, e.detalhe, e.at.getTime())!;
       return { ...e, seq };
     },
-    update(ref, from, patch, token) {
+    update(ref, from, patch, guard) {
       const [set, values] = setClause(patch);
-      const sql = `UPDATE intentions SET ${set} WHERE id = ? AND user_id = ? AND estado IN (${marks(from.length)})${token === undefined ? '' : ' AND lease_token = ?'} RETURNING *`;
-      const r = prepared(sql).get(...values, ref.id, ref.accountId, ...from, ...(token === undefined ? [] : [token])) as Row | undefined;
+      const lease = typeof guard === 'string' ? { token: guard } : guard;
+      const guards = `${lease ? ' AND lease_token = ?' : ''}${lease?.expiredBy ? ' AND lease_expires_at < ?' : ''}`;
+      const sql = `UPDATE intentions SET ${set} WHERE id = ? AND user_id = ? AND estado IN (${marks(from.length)})${guards} RETURNING *`;
+      const guardValues = lease ? [lease.token, ...(lease.expiredBy ? [lease.expiredBy.getTime()] : [])] : [];
+      const r = prepared(sql).get(...values, ref.id, ref.accountId, ...from, ...guardValues) as Row | undefined;
       return r && toIntention(r);
+    },
+    renewLease(ref, from, lease, until) {
+      const sql = `UPDATE intentions SET lease_expires_at = ? WHERE id = ? AND user_id = ? AND estado IN (${marks(from.length)}) AND lease_token = ? AND leased_to = ?`;
+      return prepared(sql).run(until.getTime(), ref.id, ref.accountId, ...from, lease.token, lease.leasedTo).changes === 1;
     },
     claim(route, from, patch) {
       const [set, values] = setClause(patch);
