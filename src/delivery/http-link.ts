@@ -1,6 +1,6 @@
 // The terminal client protocol over HTTP (src/server/routes/terminal.ts is the other side): what
 // `bobina agent` talks. The key goes in the Authorization header, never in a URL or a log line.
-import { LinkRefusedError, LinkRequestError, type TerminalLink, type TerminalOffer, type TerminalReport } from './loop.js';
+import { LinkRefusedError, LinkRequestError, type TerminalLink, type TerminalOffer, type TerminalReport, type TerminalState } from './loop.js';
 
 export interface HttpLinkOptions {
   /** The service's base URL, e.g. http://127.0.0.1:8080 */
@@ -50,20 +50,22 @@ export function httpLink(o: HttpLinkOptions): TerminalLink {
   return {
     async next(waitMs, signal) {
       const seconds = Math.max(0, Math.min(60, waitMs / 1000)).toFixed(3).replace(/\.?0+$/, '');
-      let answer: { trabalho: Trabalho | null };
+      let answer: { trabalho: Trabalho | null; terminal?: TerminalState | null };
       try {
-        answer = (await call('POST', `/TerminalImpressao/ObterProxima?espera=${seconds || '0'}&terminalId=${encodeURIComponent(o.terminal)}`, undefined, waitMs, signal)) as { trabalho: Trabalho | null };
+        answer = (await call('POST', `/TerminalImpressao/ObterProxima?espera=${seconds || '0'}&terminalId=${encodeURIComponent(o.terminal)}`, undefined, waitMs, signal)) as typeof answer;
       } catch (err) {
-        if (signal.aborted) return undefined;
+        if (signal.aborted) return {};
         throw err;
       }
+      const terminal = answer.terminal ? { terminal: { codigoImpressora: answer.terminal.codigoImpressora, parados: answer.terminal.parados } } : {};
       const t = answer.trabalho;
-      if (!t) return undefined;
-      return {
+      if (!t) return terminal;
+      const offer: TerminalOffer = {
         id: t.intencaoImpressaoId, token: t.tokenEntrega, codigoImpressora: t.codigoImpressora,
         bytes: new Uint8Array(Buffer.from(t.bytes, 'base64')), reprint: t.reimprimir, tentativas: t.tentativas,
         ...(typeof t.prazoSegundos === 'number' && t.prazoSegundos > 0 ? { leaseMs: t.prazoSegundos * 1000 } : {}),
-      } satisfies TerminalOffer;
+      };
+      return { offer, ...terminal };
     },
     async report(r: TerminalReport) {
       const answer = (await call('POST', '/TerminalImpressao/Reportar', {

@@ -31,10 +31,21 @@ export interface TerminalReport {
   detalhe?: string;
 }
 
+/** The terminal as the service says it is now. */
+export interface TerminalState {
+  /** The code of the printer linked to the terminal (null: none): the dialect the device speaks. */
+  codigoImpressora: string | null;
+  /** The terminal's jobs stopped on its printer, waiting for it to clear (0: nothing waits for it). */
+  parados: number;
+}
+
 /** The service, as a terminal's client sees it. */
 export interface TerminalLink {
-  /** The next job, waiting up to `waitMs`; undefined when none came. */
-  next(waitMs: number, signal: AbortSignal): Promise<TerminalOffer | undefined>;
+  /**
+   * The next job, waiting up to `waitMs` (no `offer` when none came), and the terminal as it is now
+   * (no `terminal` from a service that does not say).
+   */
+  next(waitMs: number, signal: AbortSignal): Promise<{ offer?: TerminalOffer; terminal?: TerminalState }>;
   report(report: TerminalReport): Promise<{ aceito: boolean }>;
   /** Keeps the lease of a job still being delivered; `aceito: false` once the client no longer holds it. */
   renew(id: number, token: string): Promise<{ aceito: boolean }>;
@@ -98,8 +109,14 @@ export function reportFor(offer: TerminalOffer, result: DeliveryResult): Termina
 export class DeliveryLoop {
   private readonly abort = new AbortController();
   private running: Promise<void> | undefined;
-  /** The template of the last job stopped by the printer: its status is asked until it is ready. */
+  /**
+   * Waiting for the printer: the template of the last job it stopped, whose dialect is used when the
+   * terminal has no linked printer. The printer is asked until it is ready, or until the service
+   * says no job waits for it any more (canceled, expired).
+   */
   private waitingFor: string | undefined;
+  /** The terminal as the service last said it is (its printer: the dialect the device speaks). */
+  private terminal: TerminalState | undefined;
   /** Jobs printed (or found printed in the journal) by this loop. */
   printed = 0;
 
@@ -129,8 +146,15 @@ export class DeliveryLoop {
     while (!signal.aborted) {
       try {
         if (this.waitingFor !== undefined) {
-          if (!(await this.printerReady(this.waitingFor))) {
-            await sleep(retryMs, signal);
+          if (this.terminal?.parados === 0) {
+            this.log('no job waits for the printer any more (canceled or expired): taking jobs again');
+            this.waitingFor = undefined;
+            continue;
+          }
+          if (!(await this.printerReady(this.terminal?.codigoImpressora ?? this.waitingFor))) {
+            // The pause is spent asking the service, which says whether the stopped jobs are still
+            // there and which printer the terminal has now (it hands out nothing while they are).
+            await this.take(retryMs);
             continue;
           }
           this.waitingFor = undefined;
@@ -142,10 +166,8 @@ export class DeliveryLoop {
           if (n > 0) this.log(`printer ready: ${n} stopped job(s) queued again`);
           first = false;
         }
-        const offer = await this.link.next(this.options.waitMs ?? 30_000, signal);
+        await this.take(this.options.waitMs ?? 30_000);
         pause = retryMs;
-        if (!offer || signal.aborted) continue;
-        await this.handle(offer);
       } catch (err) {
         if (err instanceof LinkRefusedError) throw err;
         if (signal.aborted) break;
@@ -154,6 +176,18 @@ export class DeliveryLoop {
         pause = Math.min(pause * 2, 10 * retryMs);
       }
     }
+  }
+
+  /** Asks the service for the next job (waiting up to `waitMs`), learns the terminal's state, and delivers what came. */
+  private async take(waitMs: number): Promise<void> {
+    const { offer, terminal } = await this.link.next(waitMs, this.abort.signal);
+    if (terminal) {
+      if (this.terminal && terminal.codigoImpressora !== this.terminal.codigoImpressora) {
+        this.log(`the terminal's printer is now ${terminal.codigoImpressora ?? 'none'} (was ${this.terminal.codigoImpressora ?? 'none'})`);
+      }
+      this.terminal = terminal;
+    }
+    if (offer && !this.abort.signal.aborted) await this.handle(offer);
   }
 
   private async printerReady(printer: string): Promise<boolean> {
@@ -178,6 +212,14 @@ export class DeliveryLoop {
   }
 
   private async deliver(offer: TerminalOffer): Promise<void> {
+    // A job compiled for another printer than the device's is never sent (the service stops such
+    // jobs itself; this covers a terminal relinked between the two).
+    const device = this.terminal?.codigoImpressora;
+    if (device && device !== offer.codigoImpressora) {
+      this.log(`job ${offer.id}: compiled for ${offer.codigoImpressora}, but the terminal prints on ${device}: not sent`);
+      await this.send({ id: offer.id, token: offer.token, estado: 'stopped', motivos: ['printer-mismatch'], detalhe: `compiled for ${offer.codigoImpressora}; the terminal's printer is ${device}` });
+      return;
+    }
     let session;
     try {
       session = openPrinter(this.options.device, offer.codigoImpressora, this.options.printer);
@@ -197,7 +239,11 @@ export class DeliveryLoop {
     await printing;
     const report = reportFor(offer, result);
     if (result.outcome === 'completed') this.printed++;
-    if (result.outcome === 'stopped') this.waitingFor = offer.codigoImpressora;
+    if (result.outcome === 'stopped') {
+      this.waitingFor = offer.codigoImpressora;
+      // Until the service has this report, it does not count this job among the stopped ones.
+      if (this.terminal) this.terminal = { ...this.terminal, parados: Math.max(1, this.terminal.parados) };
+    }
     this.log(`job ${offer.id}: ${report.estado}${report.motivos?.length ? ` (${report.motivos.join(', ')})` : ''}${result.outcome === 'completed' && result.fromJournal ? ' [journal]' : ''}`);
     await this.send(report);
   }

@@ -146,7 +146,12 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(await store.intentions.update({ accountId, id: own.id }, ['acquired'], { estado: 'stopped', status: 'x', motivos: ['paper-out'] }, 'wrong-token')).toBeUndefined();
     expect(await store.intentions.update({ accountId, id: own.id }, ['acquired'], { estado: 'stopped', status: 'x', motivos: ['paper-out'] }, 'tok')).toMatchObject({ estado: 'stopped', motivos: ['paper-out'] });
     expect(await store.intentions.claim(route, ['queued'], lease)).toBeUndefined();
-    // …unless its outcome is unknown (that one waits for a person).
+    // …unless it waits for a person: compiled for another printer, or its outcome unknown.
+    await store.intentions.update({ accountId, id: own.id }, ['stopped'], { estado: 'stopped', status: 'x', motivos: ['printer-mismatch'] });
+    expect(await store.intentions.claim(route, ['queued'], { ...lease, leaseToken: 'tok-x', tentativasIncrement: false })).toMatchObject({ id: template.id });
+    await store.intentions.update({ accountId, id: template.id }, ['acquired'], { estado: 'queued', status: 'x', leaseToken: null, leasedTo: null, tentativasIncrement: false });
+    await store.intentions.update({ accountId, id: own.id }, ['stopped'], { estado: 'stopped', status: 'x', motivos: ['media-empty'] });
+    expect(await store.intentions.claim(route, ['queued'], lease)).toBeUndefined();
     await store.intentions.update({ accountId, id: own.id }, ['stopped'], { estado: 'stopped', status: 'x', motivos: ['outcome-unknown'] });
     expect(await store.intentions.claim(route, ['queued'], { ...lease, leaseToken: 'tok2' })).toMatchObject({ id: template.id, leaseToken: 'tok2' });
     expect(await store.intentions.dueLeases(['acquired'], new Date(6_000), 10)).toEqual([{ accountId, id: template.id }]);
@@ -170,6 +175,16 @@ describe(`the ${STORE_KIND} store`, () => {
     expect([h1.seq, h2.seq]).toEqual([1, 2]);
     expect(await store.intentions.history(accountId, own.id)).toEqual([h1, h2]);
     expect(await store.intentions.history('someone-else', own.id)).toEqual([]);
+    // The terminal's own queued jobs compiled for another template than its printer's (template jobs never are).
+    const other = await store.intentions.insert({ ...draft('other printer'), terminalId: 'T1', impressoraId: 5, codigoImpressora: 'MAKER5T20' });
+    await store.intentions.insert({ ...draft('same printer'), terminalId: 'T1', impressoraId: 1 });
+    expect(await store.intentions.mismatched(route, ['queued'], 10)).toEqual([{ accountId, id: other.id, codigoImpressora: 'MAKER5T20' }]);
+    expect(await store.intentions.mismatched({ ...route, printerId: null }, ['queued'], 10)).toEqual([]);
+    expect(await store.intentions.mismatched({ ...route, accountId: 'someone-else' }, ['queued'], 10)).toEqual([]);
+    // Compiled again: new bytes, diagnostics and template, in the same guarded statement.
+    const compiled = { bytes: Uint8Array.of(1, 2, 3), diagnostics: [], impressoraId: 1, codigoImpressora: 'MAKER1MP4200' };
+    expect(await store.intentions.update({ accountId, id: other.id }, ['queued'], { estado: 'queued', status: 'x', compiled })).toMatchObject({ bytes: Uint8Array.of(1, 2, 3), impressoraId: 1, codigoImpressora: 'MAKER1MP4200' });
+    expect(await store.intentions.mismatched(route, ['queued'], 10)).toEqual([]);
   });
 
   both('keeps tokens, terminal keys and webhook endpoints, messages and attempts the same way', async () => {

@@ -21,6 +21,8 @@ export type LifecycleEvent =
   | 'resume' // the printer answers well again: a stopped job waits for its turn again
   | 'lease-expired' // no report before the lease ran out: offered again
   | 'attempts-exhausted' // the lease ran out on the last allowed attempt
+  | 'printer-mismatch' // compiled for another printer than its terminal's now: never sent, waits for a person
+  | 'recompile' // compiled again for its terminal's printer (Recompilar), and queued
   | 'cancel' // the partner cancels a job nobody holds
   | 'expire'; // never printed within the job time-to-live
 
@@ -28,7 +30,7 @@ export type LifecycleEvent =
 export const TRANSITIONS: Readonly<Record<JobState | 'new', Partial<Record<LifecycleEvent, JobState>>>> = {
   new: { 'insert-held': 'held', 'insert-queued': 'queued', 'insert-printed': 'completed' },
   held: { start: 'queued', cancel: 'canceled', expire: 'expired' },
-  queued: { acquire: 'acquired', cancel: 'canceled', expire: 'expired' },
+  queued: { acquire: 'acquired', 'printer-mismatch': 'stopped', recompile: 'queued', cancel: 'canceled', expire: 'expired' },
   acquired: {
     printing: 'printing', completed: 'completed', stopped: 'stopped', failed: 'failed',
     'lease-expired': 'queued', 'attempts-exhausted': 'failed',
@@ -37,7 +39,7 @@ export const TRANSITIONS: Readonly<Record<JobState | 'new', Partial<Record<Lifec
     printing: 'printing', completed: 'completed', stopped: 'stopped', failed: 'failed',
     'lease-expired': 'queued', 'attempts-exhausted': 'failed',
   },
-  stopped: { resume: 'queued', start: 'queued', cancel: 'canceled', expire: 'expired' },
+  stopped: { resume: 'queued', start: 'queued', recompile: 'queued', cancel: 'canceled', expire: 'expired' },
   completed: {},
   failed: {},
   canceled: {},

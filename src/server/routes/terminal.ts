@@ -37,7 +37,8 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
     reply.raw.once('close', onClose);
     try {
       const offer = await jobs.next(request.principal, waitMs, gone.signal);
-      if (!offer) return { data: formatData(new Date()), trabalho: null };
+      const terminal = (await jobs.terminalView(request.principal)) ?? null;
+      if (!offer) return { data: formatData(new Date()), trabalho: null, terminal };
       const { job, token } = offer;
       return {
         data: formatData(new Date()),
@@ -46,6 +47,7 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
           impressoraId: job.impressoraId, bytes: Buffer.from(job.bytes).toString('base64'), tamanhoBytes: job.bytes.length,
           tentativas: job.tentativas, reimprimir: job.reprint, prazoSegundos: jobs.settings.leaseMs / 1000,
         },
+        terminal,
       };
     } finally {
       reply.raw.off('close', onClose);

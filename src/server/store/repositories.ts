@@ -91,6 +91,11 @@ export interface IntentionRepository {
    * terminal has a job stopped for its printer (those go first when it clears, keeping insert order).
    */
   claim(route: ClaimRoute, from: readonly JobState[], patch: JobPatch): Promise<Intention | undefined>;
+  /**
+   * The route's own terminal's jobs in one of `states` compiled for another template than
+   * `route.printerId` (none when the terminal has no printer), oldest first, at most `limit`.
+   */
+  mismatched(route: ClaimRoute, states: readonly JobState[], limit: number): Promise<(JobRef & { codigoImpressora: string })[]>;
   /** The jobs `route` may take (or holds) in one of `states`, oldest first. */
   listForRoute(route: ClaimRoute, states: readonly JobState[]): Promise<Intention[]>;
   /** Jobs in one of `states` whose lease ran out before `now`. */

@@ -139,6 +139,8 @@ export interface JobPatch {
   leaseToken?: string | null;
   leaseExpiresAt?: Date | null;
   reprint?: boolean;
+  /** The job compiled again (Recompilar): its bytes, diagnostics and template. */
+  compiled?: { bytes: Uint8Array; diagnostics: Diagnostic[]; impressoraId: number; codigoImpressora: string };
 }
 
 /** What a guarded update requires of a job besides its state: a delivery token (a string is just that). */

@@ -20,9 +20,15 @@ export function inProcessLink(jobs: Jobs, principal: Principal): TerminalLink {
       // The app is closing: wait for this loop to be stopped instead of asking again at once.
       if (jobs.notifier.isClosed) await new Promise((resolve) => (signal.aborted ? resolve(undefined) : signal.addEventListener('abort', resolve, { once: true })));
       const offer = await jobs.next(principal, waitMs, signal);
-      if (!offer) return undefined;
+      if (!offer && signal.aborted) return {};
+      const view = await jobs.terminalView(principal);
+      const terminal = view ? { terminal: { codigoImpressora: view.codigoImpressora, parados: view.parados } } : {};
+      if (!offer) return terminal;
       const { job, token } = offer;
-      return { id: job.id, token, codigoImpressora: job.codigoImpressora, bytes: job.bytes, reprint: job.reprint, tentativas: job.tentativas, leaseMs: jobs.settings.leaseMs };
+      return {
+        offer: { id: job.id, token, codigoImpressora: job.codigoImpressora, bytes: job.bytes, reprint: job.reprint, tentativas: job.tentativas, leaseMs: jobs.settings.leaseMs },
+        ...terminal,
+      };
     },
     async report(r) {
       const { aceito } = await jobs.report(principal, {
