@@ -37,13 +37,7 @@ export const LOCAL_WEBHOOKS = { BOBINA_WEBHOOKS_ALLOW_PRIVATE: '1', BOBINA_WEBHO
 export const states = (i: Intencao) => i.historico.map((h) => (h.motivos.length ? `${h.estado}(${h.motivos.join(',')})` : h.estado));
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+export { waitFor } from './helpers.js';
 
 export interface HarnessOptions {
   /** The printer new terminals are linked to. */
@@ -65,6 +59,10 @@ export interface Harness {
   cli(...args: string[]): string;
   start(...flags: string[]): Promise<void>;
   kill(): Promise<void>;
+  /** What the running service logged (its warnings and errors: LOG_LEVEL=warn). */
+  log(): string;
+  /** Where direct delivery keeps a terminal's journal. */
+  journalDir(terminalId: string): string;
   terminal(flags?: string[], printer?: string): Terminal;
   agent(t: Terminal, device: string, extra?: string[], stateDir?: string): Child;
   api(method: string, path: string, body?: object, key?: string): Promise<Answer>;
@@ -80,6 +78,7 @@ export function serviceHarness(o: HarnessOptions): Harness {
   let terminals = 0;
   /** The service outlives single tests, so it is started and killed (by pid) here, not by helpers.ts. */
   let service: ChildProcess | undefined;
+  let serviceLog = () => '';
   const h: Harness = {
     dir: '',
     base: '',
@@ -96,6 +95,14 @@ export function serviceHarness(o: HarnessOptions): Harness {
     async start(...flags: string[]): Promise<void> {
       const served = await startServe({ flags: [...database.flags, '--state-dir', join(h.dir, 'direct'), ...(o.serveFlags ?? []), ...flags], port, ...(o.env ? { env: o.env } : {}) });
       service = served.proc;
+      serviceLog = served.stdout;
+    },
+
+    log: () => serviceLog(),
+
+    journalDir(terminalId: string): string {
+      const [account] = JSON.parse(h.cli('users', 'list', '--json')) as { id: string; email: string }[];
+      return join(h.dir, 'direct', encodeURIComponent(account!.id), encodeURIComponent(terminalId));
     },
 
     async kill(): Promise<void> {

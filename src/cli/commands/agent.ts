@@ -39,9 +39,24 @@ export const agentCommand: Command = {
     const { httpLink } = await import('../../delivery/http-link.js');
     const { join } = await import('node:path');
     const stateDir = values['state-dir'] ?? join('.bobina-agent', encodeURIComponent(values.terminal));
-    const journal = Journal.open(stateDir);
     // With --device -, stdout carries the jobs' bytes: every line of the agent's own goes to stderr.
     const say = (line: string) => io.stderr.write(`bobina agent: ${line}\n`);
+    // Another agent on this state directory (the old one, still stopping) is waited for, not fought:
+    // its lock goes once it has gone (a dead or zombie holder's at once).
+    const waiting = new AbortController();
+    const giveUp = () => waiting.abort();
+    process.once('SIGINT', giveUp);
+    process.once('SIGTERM', giveUp);
+    const journal = await Journal.openWhenFree(stateDir, {
+      signal: waiting.signal,
+      onWait: (err) => say(`${err.message} (another agent on this state directory?); waiting for it to stop`),
+    });
+    process.off('SIGINT', giveUp);
+    process.off('SIGTERM', giveUp);
+    if (!journal) {
+      say('stopped');
+      return EXIT.ok;
+    }
     const loop = new DeliveryLoop(httpLink({ url: values.url, key, terminal: values.terminal }), {
       device: values.device, journal, waitMs: wait * 1000, retryMs, log: say, printer: { confirmTimeoutMs: Math.round(confirmTimeout * 1000) },
     });
