@@ -117,6 +117,8 @@ export class DeliveryLoop {
   private waitingFor: string | undefined;
   /** The terminal as the service last said it is (its printer: the dialect the device speaks). */
   private terminal: TerminalState | undefined;
+  /** Requests to the service that failed in a row: the first one that works again says so. */
+  private failures = 0;
   /** Jobs printed (or found printed in the journal) by this loop. */
   printed = 0;
 
@@ -163,6 +165,7 @@ export class DeliveryLoop {
         if (first) {
           // At start, and when the printer clears: jobs stopped earlier go back in the queue, in order.
           const n = await this.link.resume();
+          this.reached();
           if (n > 0) this.log(`printer ready: ${n} stopped job(s) queued again`);
           first = false;
         }
@@ -171,6 +174,7 @@ export class DeliveryLoop {
       } catch (err) {
         if (err instanceof LinkRefusedError) throw err;
         if (signal.aborted) break;
+        this.failures++;
         this.log(`service unreachable (${(err as Error).message}); trying again in ${pause} ms`);
         await sleep(pause, signal);
         pause = Math.min(pause * 2, 10 * retryMs);
@@ -178,9 +182,16 @@ export class DeliveryLoop {
     }
   }
 
+  private reached(): void {
+    if (this.failures === 0) return;
+    this.log(`service reachable again after ${this.failures} failed attempt(s)`);
+    this.failures = 0;
+  }
+
   /** Asks the service for the next job (waiting up to `waitMs`), learns the terminal's state, and delivers what came. */
   private async take(waitMs: number): Promise<void> {
     const { offer, terminal } = await this.link.next(waitMs, this.abort.signal);
+    this.reached();
     if (terminal) {
       if (this.terminal && terminal.codigoImpressora !== this.terminal.codigoImpressora) {
         this.log(`the terminal's printer is now ${terminal.codigoImpressora ?? 'none'} (was ${this.terminal.codigoImpressora ?? 'none'})`);
@@ -257,6 +268,7 @@ export class DeliveryLoop {
     for (let attempt = 0; ; attempt++) {
       try {
         const { aceito } = await this.link.report(report);
+        if (attempt > 0) this.log(`job ${report.id}: report ${report.estado} delivered after ${attempt} failed attempt(s)`);
         if (!aceito) this.log(`job ${report.id}: report ${report.estado} not taken (stale token or already final)`);
         return;
       } catch (err) {
@@ -267,6 +279,7 @@ export class DeliveryLoop {
         }
         // Stopping: the journal keeps what was printed; the re-offer after restart reports it.
         if (this.abort.signal.aborted && attempt > 0) return;
+        this.log(`job ${report.id}: report ${report.estado} not delivered (${(err as Error).message}); trying again in ${pause} ms`);
         await sleep(pause, this.abort.signal.aborted ? new AbortController().signal : this.abort.signal);
         pause = Math.min(pause * 2, 10_000);
       }

@@ -6,6 +6,12 @@
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
 
+/** localhost, 127.0.0.0/8 or ::1: plain http never leaves the machine. */
+function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
+}
+
 export const agentCommand: Command = {
   name: 'agent',
   usage: 'bobina agent --url <service URL> --key <terminal key> --terminal <id> --device <tcp://host:port|file:PATH|-> [--state-dir DIR] [--wait 30] [--retry-ms 1000] [--confirm-timeout 30]',
@@ -17,8 +23,9 @@ export const agentCommand: Command = {
     }, 0);
     const key = values.key ?? process.env.BOBINA_TERMINAL_KEY;
     if (!values.url || !key || !values.terminal || !values.device) throw new UsageError('--url, --key (or BOBINA_TERMINAL_KEY), --terminal and --device are required');
+    let url: URL;
     try {
-      new URL(values.url);
+      url = new URL(values.url);
     } catch {
       throw new UsageError(`invalid --url "${values.url}"`);
     }
@@ -39,8 +46,12 @@ export const agentCommand: Command = {
     const { httpLink } = await import('../../delivery/http-link.js');
     const { join } = await import('node:path');
     const stateDir = values['state-dir'] ?? join('.bobina-agent', encodeURIComponent(values.terminal));
-    // With --device -, stdout carries the jobs' bytes: every line of the agent's own goes to stderr.
-    const say = (line: string) => io.stderr.write(`bobina agent: ${line}\n`);
+    // With --device -, stdout carries the jobs' bytes: every line of the agent's own goes to stderr,
+    // each with the time it was written.
+    const say = (line: string) => io.stderr.write(`${new Date().toISOString()} bobina agent: ${line}\n`);
+    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+      say(`warning: ${url.host} is reached over plain http: the terminal key and every job travel unencrypted; use https (or a tunnel) for anything but this machine`);
+    }
     // Another agent on this state directory (the old one, still stopping) is waited for, not fought:
     // its lock goes once it has gone (a dead or zombie holder's at once).
     const waiting = new AbortController();
