@@ -1,7 +1,7 @@
 // Build: the library, bobina/delivery, the CLI and the service's compile worker in one ES module
-// build, so the compiler is in dist/ once (a chunk the entries import). scripts/cjs-entry.mjs then
-// writes dist/index.cjs and dist/delivery.cjs, each a one-line require() of the same build
-// (require(esm): Node 20.19+, 22.12+), with the same types.
+// build, so the ES module files hold the compiler once (a chunk the entries import).
+// scripts/cjs-build.mjs then rewrites the library's part as CommonJS in dist/cjs/, for what resolves
+// package.json's `require` condition (Jest, Node without require(esm)), with .d.cts types.
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 import { chevrotainTrim } from './scripts/chevrotain-trim.mjs';

@@ -1,5 +1,5 @@
 // Types of scripts/offline-install.mjs.
-export declare function writeProject(root: string, dir: string, tarball: string, tarballName: string): void;
+export declare function writeProject(root: string, dir: string): void;
 export declare function packAndInstall(root: string, work: string): { tarball: string; files: string[]; app: string; log: string };
 export interface InstalledPackage {
   name: string;

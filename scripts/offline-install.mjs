@@ -1,28 +1,24 @@
-// `npm pack` + `npm install --offline` of the tarball into an empty project, from npm's cache alone
-// (test/package.test.ts, the bench). `npm ci` caches tarballs but not the registry documents npm
-// needs to resolve ranges, so the project gets a lockfile whose entries for the tarball's
-// dependencies are copied from this repository's lockfile (the versions `npm ci` installed).
+// `npm pack` + `npm install --offline <tarball>` into an empty project, from npm's cache alone
+// (test/package.test.ts, test/package-toolchains.test.ts, the bench). `npm ci` caches tarballs but
+// not the registry documents npm needs to resolve ranges, so the project starts with a lockfile
+// holding the tarball's dependencies, copied from this repository's lockfile (the versions
+// `npm ci` installed); then `npm install <tarball>` runs as a user types it, and npm reads the
+// tarball's package.json as it would for them (its install-scripts warning included).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** Writes package.json and package-lock.json of a project depending on `tarball` only. */
-export function writeProject(root, dir, tarball, tarballName) {
+/**
+ * Writes package.json (no dependencies yet) and a package-lock.json holding the dependency
+ * closure of the package at `root`, hoisted as the repository's lockfile has it.
+ */
+export function writeProject(root, dir) {
   mkdirSync(dir, { recursive: true });
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const repoLock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
-  const spec = `file:../${tarballName}`;
-  const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
-  const bobina = { version: pkg.version, resolved: spec, integrity, license: pkg.license };
-  for (const key of ['dependencies', 'bin', 'engines', 'peerDependencies', 'peerDependenciesMeta']) if (pkg[key]) bobina[key] = pkg[key];
-  const packages = {
-    '': { name: 'app', version: '1.0.0', dependencies: { bobina: spec } },
-    'node_modules/bobina': bobina,
-  };
-  // The dependency closure, hoisted as the repository's lockfile has it.
+  const packages = { '': { name: 'app', version: '1.0.0' } };
   const queue = Object.keys(pkg.dependencies);
   while (queue.length > 0) {
     const name = queue.shift();
@@ -34,20 +30,21 @@ export function writeProject(root, dir, tarball, tarballName) {
     packages[key] = kept;
     queue.push(...Object.keys(entry.dependencies ?? {}));
   }
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies: { bobina: spec } }, null, 2));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }, null, 2));
   writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ name: 'app', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2));
 }
 
 /**
  * Packs `root` (without lifecycle scripts: the dist/ already built) into `work` and installs the
- * tarball into `work`/app offline. Returns the tarball, its files and npm's output.
+ * tarball into `work`/app offline, as `npm install <tarball>`. Returns the tarball, its files and
+ * npm's output.
  */
 export function packAndInstall(root, work) {
   const packed = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0];
   const tarball = join(work, packed.filename);
   const app = join(work, 'app');
-  writeProject(root, app, tarball, packed.filename);
-  const install = spawnSync(npm, ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=warn'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
+  writeProject(root, app);
+  const install = spawnSync(npm, ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=warn', `../${packed.filename}`], { cwd: app, encoding: 'utf8', timeout: 120_000 });
   const log = install.stdout + install.stderr;
   if (install.status !== 0) throw new Error(`npm install --offline failed:\n${log}`);
   return { tarball, files: packed.files.map((f) => f.path), app, log };

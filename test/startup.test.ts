@@ -1,7 +1,7 @@
 // What importing the built package loads: compiling must not load the previewer's PNG renderer,
 // TypeBox or iconv-lite (CP850 comes from a generated table), and nothing of qrcode from
-// node_modules (its core is bundled); each optional part loads on first use, from the ESM and the
-// CJS entry alike.
+// node_modules (its core is bundled); each optional part loads on first use, from the ES module
+// build and the CommonJS build alike.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ const QRCODE = /node_modules\/qrcode\//;
  * modules matching `watch` that were loaded after each.
  */
 function loaded(kind: 'esm' | 'cjs', watch: RegExp, first: string, then: string): { first: string[]; then: string[] } {
-  const load = kind === 'esm' ? `const b = await import(${JSON.stringify(join(ROOT, 'dist', 'index.js'))});` : `const b = require(${JSON.stringify(join(ROOT, 'dist', 'index.cjs'))});`;
+  const load = kind === 'esm' ? `const b = await import(${JSON.stringify(join(ROOT, 'dist', 'index.js'))});` : `const b = require(${JSON.stringify(join(ROOT, 'dist', 'cjs', 'index.cjs'))});`;
   const seen = `Object.keys(require('node:module')._cache).filter((f) => ${watch}.test(f.replaceAll('\\\\', '/')))`;
   const script = `${kind === 'esm' ? "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" : ''}
     ${load} ${first}; const first = ${seen}; ${then}; console.log(JSON.stringify({ first, then: ${seen} }));`;

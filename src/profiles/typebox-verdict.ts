@@ -1,7 +1,8 @@
 // TypeBox's verdict and error list for a profile the run-time check (check.ts)
 // rejected. TypeBox's value module is loaded here, on this error path only. It is ESM-only, so
-// require() needs require(esm): Node 20.19+, 22.12+ (the engines range). Where that fails, the
-// caller reports a general "does not match the profile schema", as it does outside Node.
+// require() needs require(esm): Node 20.19+, 22.12+ (the engines range starts at 20.16 / 22.3).
+// Where that fails, the caller reports a general "does not match the profile schema", as it does
+// outside Node.
 import { lazy } from '../caches.js';
 import { nodeRequire } from '../node-require.js';
 
