@@ -12,6 +12,8 @@ export interface Served {
   base: string;
   /** What it wrote on stderr so far. */
   stderr: () => string;
+  /** What it wrote on stdout so far: its log lines (pino JSON, LOG_LEVEL warn unless `env` says otherwise). */
+  stdout: () => string;
 }
 
 export interface ServeOptions {
@@ -27,10 +29,12 @@ export async function startServe(o: ServeOptions): Promise<Served> {
   const port = o.port ?? (await freePort());
   const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', ...o.flags], {
     env: { ...process.env, ...CHILD_ENV, LOG_LEVEL: 'warn', ...o.env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
+  let out = '';
   proc.stderr!.on('data', (d: Buffer) => void (err += d.toString()));
+  proc.stdout!.on('data', (d: Buffer) => void (out += d.toString()));
   const timeoutMs = o.timeoutMs ?? 20_000;
   await new Promise<void>((resolve, reject) => {
     const done = (e?: Error) => {
@@ -48,7 +52,7 @@ export async function startServe(o: ServeOptions): Promise<Served> {
     const poll = setInterval(() => err.includes('listening on') && done(), 10);
     proc.once('exit', onExit);
   });
-  return { proc, port, base: `http://127.0.0.1:${port}`, stderr: () => err };
+  return { proc, port, base: `http://127.0.0.1:${port}`, stderr: () => err, stdout: () => out };
 }
 
 /** Sends `signal` to the process by its pid and waits until it has exited. */

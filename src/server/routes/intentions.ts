@@ -1,7 +1,7 @@
-// POST /IntencaoImpressao/Insert, GET /IntencaoImpressao/GetById (spec §4.3, §4.4) and POST
-// /IntencaoImpressao/Cancelar, behind the printing scope's authentication. Insert resolves the
-// printer, compiles (see compiler.ts), and commits bytes + diagnostics + the job's first state and
-// history row before answering (jobs/jobs.ts).
+// POST /IntencaoImpressao/Insert, GET /IntencaoImpressao/GetById (spec §4.3, §4.4), POST
+// /IntencaoImpressao/Cancelar and /IntencaoImpressao/Recompilar, behind the printing scope's
+// authentication. Insert resolves the printer, compiles (see compiler.ts), and commits bytes +
+// diagnostics + the job's first state and history row before answering (jobs/jobs.ts).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasErrors } from '../../index.js';
@@ -9,7 +9,7 @@ import type { Compiler } from '../compiler.js';
 import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
 import { Problem } from '../errors.js';
 import type { Jobs } from '../jobs/jobs.js';
-import { cancelSchema, getByIdSchema, insertSchema } from '../schemas.js';
+import { cancelSchema, getByIdSchema, insertSchema, recompileSchema } from '../schemas.js';
 import type { Store } from '../store/repositories.js';
 import type { IdempotentAnswer } from '../store/types.js';
 import { assertWellFormed, insertRequestHash } from './insert-request.js';
@@ -82,5 +82,14 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
 
   api.post('/IntencaoImpressao/Cancelar', { schema: cancelSchema, serializerCompiler: plainJson }, async (request) => {
     return intentionView(await jobs.cancel(request.principal.accountId, Number(request.query.intencaoImpressaoId)));
+  });
+
+  // Compiled as Insert compiles: on the pool, with the same limits, and refused the same way.
+  api.post('/IntencaoImpressao/Recompilar', { schema: recompileSchema, serializerCompiler: plainJson }, async (request) => {
+    return intentionView(await jobs.recompile(request.principal.accountId, Number(request.query.intencaoImpressaoId), async (conteudo, printer) => {
+      const { bytes, diagnostics } = await compiler.run({ conteudo, printer });
+      if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
+      return { bytes, diagnostics };
+    }));
   });
 }
