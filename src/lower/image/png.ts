@@ -122,7 +122,7 @@ function decode(bytes: Uint8Array, maxPixels: number): Grey {
     const [w, rows] = sizes[p]!;
     if (w <= 0 || rows <= 0) return;
     const rowBytes = Math.ceil((w * bitsPerPixel) / 8);
-    let prev = new Uint8Array(rowBytes);
+    let prev: Uint8Array = new Uint8Array(rowBytes);
     for (let r = 0; r < rows; r++) {
       const line = unfilter(raw[offset]!, raw.subarray(offset + 1, offset + 1 + rowBytes), prev, bpp);
       offset += 1 + rowBytes;
