@@ -2,7 +2,8 @@
 import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from './diagnostics.js';
 import { emit as emitOps, type EmitOptions, type EmitRecord } from './emit/index.js';
 import { formatListing } from './inspect/listing.js';
-import { DiagnosticSink, OutputLimitReached, outputTooLarge, qrCountError, resolveLimits, type CompileLimits } from './limits.js';
+import { DiagnosticSink, OutputLimitReached, outputTooLarge, resolveLimits, tagCountError, type CompileLimits } from './limits.js';
+import type { ImageSources } from './lower/image.js';
 import { lowerRaw, type Op } from './lower/index.js';
 import type { Document } from './parse/ast.js';
 import { parseRaw } from './parse/index.js';
@@ -13,8 +14,15 @@ export interface CompileOptions {
   printer: PrinterRef;
   /** Also return one record per emitted command (for listings and byte → source maps). */
   records?: boolean;
-  /** Output bytes, QR codes and diagnostics allowed per job; unset fields take DEFAULT_LIMITS. */
+  /** Output bytes, QR codes, images and diagnostics allowed per job; unset fields take DEFAULT_LIMITS. */
   limits?: Partial<CompileLimits>;
+  /**
+   * Images `<image src="name"/>` may name: PNG file bytes, or a 1-bit bitmap.
+   *
+   * @example
+   * compile('<image src="logo"/>', { printer: 5, images: { logo: readFileSync('logo.png') } });
+   */
+  images?: ImageSources;
 }
 
 export interface CompileResult {
@@ -39,20 +47,20 @@ export function compile(conteudo: string, options: CompileOptions): CompileResul
   const limits = resolveLimits(options.limits);
   const raw = new DiagnosticSink(limits.maxDiagnostics);
   const ast = parseRaw(conteudo, raw);
-  const { bytes, records } = lowerAndEmit(ast, profile, raw, limits, options.records === true, conteudo);
+  const { bytes, records } = lowerAndEmit(ast, profile, raw, limits, options.records === true, conteudo, options.images);
   const diagnostics = resolveDiagnostics(conteudo, raw.finish());
   return records ? { bytes, diagnostics, records } : { bytes, diagnostics };
 }
 
 /** A job over a limit stops where the limit is found: that limit's error, and no bytes. */
-function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limits: Readonly<CompileLimits>, records: boolean, source: string): { bytes: Uint8Array; records?: EmitRecord[] } {
+function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limits: Readonly<CompileLimits>, records: boolean, source: string, images: ImageSources | undefined): { bytes: Uint8Array; records?: EmitRecord[] } {
   const refused = () => ({ bytes: new Uint8Array(0), ...(records ? { records: [] } : {}) });
-  const tooManyQr = qrCountError(ast, limits.maxQrCodes);
-  if (tooManyQr) {
-    raw.force(tooManyQr);
+  const tooMany = tagCountError(ast, limits);
+  if (tooMany) {
+    raw.force(tooMany);
     return refused();
   }
-  const ops = lowerRaw(ast, profile, raw);
+  const ops = lowerRaw(ast, profile, raw, { limits, ...(images && { images }) });
   let at: { start: number; end: number };
   try {
     const out = emitOps(ops, profile, { records, source, maxBytes: limits.maxOutputBytes });

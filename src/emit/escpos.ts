@@ -6,6 +6,7 @@ import { COMMANDS, type CommandKey } from '../profiles/commands.js';
 import type { Profile } from '../profiles/index.js';
 import { codepage as codepageOf, codepageTable, type CodepageTable } from '../text/codepage.js';
 import { writeText } from './encode-text.js';
+import { BARCODE_FAMILIES } from './barcode-native.js';
 import { IMAGE_ENCODERS } from './image.js';
 import { SourceLines } from './lines.js';
 import { QR_FAMILIES } from './qr-native.js';
@@ -108,7 +109,7 @@ const EMITTERS: Emitters = {
     s.atLineStart = true;
   },
   drawer: ({ start, end }, s) => command(s, 'drawer', start, end, 0, s.profile.drawerPin ? `drawer pulse pin ${s.profile.drawerPin}` : 'drawer pulse'),
-  qr: ({ data, start, end }, s) => {
+  qr: ({ data, size, ecc, start, end }, s) => {
     endLine(s, start);
     const bracket = s.profile.qr.bracket?.command === s.profile.qr.command ? s.profile.qr.bracket : undefined;
     if (bracket) {
@@ -116,11 +117,17 @@ const EMITTERS: Emitters = {
       raw(s, 'qrEnter', 'enter QR command mode', bracket.enter, start, end);
       if (s.align !== 'left') command(s, ALIGN[s.align], start, end);
     }
-    QR_FAMILIES[s.profile.qr.command]!(s.out, data, s.profile.qr, start, end);
+    const qr = size === undefined && ecc === undefined ? s.profile.qr : { ...s.profile.qr, moduleSize: size ?? s.profile.qr.moduleSize, ecc: ecc ?? s.profile.qr.ecc };
+    QR_FAMILIES[s.profile.qr.command]!(s.out, data, qr, start, end);
     if (bracket) {
       raw(s, 'qrLeave', 'leave QR command mode', bracket.leave, start, end);
       restore(s, start, end);
     }
+  },
+  barcode: (op, s) => {
+    endLine(s, op.start);
+    const barcode = s.profile.barcode!;
+    BARCODE_FAMILIES[barcode.command](s.out, op, barcode);
   },
   image: ({ bitmap, start, end }, s) => {
     endLine(s, start);

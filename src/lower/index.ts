@@ -13,6 +13,8 @@ import type { Profile } from '../profiles/index.js';
 import { codepage } from '../text/codepage.js';
 import { sanitizeSuspect, type SanitizeContext } from '../text/sanitize.js';
 import type { Op } from './ir.js';
+import { DEFAULT_LIMITS, type CompileLimits } from '../limits.js';
+import type { ImageContext, ImageSources } from './image.js';
 import { lowerQr } from './qr.js';
 
 type Lowering = (node: CommandNode, profile: Profile, out: Op[], diagnostics: RawDiagnostic[]) => void;
@@ -79,9 +81,18 @@ export interface LowerResult {
   ops: Op[];
 }
 
+/** What lowering takes besides the document and the profile. */
+export interface LowerOptions {
+  /** Images `<image src="name">` may name (compile's `images`). */
+  images?: ImageSources;
+  /** The job's limits (per image: maxImagePixels); DEFAULT_LIMITS when absent. */
+  limits?: Pick<CompileLimits, 'maxImagePixels'>;
+}
+
 /** Lowers a document for one profile; diagnostics are appended to `diagnostics`. */
-export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagnostic[]): Op[] {
+export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagnostic[], options: LowerOptions = {}): Op[] {
   const out: Op[] = [];
+  const images: ImageContext = { limits: options.limits ?? DEFAULT_LIMITS, diagnostics, ...(options.images && { images: options.images }) };
   const ctx: SanitizeContext = {
     codepage: codepage(profile.codepage.encoding),
     printer: profile.printer,
@@ -113,4 +124,4 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
   return out;
 }
 
-export type { Op, OpName, Align, Bitmap } from './ir.js';
+export type { Op, OpName, Align, Bitmap, Ecc, HriPosition } from './ir.js';

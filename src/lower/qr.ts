@@ -7,7 +7,10 @@ import type { QrCodeNode } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import { sanitizeText, type SanitizeContext } from '../text/sanitize.js';
 import { utf8Length } from '../text/utf8.js';
-import type { Bitmap, Op } from './ir.js';
+import type { Bitmap, Ecc, Op } from './ir.js';
+
+/** A <qrcode> as lowering needs it: `size` (dots per module) and `ecc` override the profile's. */
+export type QrInput = QrCodeNode & { size?: number; ecc?: Ecc };
 
 /** Byte-mode capacity of the largest QR symbol (version 40) per error correction level. */
 const BYTE_CAPACITY = { L: 2953, M: 2331, Q: 1663, H: 1273 } as const;
@@ -16,7 +19,7 @@ const QUIET_ZONE = 4;
 const TOO_BIG = /too big to be stored/;
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 
-export function lowerQr(node: QrCodeNode, profile: Profile, out: Op[], text: SanitizeContext): void {
+export function lowerQr(node: QrInput, profile: Profile, out: Op[], text: SanitizeContext): void {
   const { start, end } = node;
   const { diagnostics } = text;
   if (profile.qr.command === 'text') {
@@ -31,14 +34,16 @@ export function lowerQr(node: QrCodeNode, profile: Profile, out: Op[], text: San
     diagnostics.push({ code: 'lower/qr-empty', message: 'empty <qrcode>: nothing printed', start, end });
     return;
   }
-  const { ecc, moduleSize } = profile.qr;
+  const ecc = node.ecc ?? profile.qr.ecc;
+  const moduleSize = node.size ?? profile.qr.moduleSize;
   if (profile.caps.has('qr.native')) {
     const size = utf8Length(data);
     if (size > BYTE_CAPACITY[ecc]) {
       diagnostics.push(tooLong(size, ecc, start, end));
       return;
     }
-    out.push({ op: 'qr', data, start, end });
+    // Only what the tag gives: without size and ecc the op, and the bytes, are exactly as before.
+    out.push({ op: 'qr', data, ...(node.size !== undefined && { size: node.size }), ...(node.ecc !== undefined && { ecc: node.ecc }), start, end });
     return;
   }
   let modules: { size: number; data: Uint8Array };

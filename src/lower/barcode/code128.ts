@@ -1,7 +1,7 @@
 // CODE128: printable ASCII, in the code sets that make the shortest symbol (a run of digits in set
 // C, two digits per symbol character, so a 44-digit access key is one run of set C), then the
 // check value (modulo 103) and the stop pattern.
-import { badCharacter, invalid, widthsOf, type Encoded } from './symbol.js';
+import { badCharacter, invalid, widthsOf, type BarSymbol, type Encoded } from './symbol.js';
 
 /** Symbol values 0–106 (106 is the stop, 7 elements); every other pattern is 6 elements, 11 modules. */
 export const PATTERNS = [
@@ -90,12 +90,16 @@ export function checkValue(values: readonly number[]): number {
   return sum % 103;
 }
 
+/** The symbol of given values (start code on): the check value and the stop are added. */
+export function code128Symbol(values: number[], text: string): BarSymbol {
+  const patterns = values.map((v) => PATTERNS[v]!);
+  patterns.push(PATTERNS[checkValue(values)]!, PATTERNS[STOP]!);
+  return { text, widths: widthsOf(patterns), wide: false, quiet: 10, values };
+}
+
 export function encodeCode128(data: string): Encoded {
   if (data.length === 0) return invalid('CODE128 needs at least one character');
   const bad = badCharacter(data, /[\x20-\x7e]/, 'CODE128', 'printable ASCII (space to ~)');
   if (bad) return bad;
-  const values = code128Values(data);
-  const patterns = values.map((v) => PATTERNS[v]!);
-  patterns.push(PATTERNS[checkValue(values)]!, PATTERNS[STOP]!);
-  return { ok: true, symbol: { text: data, widths: widthsOf(patterns), wide: false, quiet: 10, values } };
+  return { ok: true, symbol: code128Symbol(code128Values(data), data) };
 }
