@@ -53,10 +53,7 @@ export function nativeSymbol(symbology: Symbology, data: Uint8Array): BarSymbol 
   return r.ok ? r.symbol : r.invalid.message;
 }
 
-/**
- * The bars, no quiet zone (the printer adds none: the paper around is the quiet zone), with wide
- * elements 2.5 narrow ones as Epson's GS w table gives them.
- */
+/** The bars, no quiet zone: the printer adds none, the paper around is the quiet zone. */
 export function nativeBars(symbol: BarSymbol, module: number, height: number): Bitmap {
-  return barsBitmap({ ...symbol, quiet: 0 }, module, height, Math.round(module * 2.5));
+  return barsBitmap(symbol, module, height, 0);
 }

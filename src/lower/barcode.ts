@@ -27,8 +27,6 @@ export interface BarcodeInput {
   end: number;
 }
 
-/** Wide elements on a native printer, in narrow ones (Epson's GS w table: about 2.5). */
-const NATIVE_WIDE = 2.5;
 /** The most data bytes one native command carries (GS k's count is one byte). */
 const MAX_NATIVE_BYTES = 255;
 /** Raster bars are not made narrower than this to fit the paper: one dot is below what scanners read. */
@@ -67,7 +65,7 @@ export function lowerBarcode(node: BarcodeInput, profile: Profile, out: Op[], ct
   const scaled = module === node.module ? '' : `, at ${module} dots per module to fit the paper`;
   diagnostics.push({ code: 'lower/barcode-raster-fallback', message: `${name} printed as a raster image on ${profile.printer}: ${why}${scaled}`, start, end });
   // The quiet zones are trimmed to the paper: its unprinted margins are quiet too.
-  const bitmap = barsBitmap({ ...symbol, quiet: Math.min(symbol.quiet, Math.floor((paper - bars) / 2 / module)) }, module, node.height);
+  const bitmap = barsBitmap(symbol, module, node.height, Math.min(symbol.quiet * module, (paper - bars) >> 1));
   const line = { op: 'text' as const, text: `${symbol.text}\n`, start, end, latin1: true as const };
   if (node.text === 'above' || node.text === 'both') {
     const last = out[out.length - 1];
@@ -86,7 +84,7 @@ function nativeRefusal(node: BarcodeInput, symbol: BarSymbol, profile: Profile):
   if (node.module < m.min || node.module > m.max) return `module ${node.module} is outside the ${m.min}–${m.max} dots its barcode command takes`;
   if (node.height < h.min || node.height > h.max) return `height ${node.height} is outside the ${h.min}–${h.max} dots its barcode command takes`;
   if (!native.text.includes(node.text)) return `its barcode command cannot print the text ${node.text === 'both' ? 'above and below' : node.text} the bars`;
-  const width = barsWidth(symbol, node.module, Math.round(NATIVE_WIDE * node.module));
+  const width = barsWidth(symbol, node.module);
   if (width > profile.image!.widthDots) return `at ${node.module} dots per module the bars are ${width} dots, wider than the paper (${profile.image!.widthDots})`;
   // Epson's CODE128 form takes at most two bytes per symbol value (a {X switch); others a byte per character.
   const bytes = symbol.values && native.code128 === 'sets' ? 2 * symbol.values.length : symbol.text.length;

@@ -3,22 +3,28 @@
 import type { Bitmap } from '../ir.js';
 import type { BarSymbol } from './symbol.js';
 
-/** Wide elements of two-width symbologies, in narrow elements, when bobina draws them (2–3 is the standard's range). */
-export const WIDE_RATIO = 3;
+/**
+ * Wide elements of two-width symbologies, in narrow elements (2–3 is the standards' range): 2.5,
+ * as Epson's GS w table draws them, so a raster symbol is as wide as the printer's own.
+ */
+export const WIDE_RATIO = 2.5;
+
+/** The dots of a wide element at `module` dots per narrow one. */
+export const wideDots = (module: number) => Math.round(WIDE_RATIO * module);
 
 /** The dots of one element `w` (modules, or 1 narrow / 2 wide) at `module` dots per module. */
 const dotsOf = (symbol: BarSymbol, w: number, module: number, wide: number) => (symbol.wide ? (w === 2 ? wide : module) : w * module);
 
 /** The bars' width in dots, quiet zones left out. */
-export function barsWidth(symbol: BarSymbol, module: number, wide = WIDE_RATIO * module): number {
+export function barsWidth(symbol: BarSymbol, module: number, wide = wideDots(module)): number {
   let width = 0;
   for (const w of symbol.widths) width += dotsOf(symbol, w, module, wide);
   return width;
 }
 
-/** The whole symbol, quiet zones in, `height` dots tall. */
-export function barsBitmap(symbol: BarSymbol, module: number, height: number, wide = WIDE_RATIO * module): Bitmap {
-  const quiet = symbol.quiet * module;
+/** The whole symbol, `quiet` dots each side (by default the symbology's quiet zone), `height` dots tall. */
+export function barsBitmap(symbol: BarSymbol, module: number, height: number, quiet = symbol.quiet * module): Bitmap {
+  const wide = wideDots(module);
   const width = barsWidth(symbol, module, wide) + 2 * quiet;
   const bytesPerRow = (width + 7) >> 3;
   const row = new Uint8Array(bytesPerRow);

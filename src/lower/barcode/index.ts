@@ -17,4 +17,4 @@ export const ENCODERS: Readonly<Record<Symbology, (data: string) => Encoded>> = 
 };
 
 export { SYMBOLOGIES, SYMBOLOGY_NAMES, type BarSymbol, type Encoded, type Invalid, type Symbology } from './symbol.js';
-export { barsBitmap, barsWidth, WIDE_RATIO } from './bars.js';
+export { barsBitmap, barsWidth, wideDots, WIDE_RATIO } from './bars.js';
