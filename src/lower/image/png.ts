@@ -1,8 +1,9 @@
 // PNG → grey levels on white: every colour type and bit depth, palettes and tRNS, Adam7
-// interlacing; transparent pixels come out white. zlib inflate is fflate's; the chunks, filters
-// and pixel formats are read here (fast-png, the smallest PNG library found, is 7.9 KB gzip in a
-// browser bundle against about 3 KB for this and fflate's inflate: see bench/RESULTS.md).
-import { unzlibSync } from 'fflate';
+// interlacing; transparent pixels come out white. Inflating is tiny-inflate's (inflate.ts); the
+// chunks, filters and pixel formats are read here: fast-png, the smallest PNG library found, is
+// 7.9 KB gzip in a browser bundle, this and tiny-inflate about 3 KB, and fast-png's fflate builds
+// its tables at import (see inflate.ts).
+import { DamagedData, unzlib } from './inflate.js';
 
 /** An image as grey levels: 0 black … 255 white, row-major, alpha already laid on white. */
 export interface Grey {
@@ -71,8 +72,8 @@ export function decodePng(bytes: Uint8Array, maxPixels: number): Grey | { error:
     return decode(bytes, maxPixels);
   } catch (error) {
     if (error instanceof Unreadable) return { error: error.message };
-    // fflate's errors (a damaged zlib stream) are the file's fault too.
-    if (error instanceof Error && typeof (error as { code?: unknown }).code === 'number') return { error: `damaged image data (${error.message})` };
+    // A damaged zlib stream is the file's fault too.
+    if (error instanceof DamagedData) return { error: `damaged image data (${error.message})` };
     throw error;
   }
 }
@@ -112,7 +113,7 @@ function decode(bytes: Uint8Array, maxPixels: number): Grey {
     k += chunk.length;
   }
   // Inflated into a buffer of exactly the size the header promises: more data is dropped, not kept.
-  const raw = unzlibSync(zipped, { out: new Uint8Array(expected) });
+  const raw = unzlib(zipped, new Uint8Array(expected));
   if (raw.length < expected) fail('image data shorter than its size says');
   const grey = new Uint8Array(h.width * h.height);
   const pixel = pixelReader(h, palette, trns);
