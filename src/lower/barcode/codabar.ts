@@ -4,11 +4,11 @@
 import { badCharacter, invalid, widthsOf, type Encoded } from './symbol.js';
 
 const CHARS = '0123456789-$:/.+ABCD';
-/** Per character of CHARS: its 7 elements, bar first, 1 = wide. */
+/** Per character of CHARS: its 7 elements, bar first, 1 narrow and 2 wide. */
 const PATTERNS = [
-  '0000011', '0000110', '0001001', '1100000', '0010010', '1000010', '0100001', '0100100', '0110000', '1001000',
-  '0001100', '0011000', '1000101', '1010001', '1010100', '0010101', '0011010', '0101001', '0001011', '0001110',
-].map((bits) => bits.replace(/1/g, '2').replace(/0/g, '1'));
+  '1111122', '1111221', '1112112', '2211111', '1121121', '2111121', '1211112', '1211211', '1221111', '2112111',
+  '1112211', '1122111', '2111212', '2121112', '2121211', '1121212', '1122121', '1212112', '1112122', '1112221',
+];
 
 export function encodeCodabar(data: string): Encoded {
   const bad = badCharacter(data, /[0-9\-$:/.+A-D]/, 'CODABAR', 'digits, - $ : / . + and the start/stop letters A–D');
