@@ -4,10 +4,11 @@
 import QRCode from './qrcode-core.js';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { QrCodeNode } from '../parse/ast.js';
-import type { Profile } from '../profiles/index.js';
-import { sanitizeText, type SanitizeContext } from '../text/sanitize.js';
+import { sanitizeText } from '../text/sanitize.js';
 import { utf8Length } from '../text/utf8.js';
-import type { Bitmap, Op } from './ir.js';
+import type { LowerContext } from './context.js';
+import type { Bitmap } from './ir.js';
+import { notLowered } from './placeholder.js';
 
 /** Byte-mode capacity of the largest QR symbol (version 40) per error correction level. */
 const BYTE_CAPACITY = { L: 2953, M: 2331, Q: 1663, H: 1273 } as const;
@@ -16,9 +17,11 @@ const QUIET_ZONE = 4;
 const TOO_BIG = /too big to be stored/;
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 
-export function lowerQr(node: QrCodeNode, profile: Profile, out: Op[], text: SanitizeContext): void {
+export function lowerQr(node: QrCodeNode, ctx: LowerContext): void {
   const { start, end } = node;
-  const { diagnostics } = text;
+  const { profile, out, diagnostics, text } = ctx;
+  // PLACEHOLDER until the QR attributes land (issue 21, receipt-codes).
+  if (node.size !== undefined || node.ecc !== undefined) notLowered('<qrcode> size and ecc', start, end, ctx);
   if (profile.qr.command === 'text') {
     // Printed as a line of text, so it is text: the same sanitising as any other.
     const line = sanitizeText(node.data, node.dataStart, text);
