@@ -6,7 +6,8 @@ import { DiagnosticSink, OutputLimitReached, outputTooLarge, resolveLimits, tagC
 import type { ImageSources } from './lower/image.js';
 import { lowerRaw, type Op } from './lower/index.js';
 import type { Document } from './parse/ast.js';
-import { parseRaw } from './parse/index.js';
+import { parseRaw, tagSet } from './parse/index.js';
+import type { TagSet } from './parse/tags.js';
 import { loadProfile, type PrinterRef, type Profile } from './profiles/index.js';
 
 export interface CompileOptions {
@@ -16,6 +17,11 @@ export interface CompileOptions {
   records?: boolean;
   /** Output bytes, QR codes, images and diagnostics allowed per job; unset fields take DEFAULT_LIMITS. */
   limits?: Partial<CompileLimits>;
+  /**
+   * Which tags are commands: `'all'` (the default), or `'partner'`: only the partner's eight; every
+   * other tag prints as written, with a warning. For text the integration does not control.
+   */
+  tags?: TagSet;
   /**
    * Images `<image src="name"/>` may name: PNG file bytes, or a 1-bit bitmap.
    *
@@ -36,7 +42,7 @@ export interface CompileResult {
 
 /**
  * Compiles conteudo for one printer. Never throws on any string content; throws ProfileError
- * only for an unknown or invalid printer (a usage error).
+ * only for an unknown or invalid printer, and a TypeError for other invalid options (usage errors).
  *
  * @example
  * const { bytes, diagnostics } = compile('<textAlignCenter>Olá!\n<paperCutPartial>', { printer: 'MAKER5T20' });
@@ -45,8 +51,9 @@ export function compile(conteudo: string, options: CompileOptions): CompileResul
   const profile = loadProfile(options.printer);
   if (typeof conteudo !== 'string') throw new TypeError('compile(conteudo): conteudo must be a string');
   const limits = resolveLimits(options.limits);
+  const tags = tagSet(options.tags);
   const raw = new DiagnosticSink(limits.maxDiagnostics);
-  const ast = parseRaw(conteudo, raw);
+  const ast = parseRaw(conteudo, raw, tags);
   const { bytes, records } = lowerAndEmit(ast, profile, raw, limits, options.records === true, conteudo, options.images);
   const diagnostics = resolveDiagnostics(conteudo, raw.finish());
   return records ? { bytes, diagnostics, records } : { bytes, diagnostics };

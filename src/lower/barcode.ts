@@ -8,32 +8,18 @@
 // After:  [barcode ean13 "7891000315507" height 80 module 2 text below]
 // Before: the same on a profile whose barcode command has no EAN-13
 // After:  [image (bars)] [text "7891000315507\n"] + info lower/barcode-raster-fallback
+import type { BarcodeNode } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
-import type { SanitizeContext } from '../text/sanitize.js';
-import { barsBitmap, barsWidth, ENCODERS, SYMBOLOGY_NAMES, type BarSymbol, type Symbology } from './barcode/index.js';
-import type { HriPosition, Op } from './ir.js';
-
-/** A <barcode> as lowering needs it (the parser's BarcodeNode). */
-export interface BarcodeInput {
-  symbology: Symbology;
-  /** Bar height in dots. */
-  height: number;
-  /** Narrow bar (module) width in dots. */
-  module: number;
-  text: HriPosition;
-  data: string;
-  dataStart: number;
-  start: number;
-  end: number;
-}
+import { barsBitmap, barsWidth, ENCODERS, SYMBOLOGY_NAMES, type BarSymbol } from './barcode/index.js';
+import type { Lowering } from './context.js';
 
 /** The most data bytes one native command carries (GS k's count is one byte). */
 const MAX_NATIVE_BYTES = 255;
 /** Raster bars are not made narrower than this to fit the paper: one dot is below what scanners read. */
 const MIN_FIT_MODULE = 2;
 
-export function lowerBarcode(node: BarcodeInput, profile: Profile, out: Op[], ctx: SanitizeContext): void {
-  const { diagnostics } = ctx;
+export const lowerBarcode: Lowering<BarcodeNode> = (node, ctx) => {
+  const { profile, out, diagnostics } = ctx;
   const { start, end } = node;
   const name = SYMBOLOGY_NAMES[node.symbology];
   const encoded = ENCODERS[node.symbology](node.data);
@@ -73,10 +59,10 @@ export function lowerBarcode(node: BarcodeInput, profile: Profile, out: Op[], ct
   }
   out.push({ op: 'image', bitmap, start, end });
   if (node.text === 'below' || node.text === 'both') out.push(line);
-}
+};
 
 /** Why the profile's native command cannot print this symbol as asked, or undefined when it can. */
-function nativeRefusal(node: BarcodeInput, symbol: BarSymbol, profile: Profile): string | undefined {
+function nativeRefusal(node: BarcodeNode, symbol: BarSymbol, profile: Profile): string | undefined {
   const native = profile.barcode;
   const type = native?.types[node.symbology];
   if (!native || type === undefined || type === null) return `its profile has no native ${SYMBOLOGY_NAMES[node.symbology]} command`;

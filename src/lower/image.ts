@@ -5,37 +5,23 @@
 // Before: <image src="logo" width="384"/> with images: { logo: <PNG bytes> }
 // After:  [image 384×h bitmap]
 import type { RawDiagnostic } from '../diagnostics.js';
-import type { CompileLimits } from '../limits.js';
-import type { Profile } from '../profiles/index.js';
+import { DEFAULT_LIMITS } from '../limits.js';
+import type { ImageNode } from '../parse/ast.js';
+import type { Lowering } from './context.js';
 import { decodeBase64 } from './image/base64.js';
-import { dither, type Dither } from './image/dither.js';
+import { dither } from './image/dither.js';
 import { decodePng, pngSize, type Grey } from './image/png.js';
 import { scaleGrey } from './image/scale.js';
-import type { Bitmap, Op } from './ir.js';
-
-/** An <image> as lowering needs it (the parser's ImageNode). */
-export interface ImageInput {
-  src: string;
-  /** Width in dots; absent: the image's own, at most the printable width. */
-  width?: number;
-  dither: Dither;
-  start: number;
-  end: number;
-}
+import type { Bitmap } from './ir.js';
 
 /** Images a compile may name in `<image src="name">`: PNG file bytes, or a 1-bit bitmap. */
 export type ImageSources = Readonly<Record<string, Uint8Array | Bitmap>>;
 
-export interface ImageContext {
-  images?: ImageSources;
-  limits: Pick<CompileLimits, 'maxImagePixels'>;
-  diagnostics: RawDiagnostic[];
-}
-
 const DATA_URI = /^data:image\/png;base64,/i;
 
-export function lowerImage(node: ImageInput, profile: Profile, out: Op[], ctx: ImageContext): void {
+export const lowerImage: Lowering<ImageNode> = (node, ctx) => {
   const { start, end } = node;
+  const { profile, out } = ctx;
   const fail = (code: RawDiagnostic['code'], message: string) => void ctx.diagnostics.push({ code, message, start, end });
   if (!profile.image) return fail('lower/image-unsupported', `${profile.printer} prints no images: <image> is ignored`);
   const source = resolve(node.src, ctx.images);
@@ -49,7 +35,7 @@ export function lowerImage(node: ImageInput, profile: Profile, out: Op[], ctx: I
     width = paper;
   }
   const height = Math.max(1, Math.round((size.height * width) / size.width));
-  const max = ctx.limits.maxImagePixels;
+  const max = (ctx.limits ?? DEFAULT_LIMITS).maxImagePixels;
   for (const [w, h, what] of [[size.width, size.height, 'the image'], [width, height, 'the image as printed']] as const) {
     if (w * h > max) return fail('limit/image-too-large', `${what} is ${w}×${h} = ${w * h} pixels, more than ${max} (the limit maxImagePixels): not printed`);
   }
@@ -61,7 +47,7 @@ export function lowerImage(node: ImageInput, profile: Profile, out: Op[], ctx: I
     bitmap = dither(scaleGrey(grey, width), node.dither);
   }
   out.push({ op: 'image', bitmap, start, end });
-}
+};
 
 /** The PNG bytes or bitmap `src` names, or what is wrong with it. */
 function resolve(src: string, images: ImageSources | undefined): Uint8Array | Bitmap | string {

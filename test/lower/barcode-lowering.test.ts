@@ -2,15 +2,15 @@
 // where the profile's command takes the symbol, a raster image otherwise, and either way a preview
 // (drawn from the emitted bytes) that zbarimg reads back as exactly the data.
 import { describe, expect, it } from 'vitest';
-import type { RawDiagnostic } from '../../src/diagnostics.js';
 import { emit } from '../../src/emit/index.js';
 import { epsonCode128 } from '../../src/emit/barcode-native.js';
 import { disassemble, listProfiles, loadProfile, renderPage, renderPng, type Op, type Profile } from '../../src/index.js';
 import { code128FromEpson } from '../../src/inspect/barcode-draw.js';
 import { code128Values } from '../../src/lower/barcode/code128.js';
 import { SYMBOLOGIES, type Symbology } from '../../src/lower/barcode/index.js';
-import { lowerBarcode, type BarcodeInput } from '../../src/lower/barcode.js';
-import { codepage } from '../../src/text/codepage.js';
+import { lowerBarcode } from '../../src/lower/barcode.js';
+import type { BarcodeNode } from '../../src/parse/ast.js';
+import { lowerContext } from '../support/lower-context.js';
 import { bitmapPng, haveZbar, zbarDecode, zbarReads } from '../support/zbar.js';
 import fc from 'fast-check';
 
@@ -28,12 +28,10 @@ const SAMPLES: Record<Symbology, [data: string, text: string]> = {
   codabar: ['A40156B', 'A40156B'],
 };
 
-function lower(node: Partial<BarcodeInput> & { symbology: Symbology; data: string }, printer: Profile) {
-  const diagnostics: RawDiagnostic[] = [];
-  const out: Op[] = [{ op: 'align', align: 'center', start: 0, end: 0 }];
-  const full: BarcodeInput = { height: 80, module: 2, text: 'below', dataStart: 20, start: 0, end: 40, ...node };
-  lowerBarcode(full, printer, out, { codepage: codepage(printer.codepage.encoding), printer: printer.printer, diagnostics });
-  return { ops: out, diagnostics };
+function lower(node: Partial<BarcodeNode> & { symbology: Symbology; data: string }, printer: Profile) {
+  const ctx = lowerContext(printer, {}, [{ op: 'align', align: 'center', start: 0, end: 0 }]);
+  lowerBarcode({ type: 'barcode', height: 80, module: 2, text: 'below', dataStart: 20, start: 0, end: 40, ...node }, ctx);
+  return { ops: ctx.out, diagnostics: ctx.diagnostics };
 }
 
 const escpos = listProfiles().filter((p) => p.output === 'escpos');

@@ -2,10 +2,11 @@
 // the limits, and a known pattern printed dot for dot, read back from the emitted bytes of both
 // raster commands (GS v 0, and the DR800's ESC * bands).
 import { describe, expect, it } from 'vitest';
-import type { RawDiagnostic } from '../../src/diagnostics.js';
 import { emit } from '../../src/emit/index.js';
 import { DEFAULT_LIMITS, loadProfile, renderPage, type Bitmap, type Op, type Profile } from '../../src/index.js';
-import { lowerImage, type ImageInput, type ImageSources } from '../../src/lower/image.js';
+import { lowerImage, type ImageSources } from '../../src/lower/image.js';
+import type { ImageNode } from '../../src/parse/ast.js';
+import { lowerContext } from '../support/lower-context.js';
 import { rasterImages } from '../support/raster.js';
 import { writePng } from '../support/png-writer.js';
 
@@ -16,11 +17,10 @@ const black = (x: number, y: number) => x === 0 || y === 0 || x === W - 1 || y =
 const PATTERN = writePng({ width: W, height: H, colour: 0, depth: 1, samples: (x, y) => [black(x, y) ? 0 : 1] });
 const base64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
-function lower(node: Partial<ImageInput>, printer: Profile, images?: ImageSources, limits = DEFAULT_LIMITS) {
-  const diagnostics: RawDiagnostic[] = [];
-  const out: Op[] = [];
-  lowerImage({ src: 'logo', dither: 'floyd-steinberg', start: 3, end: 30, ...node }, printer, out, { diagnostics, limits, ...(images && { images }) });
-  return { ops: out, diagnostics };
+function lower(node: Partial<ImageNode>, printer: Profile, images?: ImageSources, limits = DEFAULT_LIMITS) {
+  const ctx = lowerContext(printer, { limits, ...(images && { images }) });
+  lowerImage({ type: 'image', src: 'logo', dither: 'floyd-steinberg', start: 3, end: 30, ...node }, ctx);
+  return { ops: ctx.out, diagnostics: ctx.diagnostics };
 }
 
 const dots = (b: Bitmap) => Array.from({ length: b.height }, (_, y) => Array.from({ length: b.width }, (_, x) => (b.bits[y * b.bytesPerRow + (x >> 3)]! & (0x80 >> (x & 7)) ? 1 : 0)));

@@ -1,19 +1,18 @@
 // <qrcode size ecc>: the module size and error correction of one QR code, native and raster;
 // without them the ops, and so the bytes, are exactly what they were.
 import { describe, expect, it } from 'vitest';
-import type { RawDiagnostic } from '../../src/diagnostics.js';
 import { emit } from '../../src/emit/index.js';
 import { loadProfile, type Op, type Profile } from '../../src/index.js';
-import { lowerQr, type QrInput } from '../../src/lower/qr.js';
-import { codepage } from '../../src/text/codepage.js';
+import { lowerQr } from '../../src/lower/qr.js';
+import type { QrCodeNode } from '../../src/parse/ast.js';
+import { lowerContext } from '../support/lower-context.js';
 
 const hex = (b: ArrayLike<number>) => Array.from(b, (x) => x.toString(16).toUpperCase().padStart(2, '0')).join(' ');
 
-function lower(node: Partial<QrInput>, printer: Profile) {
-  const diagnostics: RawDiagnostic[] = [];
-  const out: Op[] = [];
-  lowerQr({ type: 'qrcode', data: 'https://example.com/r/123', dataStart: 8, start: 0, end: 43, ...node }, printer, out, { codepage: codepage(printer.codepage.encoding), printer: printer.printer, diagnostics });
-  return { ops: out, diagnostics };
+function lower(node: Partial<QrCodeNode>, printer: Profile) {
+  const ctx = lowerContext(printer);
+  lowerQr({ type: 'qrcode', data: 'https://example.com/r/123', dataStart: 8, start: 0, end: 43, ...node }, ctx);
+  return { ops: ctx.out, diagnostics: ctx.diagnostics };
 }
 
 describe('<qrcode size ecc>', () => {
@@ -38,7 +37,7 @@ describe('<qrcode size ecc>', () => {
 
   it('raster: dots per module and the symbol follow the tag', () => {
     const t20 = loadProfile('MAKER5T20');
-    const image = (node: Partial<QrInput>) => (lower(node, t20).ops[0] as Extract<Op, { op: 'image' }>).bitmap.width;
+    const image = (node: Partial<QrCodeNode>) => (lower(node, t20).ops[0] as Extract<Op, { op: 'image' }>).bitmap.width;
     expect(image({})).toBe((25 + 8) * 6); // version 2 (25 modules) at ECC M, 6 dots: the profile's
     expect(image({ size: 3 })).toBe((25 + 8) * 3);
     expect(image({ ecc: 'H' })).toBe((33 + 8) * 6); // version 4 at ECC H
