@@ -73,7 +73,8 @@ describe.each(escpos)('the self-test page for the ESC/POS printer %s', (code) =>
     const alternatives = (profile.selftest?.alternatives ?? []).filter((a) => a.part !== 'barcode');
     const natives = listing.filter((i) => i.effect?.type === 'qr-store' || i.effect?.type === 'qr');
     // The raster images of QR codes (barcodes and the test image are raster images too).
-    const rasters = rasterImages(page.bytes, page.records.filter((r) => page.conteudo.startsWith('<qrcode', r.start)));
+    const qrTags = [...new Set(page.records.filter((r) => page.conteudo.startsWith('<qrcode', r.start)).map((r) => r.start))];
+    const rasters = qrTags.flatMap((start) => rasterImages(page.bytes, page.records.filter((r) => r.start === start)));
     expect(natives.length + rasters.length).toBe(1 + (profile.caps.has('qr.native') ? 1 : 0) + alternatives.length);
     // Each listed alternative's QR is printed the way that alternative's profile prints it.
     const nativeAlternatives = alternatives.filter(({ set }) => loadProfile({ ...(set as ProfileInput), extends: code }).caps.has('qr.native')).length;

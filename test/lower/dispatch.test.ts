@@ -18,8 +18,6 @@ describe('the lowering table', () => {
   const constructs: [NodeType | string, string][] = [
     ['command (style)', '<textBoldOn>'],
     ['textSize', '<textSize width="2">'],
-    ['barcode', '<barcode type="ean13">5901234123457</barcode>'],
-    ['image', '<image src="logo"/>'],
     ['row', '<row><cell>a</cell></row>'],
     ['rule', '<rule/>'],
   ];
@@ -31,11 +29,11 @@ describe('the lowering table', () => {
     expect(diagnostics[0]!.message).toMatch(/is not printed by this build of bobina yet/);
   });
 
-  it('reports qrcode size and ecc as not applied yet, and still prints the QR code as today', () => {
-    const withAttrs = compile('<qrcode size="3" ecc="H">abc</qrcode>', { printer: 'MAKER4I9' });
-    const without = compile('<qrcode>abc</qrcode>', { printer: 'MAKER4I9' });
-    expect(withAttrs.bytes).toEqual(without.bytes);
-    expect(withAttrs.diagnostics.map((d) => d.code)).toEqual(['lower/command-unsupported']);
+  it('lowers barcode, image and qrcode size/ecc through the table (receipt-codes)', () => {
+    const { ops, diagnostics } = lower(parse('<barcode type="ean13">5901234123457</barcode><image src="logo"/><qrcode size="3" ecc="H">abc</qrcode>').ast, 'MAKER4I9');
+    expect(ops.map((o) => o.op)).toEqual(['barcode', 'qr']);
+    expect(ops[1]).toMatchObject({ size: 3, ecc: 'H' });
+    expect(diagnostics.map((d) => d.code)).toEqual(['lower/image-unknown']);
   });
 
   it('joins an escape and the text around it into one text op with the whole span', () => {

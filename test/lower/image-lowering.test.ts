@@ -3,6 +3,7 @@
 // raster commands (GS v 0, and the DR800's ESC * bands).
 import { describe, expect, it } from 'vitest';
 import { emit } from '../../src/emit/index.js';
+import type { RawDiagnostic } from '../../src/diagnostics.js';
 import { DEFAULT_LIMITS, loadProfile, renderPage, type Bitmap, type Op, type Profile } from '../../src/index.js';
 import { lowerImage, type ImageSources } from '../../src/lower/image.js';
 import type { ImageNode } from '../../src/parse/ast.js';
