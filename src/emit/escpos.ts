@@ -6,6 +6,7 @@ import { COMMANDS, type CommandKey } from '../profiles/commands.js';
 import type { Profile } from '../profiles/index.js';
 import { codepage as codepageOf, codepageTable, type CodepageTable } from '../text/codepage.js';
 import { writeText } from './encode-text.js';
+import { barsBitmap, ENCODERS } from '../lower/barcode/index.js';
 import { BARCODE_FAMILIES } from './barcode-native.js';
 import { IMAGE_ENCODERS } from './image.js';
 import { SourceLines } from './lines.js';
@@ -125,9 +126,20 @@ const EMITTERS: Emitters = {
     }
   },
   barcode: (op, s) => {
+    // An op built by hand is checked as lowering checks it: data the symbology cannot hold (which
+    // could carry a command, as a NUL inside Daruma's ESC b) prints nothing, and a symbology the
+    // profile has no native command for prints as the raster image lowering would make.
+    const encoded = ENCODERS[op.symbology]?.(op.data);
+    if (!encoded?.ok) return;
     endLine(s, op.start);
-    const barcode = s.profile.barcode!;
-    BARCODE_FAMILIES[barcode.command](s.out, op, barcode);
+    const barcode = s.profile.barcode;
+    if (barcode?.types[op.symbology] != null) {
+      const values = encoded.symbol.values;
+      BARCODE_FAMILIES[barcode.command](s.out, { ...op, data: encoded.symbol.text, ...(values && { values }) }, barcode);
+      return;
+    }
+    const image = s.profile.image!;
+    IMAGE_ENCODERS[image.command](s.out, barsBitmap(encoded.symbol, op.module, op.height), image, op.start, op.end);
   },
   image: ({ bitmap, start, end }, s) => {
     endLine(s, start);

@@ -152,3 +152,18 @@ describe.skipIf(!haveZbar)('every symbology, every template, native and raster: 
     }
   });
 });
+
+describe('a barcode op built by hand (the stage API)', () => {
+  it('prints nothing for data its symbology cannot hold, and a raster image where the profile has no native command', () => {
+    const dr800 = loadProfile('MAKER3DR800');
+    const op = (data: string, symbology: Symbology = 'code39'): Op => ({ op: 'barcode', symbology, data, height: 60, module: 2, text: 'none', start: 0, end: 1 });
+    // A NUL would end Daruma's ESC b early and let what follows be read as commands.
+    expect(emit([op('AB\u0000\u001bp')], dr800, { prologue: false }).bytes).toEqual(new Uint8Array(0));
+    expect(hex(emit([op('AB')], dr800, { prologue: false }).bytes)).toBe('1B 62 06 02 3C 00 41 42 00');
+    const raster = emit([op('AB', 'code128')], dr800, { prologue: false, records: true });
+    expect(raster.records!.map((r) => r.op)).toEqual(['bandSpacing', 'band', 'band', 'band', 'spacingReset']);
+    // The check digit and the code sets come from the data, whatever the op says.
+    const t20 = loadProfile('MAKER5T20');
+    expect(hex(emit([op('789100031550', 'ean13')], t20, { prologue: false }).bytes)).toContain('1D 6B 43 0C');
+  });
+});
