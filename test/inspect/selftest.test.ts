@@ -85,7 +85,8 @@ describe.each(escpos)('the self-test page for the ESC/POS printer %s', (code) =>
   });
 });
 
-describe.each(listProfiles().filter((p) => p.output === 'escpos').map((p) => p.code))('the barcodes and image of the self-test page for %s', (code) => {
+// zbarimg reads a whole page (about 1000 × 8000 pixels): seconds of CPU, more on a loaded machine.
+describe.each(listProfiles().filter((p) => p.output === 'escpos').map((p) => p.code))('the barcodes and image of the self-test page for %s', { timeout: 120_000 }, (code) => {
   it('prints every symbology, and each barcode alternative, and each scans to its sample', () => {
     const { profile, page, text } = build(code);
     const alternatives = (profile.selftest?.alternatives ?? []).filter((a) => a.part === 'barcode');

@@ -36,7 +36,8 @@ function lower(node: Partial<BarcodeNode> & { symbology: Symbology; data: string
 
 const escpos = listProfiles().filter((p) => p.output === 'escpos');
 
-describe('bytes per model, as the sources give them', () => {
+// fast-check runs, previews and zbarimg processes are CPU-bound: timeouts that hold on a loaded machine.
+describe('bytes per model, as the sources give them', { timeout: 60_000 }, () => {
   it('Epson GS h / GS w / GS H / GS k, EAN-13 without its check digit (TM-T88III spec, ACBr ComandoCodBarrasEscPosEpson)', () => {
     const t20 = loadProfile('MAKER5T20');
     const { ops, diagnostics } = lower({ symbology: 'ean13', data: '7891000315507' }, t20);
@@ -126,7 +127,7 @@ describe('native or raster', () => {
   });
 });
 
-describe.skipIf(!haveZbar)('the access key on 576 dots, native and raster', () => {
+describe.skipIf(!haveZbar)('the access key on 576 dots, native and raster', { timeout: 60_000 }, () => {
   // Its bars are 554 dots at 2 per module: 11 dots each side on the paper, less than the 10-module
   // quiet zone, so it is read as printed on paper with margins (white around the printed dots).
   it.each([73, null])('TM-T20 with CODE128 type %s', (type) => {
@@ -138,7 +139,7 @@ describe.skipIf(!haveZbar)('the access key on 576 dots, native and raster', () =
   });
 });
 
-describe.skipIf(!haveZbar)('every symbology, every template, native and raster: the preview scans to the data', () => {
+describe.skipIf(!haveZbar)('every symbology, every template, native and raster: the preview scans to the data', { timeout: 60_000 }, () => {
   const cases = escpos.flatMap((p) => SYMBOLOGIES.map((s) => [p.code, s] as const));
   it.each(cases)('%s %s', (code, s) => {
     const native = loadProfile(code);

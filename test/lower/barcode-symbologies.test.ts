@@ -26,7 +26,8 @@ const DATA: Record<Symbology, fc.Arbitrary<string>> = {
   codabar: fc.tuple(fc.constantFrom('A', 'B', 'C', 'D'), fc.stringMatching(/^[0-9\-$:/.+]{1,10}$/), fc.constantFrom('A', 'B', 'C', 'D')).map(([a, b, c]) => a + b + c),
 };
 
-describe('data each symbology takes', () => {
+// fast-check runs and zbarimg processes are CPU-bound: timeouts that hold on a loaded 2-core machine.
+describe('data each symbology takes', { timeout: 60_000 }, () => {
   it('EAN-13, EAN-8 and UPC-A compute the check digit, or check the one given', () => {
     expect(checkDigit('789100031550')).toBe(7);
     expect(symbol('ean13', '789100031550').text).toBe('7891000315507');
@@ -64,7 +65,7 @@ describe('data each symbology takes', () => {
   });
 });
 
-describe('CODE128 code sets', () => {
+describe('CODE128 code sets', { timeout: 60_000 }, () => {
   it('has 107 patterns, each of 11 modules but the 13-module stop, all different', () => {
     expect(PATTERNS).toHaveLength(107);
     expect(new Set(PATTERNS).size).toBe(107);
@@ -100,7 +101,7 @@ describe('CODE128 code sets', () => {
   });
 });
 
-describe.skipIf(!haveZbar)('bars read back by zbarimg', () => {
+describe.skipIf(!haveZbar)('bars read back by zbarimg', { timeout: 120_000 }, () => {
   // From 2 dots per module: one dot (0.125 mm at 203 dpi) is below what scanners read reliably.
   it.each(SYMBOLOGIES)('%s: every kind of data decodes to exactly its text, at 2 and 3 dots per module', (s) => {
     fc.assert(

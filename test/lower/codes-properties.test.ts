@@ -14,7 +14,8 @@ const printers = listProfiles().map((p) => p.code);
 const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 16 }).filter((s) => !s.includes('</barcode'));
 const digits = fc.stringMatching(/^[0-9]{1,14}$/);
 
-describe('<barcode> with any attributes and data', () => {
+// fast-check runs are CPU-bound: a timeout that holds on a loaded 2-core machine.
+describe('<barcode> with any attributes and data', { timeout: 60_000 }, () => {
   it('is an error at its data, or prints the symbol of exactly that data', () => {
     fc.assert(
       fc.property(
@@ -66,7 +67,7 @@ describe('<barcode> with any attributes and data', () => {
   });
 });
 
-describe('<image> with any width and dither', () => {
+describe('<image> with any width and dither', { timeout: 60_000 }, () => {
   const png = writePng({ width: 30, height: 10, colour: 0, depth: 8, samples: (x, y) => [(x * 9 + y * 20) % 256] });
   it('prints at the width asked, at most the paper, and never throws', () => {
     fc.assert(
@@ -91,7 +92,7 @@ describe('<image> with any width and dither', () => {
   });
 });
 
-describe('<qrcode size ecc>', () => {
+describe('<qrcode size ecc>', { timeout: 60_000 }, () => {
   it('without them the bytes are exactly as before; with them, never a throw', () => {
     fc.assert(
       fc.property(fc.constantFrom(...printers), fc.option(fc.integer({ min: 1, max: 16 })), fc.option(fc.constantFrom('L', 'M', 'Q', 'H')), (printer, size, ecc) => {

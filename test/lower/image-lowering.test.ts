@@ -26,7 +26,8 @@ function lower(node: Partial<ImageNode>, printer: Profile, images?: ImageSources
 
 const dots = (b: Bitmap) => Array.from({ length: b.height }, (_, y) => Array.from({ length: b.width }, (_, x) => (b.bits[y * b.bytesPerRow + (x >> 3)]! & (0x80 >> (x & 7)) ? 1 : 0)));
 
-describe('a known pattern, printed dot for dot', () => {
+// fast-check runs are CPU-bound: a timeout that holds on a loaded 2-core machine.
+describe('a known pattern, printed dot for dot', { timeout: 60_000 }, () => {
   it.each(['MAKER5T20', 'MAKER3DR800', 'MAKER1MP4200'])('%s: the emitted raster bytes hold exactly the pattern', (code) => {
     const printer = loadProfile(code);
     const { ops, diagnostics } = lower({ src: `data:image/png;base64,${base64(PATTERN)}` }, printer);

@@ -42,7 +42,8 @@ const spec = fc
     return { width, height, colour, depth, interlace, palette, trns: t, samples: (x, y) => Array.from({ length: channels }, (_, c) => value(x, y, c)) };
   });
 
-describe('PNG decoding', () => {
+// fast-check runs are CPU-bound: a timeout that holds on a loaded 2-core machine.
+describe('PNG decoding', { timeout: 60_000 }, () => {
   it('gives what pngjs gives, for every colour type, depth, palette, tRNS and interlacing, every filter', () => {
     fc.assert(
       fc.property(spec, (s) => {

@@ -14,7 +14,8 @@ const data = fc.oneof(
   fc.string({ maxLength: 2000 }).map((s) => new TextEncoder().encode(s.repeat(3))),
 );
 
-describe('inflating zlib streams', () => {
+// fast-check runs are CPU-bound: a timeout that holds on a loaded 2-core machine.
+describe('inflating zlib streams', { timeout: 60_000 }, () => {
   it('gives back exactly what node:zlib compressed, at every level and strategy', () => {
     fc.assert(
       fc.property(data, fc.integer({ min: 0, max: 9 }), fc.constantFrom(...STRATEGIES), (bytes, level, strategy) => {
