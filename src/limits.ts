@@ -66,16 +66,19 @@ const COUNTED = [
  * before any QR or image work.
  */
 export function tagCountError(ast: Document, limits: Readonly<CompileLimits>): RawDiagnostic | undefined {
-  for (const { type, limit: name, code, what } of COUNTED) {
-    const limit = limits[name];
-    if (limit === Infinity) continue;
-    let count = 0;
-    let first: { start: number; end: number } | undefined;
-    for (const node of ast.children) {
-      if ((node as { type: string }).type !== type) continue;
-      if (++count === limit + 1) first = node;
-    }
-    if (first) return { code, message: `${count} ${what} in one job; at most ${limit} are allowed (the limit ${name}): nothing is printed`, start: first.start, end: first.end };
+  // One pass over the document, counting every kind at once (this runs for every receipt).
+  const counts = [0, 0];
+  const firsts: Array<{ start: number; end: number } | undefined> = [undefined, undefined];
+  for (const node of ast.children) {
+    const k: number = node.type === 'qrcode' ? 0 : node.type === 'image' ? 1 : -1;
+    if (k < 0) continue;
+    if (++counts[k]! === limits[COUNTED[k]!.limit] + 1) firsts[k] = node;
+  }
+  for (let k = 0; k < COUNTED.length; k++) {
+    const first = firsts[k];
+    if (!first) continue;
+    const { limit: name, code, what } = COUNTED[k]!;
+    return { code, message: `${counts[k]} ${what} in one job; at most ${limits[name]} are allowed (the limit ${name}): nothing is printed`, start: first.start, end: first.end };
   }
   return undefined;
 }
