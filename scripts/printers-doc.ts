@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { listProfiles, type Profile } from '../src/index.js';
+import { SYMBOLOGIES, SYMBOLOGY_NAMES } from '../src/lower/barcode/symbol.js';
 
 type Row = { what: string; bytes: string; source: string | undefined; checks: string };
 
@@ -57,7 +58,8 @@ function rows(p: Profile): Row[] {
     out.push({ what: `around a ${p.qr.bracket.command} symbol`, bytes: `${code(p.qr.bracket.enter)} … ${code(p.qr.bracket.leave)}`, source: sourceOf(p, 'qr.bracket'), checks: 'the alternative prints, and the text after it is still CP850 and aligned' });
   }
   if (p.qr.moduleRange) out.push({ what: 'native QR module sizes', bytes: `${p.qr.moduleRange.min}..${p.qr.moduleRange.max}`, source: sourceOf(p, 'qr.moduleRange'), checks: 'the native alternative scans' });
-  out.push({ what: 'images (raster QR)', bytes: imageBytes(p), source: sourceOf(p, 'image.command'), checks: 'the raster QR scans, with no gaps between bands' });
+  out.push(...barcodeRows(p));
+  out.push({ what: 'images (raster QR, barcodes, `<image>`)', bytes: imageBytes(p), source: sourceOf(p, 'image.command'), checks: 'the raster QR scans, with no gaps between bands' });
   if (p.image!.command === 'esc-star-24') out.push({ what: 'between image bands', bytes: bandBytes(p), source: sourceOf(p, 'image.bandEnd', 'image.lineSpacing'), checks: 'no white lines across the raster QR' });
   out.push({
     what: 'paper',
@@ -77,6 +79,36 @@ function qrBytes(p: Profile): string {
     text: 'the payload as a line of text',
   };
   return `${family[p.qr.command]}; ${p.qr.moduleSize} dots per module, ECC ${p.qr.ecc}`;
+}
+
+function barcodeRows(p: Profile): Row[] {
+  const b = p.barcode;
+  const checks = 'each barcode scans to the text printed with it';
+  if (!b) return [{ what: 'barcodes', bytes: 'raster images (see images), the text as lines of the normal font', source: undefined, checks }];
+  const epson = b.command === 'epson-gs-k';
+  const text = b.text.join(', ');
+  const rows: Row[] = [
+    {
+      what: 'barcode settings',
+      bytes: epson
+        ? `${code('GS h n')} height ${b.heightRange.min}..${b.heightRange.max}, ${code('GS w n')} module ${b.moduleRange.min}..${b.moduleRange.max}, ${code('GS H n')} text (${text})`
+        : `in the command: module ${b.moduleRange.min}..${b.moduleRange.max}, height ${b.heightRange.min}..${b.heightRange.max}, text ${text}`,
+      source: sourceOf(p, 'barcode.command'),
+      checks: 'the barcodes print at the height, width and text position asked; outside these ranges bobina prints a raster image',
+    },
+  ];
+  for (const s of SYMBOLOGIES) {
+    const type = b.types[s];
+    const command = epson ? `GS k ${type} n d1…dn` : `ESC b ${type} width height text d1…dk NUL`;
+    const how = s === 'code128' && type != null ? (b.code128 === 'sets' ? ' (code sets {A {B {C as bobina chose them)' : ' (as text: the printer picks the code sets)') : '';
+    rows.push({
+      what: `barcode ${SYMBOLOGY_NAMES[s]}`,
+      bytes: type == null ? 'none: a raster image' : `${code(command)}${how}`,
+      source: sourceOf(p, `barcode.types.${s}`, ...(s === 'code128' ? ['barcode.code128'] : [])) ?? 'as the barcode settings',
+      checks,
+    });
+  }
+  return rows;
 }
 
 function imageBytes(p: Profile): string {
@@ -152,6 +184,9 @@ copies).
 | DR800 condensed columns | 64 | ACBr programs 64 for DR800 models, 57 for the DR700; pyescpos DR800 48 / 64; it is a stored setting | the 57-column ruler |
 | i9 condensed | dropped (the spec's table) | pyescpos \`ESC M 1\`, ACBr and Vip.Printer \`ESC ! 1\`: probably supported, override to enable | — |
 | T20, TP-450 native QR | raster (the spec's table) | the TM-T20 quick reference lists \`GS ( k\`; node-thermal-printer's Tanca type sends it | native \`GS ( k\` |
+| DR800 CODE128 | raster image | Daruma's \`ESC b 5\` takes the data as text and the printer picks the code sets (ACBr, Vip.Printer): an access key might come out in set B, twice the paper's width | C: native \`ESC b 5\` |
+| MP-4200 CODE128 | Epson's \`GS k 73\` with \`{A {B {C\` | Vip.Printer sends \`{C\` in ESC/POS mode on the MP-4200; in ESC/Bema the printer picks the sets (MP-4000 manual p.53) | C: CODE128 as a raster image |
+| barcodes outside a command's ranges | raster image | a module, height or text position the command does not take (Epson \`GS w\` 2–6; Daruma width 2–5, height 50–200, text below only), or bars wider than the paper | — |
 | \`sources\` entries | every entry says what its source really sends | mp4200 condensed and cuts, dr800 image, tp450 cuts and drawer were wrong | — |
 
 `;

@@ -2,10 +2,12 @@
 import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from './diagnostics.js';
 import { emit as emitOps, type EmitOptions, type EmitRecord } from './emit/index.js';
 import { formatListing } from './inspect/listing.js';
-import { DiagnosticSink, OutputLimitReached, outputTooLarge, qrCountError, resolveLimits, type CompileLimits } from './limits.js';
+import { DiagnosticSink, OutputLimitReached, outputTooLarge, resolveLimits, tagCountError, type CompileLimits } from './limits.js';
+import type { ImageSources } from './lower/image.js';
 import { lowerRaw, type Op } from './lower/index.js';
 import type { Document } from './parse/ast.js';
-import { parseRaw } from './parse/index.js';
+import { parseRaw, tagSet } from './parse/index.js';
+import type { TagSet } from './parse/tags.js';
 import { loadProfile, type PrinterRef, type Profile } from './profiles/index.js';
 
 export interface CompileOptions {
@@ -13,8 +15,20 @@ export interface CompileOptions {
   printer: PrinterRef;
   /** Also return one record per emitted command (for listings and byte → source maps). */
   records?: boolean;
-  /** Output bytes, QR codes and diagnostics allowed per job; unset fields take DEFAULT_LIMITS. */
+  /** Output bytes, QR codes, images and diagnostics allowed per job; unset fields take DEFAULT_LIMITS. */
   limits?: Partial<CompileLimits>;
+  /**
+   * Which tags are commands: `'all'` (the default), or `'partner'`: only the partner's eight; every
+   * other tag prints as written, with a warning. For text the integration does not control.
+   */
+  tags?: TagSet;
+  /**
+   * Images `<image src="name"/>` may name: PNG file bytes, or a 1-bit bitmap.
+   *
+   * @example
+   * compile('<image src="logo"/>', { printer: 5, images: { logo: readFileSync('logo.png') } });
+   */
+  images?: ImageSources;
 }
 
 export interface CompileResult {
@@ -28,7 +42,7 @@ export interface CompileResult {
 
 /**
  * Compiles conteudo for one printer. Never throws on any string content; throws ProfileError
- * only for an unknown or invalid printer (a usage error).
+ * only for an unknown or invalid printer, and a TypeError for other invalid options (usage errors).
  *
  * @example
  * const { bytes, diagnostics } = compile('<textAlignCenter>Olá!\n<paperCutPartial>', { printer: 'MAKER5T20' });
@@ -37,22 +51,23 @@ export function compile(conteudo: string, options: CompileOptions): CompileResul
   const profile = loadProfile(options.printer);
   if (typeof conteudo !== 'string') throw new TypeError('compile(conteudo): conteudo must be a string');
   const limits = resolveLimits(options.limits);
+  const tags = tagSet(options.tags);
   const raw = new DiagnosticSink(limits.maxDiagnostics);
-  const ast = parseRaw(conteudo, raw);
-  const { bytes, records } = lowerAndEmit(ast, profile, raw, limits, options.records === true, conteudo);
+  const ast = parseRaw(conteudo, raw, tags);
+  const { bytes, records } = lowerAndEmit(ast, profile, raw, limits, options.records === true, conteudo, options.images);
   const diagnostics = resolveDiagnostics(conteudo, raw.finish());
   return records ? { bytes, diagnostics, records } : { bytes, diagnostics };
 }
 
 /** A job over a limit stops where the limit is found: that limit's error, and no bytes. */
-function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limits: Readonly<CompileLimits>, records: boolean, source: string): { bytes: Uint8Array; records?: EmitRecord[] } {
+function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limits: Readonly<CompileLimits>, records: boolean, source: string, images: ImageSources | undefined): { bytes: Uint8Array; records?: EmitRecord[] } {
   const refused = () => ({ bytes: new Uint8Array(0), ...(records ? { records: [] } : {}) });
-  const tooManyQr = qrCountError(ast, limits.maxQrCodes);
-  if (tooManyQr) {
-    raw.force(tooManyQr);
+  const tooMany = tagCountError(ast, limits);
+  if (tooMany) {
+    raw.force(tooMany);
     return refused();
   }
-  const ops = lowerRaw(ast, profile, raw);
+  const ops = lowerRaw(ast, profile, raw, { limits, ...(images && { images }) });
   let at: { start: number; end: number };
   try {
     const out = emitOps(ops, profile, { records, source, maxBytes: limits.maxOutputBytes });

@@ -1,6 +1,32 @@
 // bobina's public API: compile conteudo for a printer, or run the stages one by one.
 export { compile, listing, lower, emit, type CompileOptions, type CompileResult } from './compile.js';
-export { parse, type ParseResult, type Document, type Node, type TextNode, type CommandNode, type QrCodeNode, type CommandName, TAGS } from './parse/index.js';
+export {
+  parse,
+  escape,
+  TAGS,
+  PARTNER_TAGS,
+  type ParseOptions,
+  type ParseResult,
+  type TagSet,
+  type Document,
+  type Node,
+  type NodeType,
+  type TextNode,
+  type CommandNode,
+  type QrCodeNode,
+  type QrEcc,
+  type TextSizeNode,
+  type BarcodeNode,
+  type BarcodeSymbology,
+  type BarcodeTextPosition,
+  type ImageNode,
+  type Dither,
+  type RowNode,
+  type CellNode,
+  type CellAlign,
+  type RuleNode,
+  type CommandName,
+} from './parse/index.js';
 export {
   listProfiles,
   loadProfile,
@@ -22,5 +48,7 @@ export { DIAGNOSTIC_CODES, hasErrors, type Diagnostic, type DiagnosticCode, type
 export { mnemonic, type EmitRecord, type RecordOp } from './emit/index.js';
 export { formatListing, type ListingOptions } from './inspect/listing.js';
 export { disassemble, formatDisassembly, renderSvg, renderPng, renderPage, selfTest, type Instruction, type Effect, type DisassembleOptions, type RenderOptions, type Page, type SelfTestResult } from './inspect/index.js';
-export type { Op, OpName, Align, Bitmap } from './lower/index.js';
+export type { Op, OpName, Align, Bitmap, Ecc, HriPosition } from './lower/index.js';
+export type { Symbology } from './lower/barcode/symbol.js';
+export type { ImageSources } from './lower/image.js';
 export { verifyWebhook, webhookSignature, WebhookVerificationError, type WebhookHeaders, type VerifyWebhookOptions } from './webhooks/verify.js';

@@ -11,6 +11,10 @@ export interface CompileLimits {
   maxQrCodes: number;
   /** Most diagnostics listed; the rest become one `limit/diagnostics-truncated` with their count. */
   maxDiagnostics: number;
+  /** Most `<image>` tags in one job, counted before any image is decoded (`limit/too-many-images`). */
+  maxImages: number;
+  /** Most pixels of one image, as given and as printed, checked from its header before decoding (`limit/image-too-large`). */
+  maxImagePixels: number;
 }
 
 /**
@@ -24,6 +28,8 @@ export const DEFAULT_LIMITS: Readonly<CompileLimits> = Object.freeze({
   maxOutputBytes: 1024 * 1024,
   maxQrCodes: 16,
   maxDiagnostics: 100,
+  maxImages: 16,
+  maxImagePixels: 4 * 1024 * 1024,
 });
 
 export function resolveLimits(given: Partial<CompileLimits> | undefined): Readonly<CompileLimits> {
@@ -49,22 +55,32 @@ export const outputTooLarge = (limit: number, start: number, end: number): RawDi
   end,
 });
 
-/** An error at the first `<qrcode>` past the limit, or undefined; a scan of the AST, no QR work. */
-export function qrCountError(ast: Document, limit: number): RawDiagnostic | undefined {
-  if (limit === Infinity) return undefined;
-  let count = 0;
-  let first: { start: number; end: number } | undefined;
+/** The tags counted per job before any of them is built: node type, limit, code, and what they are. */
+const COUNTED = [
+  { type: 'qrcode', limit: 'maxQrCodes', code: 'limit/too-many-qrcodes', what: 'QR codes' },
+  { type: 'image', limit: 'maxImages', code: 'limit/too-many-images', what: 'images' },
+] as const;
+
+/**
+ * An error at the first `<qrcode>` (or `<image>`) past its limit, or undefined; a scan of the AST,
+ * before any QR or image work.
+ */
+export function tagCountError(ast: Document, limits: Readonly<CompileLimits>): RawDiagnostic | undefined {
+  // One pass over the document, counting every kind at once (this runs for every receipt).
+  const counts = [0, 0];
+  const firsts: Array<{ start: number; end: number } | undefined> = [undefined, undefined];
   for (const node of ast.children) {
-    if (node.type !== 'qrcode') continue;
-    if (++count === limit + 1) first = node;
+    const k: number = node.type === 'qrcode' ? 0 : node.type === 'image' ? 1 : -1;
+    if (k < 0) continue;
+    if (++counts[k]! === limits[COUNTED[k]!.limit] + 1) firsts[k] = node;
   }
-  if (!first) return undefined;
-  return {
-    code: 'limit/too-many-qrcodes',
-    message: `${count} QR codes in one job; at most ${limit} are allowed (the limit maxQrCodes): nothing is printed`,
-    start: first.start,
-    end: first.end,
-  };
+  for (let k = 0; k < COUNTED.length; k++) {
+    const first = firsts[k];
+    if (!first) continue;
+    const { limit: name, code, what } = COUNTED[k]!;
+    return { code, message: `${counts[k]} ${what} in one job; at most ${limits[name]} are allowed (the limit ${name}): nothing is printed`, start: first.start, end: first.end };
+  }
+  return undefined;
 }
 
 /**

@@ -3,19 +3,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from '../src/index.js';
+import { parse, type TagSet } from '../src/index.js';
 import { lexerDefinition } from '../src/parse/tokens.js';
+import { nodeText } from './support/ast-text.js';
 
 const ebnf = readFileSync(join(import.meta.dirname, '..', 'grammar', 'conteudo.ebnf'), 'utf8');
 const examplesBlock = ebnf.slice(ebnf.indexOf('---- examples ----'));
-const examples = [...examplesBlock.matchAll(/^\s+("(?:[^"\\]|\\.)*")\s+→\s+(.+)$/gm)].map((m) => [JSON.parse(m[1]!) as string, m[2]!.trim()] as const);
+/** Each example: the conteudo, the tag set (a line starting `partner` is parsed with tags: 'partner'), what it gives. */
+const examples = [...examplesBlock.matchAll(/^\s+(partner\s+)?("(?:[^"\\]|\\.)*")\s+→\s+(.+)$/gm)].map(
+  (m) => [JSON.parse(m[2]!) as string, m[1] ? 'partner' : 'all', m[3]!.trim()] as const,
+);
 
 /** What `parse` gives, written the way the examples are. */
-function described(conteudo: string): string {
-  const { ast, diagnostics } = parse(conteudo);
-  const nodes = ast.children.map((n) =>
-    n.type === 'text' ? `text ${JSON.stringify(n.value)}` : n.type === 'command' ? `command ${n.command}` : `qrcode ${JSON.stringify(n.data)}`,
-  );
+function described(conteudo: string, tags: TagSet): string {
+  const { ast, diagnostics } = parse(conteudo, { tags });
+  const nodes = ast.children.map(nodeText);
   const found = diagnostics.map((d) => `${d.severity} ${d.code} at ${d.span.start.line}:${d.span.start.column}`);
   return [...nodes, ...found].join(', ');
 }
@@ -25,8 +27,8 @@ describe('grammar/conteudo.ebnf', () => {
     expect(examples.length).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(examples)('parses the example %j as it says', (conteudo, expected) => {
-    expect(described(conteudo)).toBe(expected);
+  it.each(examples)('parses the example %j (tags: %s) as it says', (conteudo, tags, expected) => {
+    expect(described(conteudo, tags)).toBe(expected);
   });
 
   it('has a rule for every token of the lexer', () => {

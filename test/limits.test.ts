@@ -11,8 +11,14 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('compile limits', () => {
   it('exports its defaults, and every limit code is in the one catalogue', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxOutputBytes: 1024 * 1024, maxQrCodes: 16, maxDiagnostics: 100 });
-    expect(DIAGNOSTIC_CODES).toMatchObject({ 'limit/output-too-large': 'error', 'limit/too-many-qrcodes': 'error', 'limit/diagnostics-truncated': 'info' });
+    expect(DEFAULT_LIMITS).toEqual({ maxOutputBytes: 1024 * 1024, maxQrCodes: 16, maxDiagnostics: 100, maxImages: 16, maxImagePixels: 4 * 1024 * 1024 });
+    expect(DIAGNOSTIC_CODES).toMatchObject({
+      'limit/output-too-large': 'error',
+      'limit/too-many-qrcodes': 'error',
+      'limit/diagnostics-truncated': 'info',
+      'limit/too-many-images': 'error',
+      'limit/image-too-large': 'error',
+    });
   });
 
   it('keeps the result shape { bytes, diagnostics, records? } for a job over a limit', () => {

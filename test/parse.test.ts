@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from '../src/index.js';
 
-const kinds = (s: string) => parse(s).ast.children.map((n) => (n.type === 'text' ? `text:${n.value}` : n.type === 'command' ? n.command : `qr:${n.data}`));
+const kinds = (s: string) => parse(s).ast.children.map((n) => (n.type === 'text' ? `text:${n.value}` : n.type === 'command' ? n.command : n.type === 'qrcode' ? `qr:${n.data}` : n.type));
 const codes = (s: string) => parse(s).diagnostics.map((d) => `${d.code}@${d.span.start.line}:${d.span.start.column}`);
 
 describe('parse', () => {

@@ -52,10 +52,14 @@ export async function deliver(session: PrinterSession, job: DeliveryJob, options
   try {
     const seen = journal?.get(job.id);
     if (seen?.state === 'written') {
-      return { outcome: 'completed', confirmacao: seen.confirmacao ?? 'sent', motivos: [], written: job.bytes.length, fromJournal: true, detail: `already written (journal, token ${seen.token})` };
+      return { outcome: 'completed', confirmacao: seen.confirmacao ?? 'sent', motivos: seen.motivos ?? [], written: job.bytes.length, fromJournal: true, detail: `already written (journal, token ${seen.token})` };
     }
     if (seen?.state === 'writing' && !options.reprint) {
-      return { outcome: 'outcome-unknown', motivos: ['outcome-unknown'], written: 0, fromJournal: true, detail: `writing started before (journal, token ${seen.token}) and did not finish` };
+      // The printer's word now goes with it: a job cut off by a paper end is held by the printer,
+      // and whoever decides whether to print it again needs to know the paper is out.
+      const now = await session.status();
+      const motivos = [...new Set<Reason>(['outcome-unknown', ...(seen.motivos ?? []), ...now.reasons])];
+      return { outcome: 'outcome-unknown', motivos, written: 0, fromJournal: true, detail: `writing started before (journal, token ${seen.token}) and did not finish; printer now: ${now.detail}` };
     }
 
     const state = await session.status();
@@ -72,6 +76,7 @@ export async function deliver(session: PrinterSession, job: DeliveryJob, options
         journal?.abort(job.id, job.token);
         return { outcome: 'stopped', motivos: ['offline'], written: 0, detail: error.message, error };
       }
+      journal?.unknown(job.id, job.token, ['outcome-unknown']);
       return { outcome: 'outcome-unknown', motivos: ['outcome-unknown'], written: error.written ?? 0, fromJournal: false, detail: error.message ?? String(err), ...(error.started ? { error } : {}) };
     }
 
@@ -79,9 +84,11 @@ export async function deliver(session: PrinterSession, job: DeliveryJob, options
     // Every byte went out but the printer did not say it printed them, and now reports a problem
     // (paper ran out mid-job): the receipt may be cut short.
     if (outcome.confirmation === 'timed-out' && outcome.after && !outcome.after.ready) {
-      return { outcome: 'outcome-unknown', motivos: ['outcome-unknown', ...outcome.after.reasons], written: outcome.written, fromJournal: false, detail: `no confirmation; printer now: ${outcome.after.detail}` };
+      const unknown: Reason[] = ['outcome-unknown', ...outcome.after.reasons];
+      journal?.unknown(job.id, job.token, unknown);
+      return { outcome: 'outcome-unknown', motivos: unknown, written: outcome.written, fromJournal: false, detail: `no confirmation; printer now: ${outcome.after.detail}` };
     }
-    journal?.done(job.id, job.token, outcome.confirmacao);
+    journal?.done(job.id, job.token, outcome.confirmacao, motivos);
     return { outcome: 'completed', confirmacao: outcome.confirmacao, motivos, written: outcome.written, fromJournal: false, detail: outcome.confirmation === 'timed-out' ? 'written; the printer did not confirm' : 'written' };
   } finally {
     await session.close();

@@ -4,7 +4,7 @@
 export { parseDevice, RAW_PORT, type DeviceAddress } from './address.js';
 export { openPrinter, PrinterSession, type OpenOptions, type PrinterStatus, type PrintOptions, type PrintOutcome } from './session.js';
 export { deliver, type DeliveryJob, type DeliverOptions, type DeliveryResult } from './deliver.js';
-export { Journal, JournalLockedError, type JournalEntry, type JournalOptions, type JournalState } from './journal.js';
+export { Journal, JournalLockedError, type JournalEntry, type JournalOptions, type JournalState, type WaitOptions } from './journal.js';
 export {
   PrinterError,
   PrinterRefusedError,

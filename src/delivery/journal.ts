@@ -3,7 +3,12 @@
 // After a crash or a re-offered job it answers: already printed, started but not known to have
 // finished, or never started. One JSON line per record in <dir>/journal.jsonl; compacted (to the
 // latest record of each recent job, written to a new file and renamed over) so it stays small.
+// One process at a time: <dir>/journal.lock names the holder (lock-file.ts).
 import { fs, path } from './builtins.js';
+import { acquireLock, JournalLockedError, releaseLock } from './lock-file.js';
+import type { Reason } from './reasons.js';
+
+export { JournalLockedError } from './lock-file.js';
 
 /** writing: the first byte may have gone out. written: every byte went out (confirmed as said). aborted: nothing went out after all. */
 export type JournalState = 'writing' | 'written' | 'aborted';
@@ -14,6 +19,8 @@ export interface JournalEntry {
   token: string;
   state: JournalState;
   confirmacao?: 'sent' | 'printer';
+  /** What the printer said when the attempt ended (paper out mid-job…), so a re-offer reports it again. */
+  motivos?: Reason[];
   /** Milliseconds since the epoch. */
   at: number;
 }
@@ -27,23 +34,18 @@ export interface JournalOptions {
   slack?: number;
 }
 
-/** Another live process holds the journal: two agents on one state directory would print twice. */
-export class JournalLockedError extends Error {
-  override name = 'JournalLockedError';
+export interface WaitOptions {
+  /** Stop waiting (the call then resolves undefined). */
+  signal?: AbortSignal;
+  /** How often the lock is tried again (default 1000 ms). */
+  pollMs?: number;
+  /** Told once per holder that the journal is in use and the call waits for it. */
+  onWait?: (err: JournalLockedError) => void;
 }
 
 const FILE = 'journal.jsonl';
 const LOCK = 'journal.lock';
 const DAY = 24 * 60 * 60 * 1000;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Makes a new directory entry (a created or renamed file) survive a power cut. */
 function syncDir(dir: string): void {
@@ -70,7 +72,7 @@ function parseLine(line: string): JournalEntry | undefined {
 export class Journal {
   readonly dir: string;
   readonly path: string;
-  private readonly lockPath: string;
+  readonly lockPath: string;
   private readonly retainMs: number;
   private readonly maxEntries: number;
   private readonly slack: number;
@@ -89,20 +91,51 @@ export class Journal {
 
   /**
    * Opens (or creates) the journal in `dir` and takes its lock. A lock left by a process that no
-   * longer runs (an agent killed with SIGKILL) is taken over; one held by a live process throws
-   * JournalLockedError.
+   * longer runs (an agent killed with SIGKILL, a zombie its parent has not reaped, a pid reused
+   * since) is taken over; one held by a live process throws JournalLockedError.
    */
   static open(dir: string, options: JournalOptions = {}): Journal {
     fs().mkdirSync(dir, { recursive: true });
     const journal = new Journal(dir, options);
-    journal.lock();
+    acquireLock(journal.lockPath, journal.dir);
     try {
       journal.load();
     } catch (err) {
-      journal.unlock();
+      releaseLock(journal.lockPath);
       throw err;
     }
     return journal;
+  }
+
+  /**
+   * Opens the journal as open() does, but while another live process holds it, waits (trying again
+   * every `pollMs`) instead of throwing: what a restarted agent does while the old one still runs.
+   * Resolves undefined if `signal` aborts first.
+   */
+  static async openWhenFree(dir: string, options: JournalOptions & WaitOptions = {}): Promise<Journal | undefined> {
+    let told: number | undefined;
+    const { signal, pollMs = 1000, onWait, ...journalOptions } = options;
+    while (!signal?.aborted) {
+      try {
+        return Journal.open(dir, journalOptions);
+      } catch (err) {
+        if (!(err instanceof JournalLockedError)) throw err;
+        if (err.holder !== told) {
+          told = err.holder;
+          onWait?.(err);
+        }
+      }
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, pollMs);
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
+    return undefined;
   }
 
   /** The latest record of a job, if the journal has one. */
@@ -116,8 +149,16 @@ export class Journal {
   }
 
   /** Records that every byte went out, and how that is known; durable when this returns. */
-  done(jobId: string, token: string, confirmacao: 'sent' | 'printer'): void {
-    this.append({ jobId, token, state: 'written', confirmacao, at: Date.now() });
+  done(jobId: string, token: string, confirmacao: 'sent' | 'printer', motivos: readonly Reason[] = []): void {
+    this.append({ jobId, token, state: 'written', confirmacao, ...(motivos.length ? { motivos: [...motivos] } : {}), at: Date.now() });
+  }
+
+  /**
+   * Records that writing started and ended without knowing whether it printed, and what the printer
+   * said then: still `writing` (never printed again without a reprint), now with its reasons.
+   */
+  unknown(jobId: string, token: string, motivos: readonly Reason[]): void {
+    this.append({ jobId, token, state: 'writing', motivos: [...motivos], at: Date.now() });
   }
 
   /** Records that nothing of the job went out after all (the device refused it): it may be printed again. */
@@ -159,7 +200,7 @@ export class Journal {
   close(): void {
     if (this.fd !== undefined) fs().closeSync(this.fd);
     this.fd = undefined;
-    this.unlock();
+    releaseLock(this.lockPath);
   }
 
   private append(entry: JournalEntry): void {
@@ -207,31 +248,4 @@ export class Journal {
     if (!existed) syncDir(this.dir);
   }
 
-  private lock(): void {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const fd = fs().openSync(this.lockPath, 'wx');
-        fs().writeSync(fd, String(process.pid));
-        fs().fsyncSync(fd);
-        fs().closeSync(fd);
-        return;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      }
-      const holder = Number(fs().readFileSync(this.lockPath, 'utf8').trim());
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-        throw new JournalLockedError(`the journal in ${this.dir} is in use by process ${holder}`);
-      }
-      fs().rmSync(this.lockPath, { force: true });
-    }
-    throw new JournalLockedError(`cannot take the lock of the journal in ${this.dir}`);
-  }
-
-  private unlock(): void {
-    try {
-      if (Number(fs().readFileSync(this.lockPath, 'utf8').trim()) === process.pid) fs().rmSync(this.lockPath, { force: true });
-    } catch {
-      // Already gone.
-    }
-  }
 }

@@ -3,8 +3,10 @@
 // stopped printer is asked again every `retryMs` and, once it answers well, the terminal's stopped
 // jobs are queued again (Retomar) in their insert order. `bobina agent` runs it over HTTP
 // (http-link.ts); the service runs it in process for terminals registered with a device. Same code.
+// While a job is in hand its lease is renewed (lease.ts), from the offer until the final report.
 import { deliver, type DeliveryResult } from './deliver.js';
 import type { Journal } from './journal.js';
+import { keepLease } from './lease.js';
 import { openPrinter, type OpenOptions } from './session.js';
 
 /** A job as the service hands it to a terminal's client. */
@@ -16,6 +18,8 @@ export interface TerminalOffer {
   /** Started again after an unknown outcome: print even if the journal saw it start. */
   reprint: boolean;
   tentativas: number;
+  /** How long the lease runs from the offer (and from each renewal); renewed every third of it. */
+  leaseMs?: number;
 }
 
 export interface TerminalReport {
@@ -27,11 +31,24 @@ export interface TerminalReport {
   detalhe?: string;
 }
 
+/** The terminal as the service says it is now. */
+export interface TerminalState {
+  /** The code of the printer linked to the terminal (null: none): the dialect the device speaks. */
+  codigoImpressora: string | null;
+  /** The terminal's jobs stopped on its printer, waiting for it to clear (0: nothing waits for it). */
+  parados: number;
+}
+
 /** The service, as a terminal's client sees it. */
 export interface TerminalLink {
-  /** The next job, waiting up to `waitMs`; undefined when none came. */
-  next(waitMs: number, signal: AbortSignal): Promise<TerminalOffer | undefined>;
+  /**
+   * The next job, waiting up to `waitMs` (no `offer` when none came), and the terminal as it is now
+   * (no `terminal` from a service that does not say).
+   */
+  next(waitMs: number, signal: AbortSignal): Promise<{ offer?: TerminalOffer; terminal?: TerminalState }>;
   report(report: TerminalReport): Promise<{ aceito: boolean }>;
+  /** Keeps the lease of a job still being delivered; `aceito: false` once the client no longer holds it. */
+  renew(id: number, token: string): Promise<{ aceito: boolean }>;
   /** The printer is ready again: the terminal's stopped jobs are queued again. */
   resume(): Promise<number>;
 }
@@ -61,6 +78,9 @@ export interface DeliveryLoopOptions {
   log?: (line: string) => void;
 }
 
+/** The service's default lease, for a service that does not say (renewed every third of it). */
+const DEFAULT_LEASE_MS = 30_000;
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
@@ -89,8 +109,16 @@ export function reportFor(offer: TerminalOffer, result: DeliveryResult): Termina
 export class DeliveryLoop {
   private readonly abort = new AbortController();
   private running: Promise<void> | undefined;
-  /** The template of the last job stopped by the printer: its status is asked until it is ready. */
+  /**
+   * Waiting for the printer: the template of the last job it stopped, whose dialect is used when the
+   * terminal has no linked printer. The printer is asked until it is ready, or until the service
+   * says no job waits for it any more (canceled, expired).
+   */
   private waitingFor: string | undefined;
+  /** The terminal as the service last said it is (its printer: the dialect the device speaks). */
+  private terminal: TerminalState | undefined;
+  /** Requests to the service that failed in a row: the first one that works again says so. */
+  private failures = 0;
   /** Jobs printed (or found printed in the journal) by this loop. */
   printed = 0;
 
@@ -120,8 +148,15 @@ export class DeliveryLoop {
     while (!signal.aborted) {
       try {
         if (this.waitingFor !== undefined) {
-          if (!(await this.printerReady(this.waitingFor))) {
-            await sleep(retryMs, signal);
+          if (this.terminal?.parados === 0) {
+            this.log('no job waits for the printer any more (canceled or expired): taking jobs again');
+            this.waitingFor = undefined;
+            continue;
+          }
+          if (!(await this.printerReady(this.terminal?.codigoImpressora ?? this.waitingFor))) {
+            // The pause is spent asking the service, which says whether the stopped jobs are still
+            // there and which printer the terminal has now (it hands out nothing while they are).
+            await this.take(retryMs);
             continue;
           }
           this.waitingFor = undefined;
@@ -130,21 +165,40 @@ export class DeliveryLoop {
         if (first) {
           // At start, and when the printer clears: jobs stopped earlier go back in the queue, in order.
           const n = await this.link.resume();
+          this.reached();
           if (n > 0) this.log(`printer ready: ${n} stopped job(s) queued again`);
           first = false;
         }
-        const offer = await this.link.next(this.options.waitMs ?? 30_000, signal);
+        await this.take(this.options.waitMs ?? 30_000);
         pause = retryMs;
-        if (!offer || signal.aborted) continue;
-        await this.handle(offer);
       } catch (err) {
         if (err instanceof LinkRefusedError) throw err;
         if (signal.aborted) break;
+        this.failures++;
         this.log(`service unreachable (${(err as Error).message}); trying again in ${pause} ms`);
         await sleep(pause, signal);
         pause = Math.min(pause * 2, 10 * retryMs);
       }
     }
+  }
+
+  private reached(): void {
+    if (this.failures === 0) return;
+    this.log(`service reachable again after ${this.failures} failed attempt(s)`);
+    this.failures = 0;
+  }
+
+  /** Asks the service for the next job (waiting up to `waitMs`), learns the terminal's state, and delivers what came. */
+  private async take(waitMs: number): Promise<void> {
+    const { offer, terminal } = await this.link.next(waitMs, this.abort.signal);
+    this.reached();
+    if (terminal) {
+      if (this.terminal && terminal.codigoImpressora !== this.terminal.codigoImpressora) {
+        this.log(`the terminal's printer is now ${terminal.codigoImpressora ?? 'none'} (was ${this.terminal.codigoImpressora ?? 'none'})`);
+      }
+      this.terminal = terminal;
+    }
+    if (offer && !this.abort.signal.aborted) await this.handle(offer);
   }
 
   private async printerReady(printer: string): Promise<boolean> {
@@ -157,6 +211,26 @@ export class DeliveryLoop {
   }
 
   private async handle(offer: TerminalOffer): Promise<void> {
+    const lease = keepLease(() => this.link.renew(offer.id, offer.token), offer.leaseMs ?? DEFAULT_LEASE_MS, {
+      onLost: () => this.log(`job ${offer.id}: the lease ran out before this client could renew it; the job was offered again (this client's report will be ignored)`),
+      onError: (err) => this.log(`job ${offer.id}: lease not renewed (${err.message}); trying again`),
+    });
+    try {
+      await this.deliver(offer);
+    } finally {
+      lease.stop();
+    }
+  }
+
+  private async deliver(offer: TerminalOffer): Promise<void> {
+    // A job compiled for another printer than the device's is never sent (the service stops such
+    // jobs itself; this covers a terminal relinked between the two).
+    const device = this.terminal?.codigoImpressora;
+    if (device && device !== offer.codigoImpressora) {
+      this.log(`job ${offer.id}: compiled for ${offer.codigoImpressora}, but the terminal prints on ${device}: not sent`);
+      await this.send({ id: offer.id, token: offer.token, estado: 'stopped', motivos: ['printer-mismatch'], detalhe: `compiled for ${offer.codigoImpressora}; the terminal's printer is ${device}` });
+      return;
+    }
     let session;
     try {
       session = openPrinter(this.options.device, offer.codigoImpressora, this.options.printer);
@@ -176,7 +250,11 @@ export class DeliveryLoop {
     await printing;
     const report = reportFor(offer, result);
     if (result.outcome === 'completed') this.printed++;
-    if (result.outcome === 'stopped') this.waitingFor = offer.codigoImpressora;
+    if (result.outcome === 'stopped') {
+      this.waitingFor = offer.codigoImpressora;
+      // Until the service has this report, it does not count this job among the stopped ones.
+      if (this.terminal) this.terminal = { ...this.terminal, parados: Math.max(1, this.terminal.parados) };
+    }
     this.log(`job ${offer.id}: ${report.estado}${report.motivos?.length ? ` (${report.motivos.join(', ')})` : ''}${result.outcome === 'completed' && result.fromJournal ? ' [journal]' : ''}`);
     await this.send(report);
   }
@@ -190,6 +268,7 @@ export class DeliveryLoop {
     for (let attempt = 0; ; attempt++) {
       try {
         const { aceito } = await this.link.report(report);
+        if (attempt > 0) this.log(`job ${report.id}: report ${report.estado} delivered after ${attempt} failed attempt(s)`);
         if (!aceito) this.log(`job ${report.id}: report ${report.estado} not taken (stale token or already final)`);
         return;
       } catch (err) {
@@ -200,6 +279,7 @@ export class DeliveryLoop {
         }
         // Stopping: the journal keeps what was printed; the re-offer after restart reports it.
         if (this.abort.signal.aborted && attempt > 0) return;
+        this.log(`job ${report.id}: report ${report.estado} not delivered (${(err as Error).message}); trying again in ${pause} ms`);
         await sleep(pause, this.abort.signal.aborted ? new AbortController().signal : this.abort.signal);
         pause = Math.min(pause * 2, 10_000);
       }

@@ -6,6 +6,8 @@ import { COMMANDS, type CommandKey } from '../profiles/commands.js';
 import type { Profile } from '../profiles/index.js';
 import { codepage as codepageOf, codepageTable, type CodepageTable } from '../text/codepage.js';
 import { writeText } from './encode-text.js';
+import { barsBitmap, ENCODERS } from '../lower/barcode/index.js';
+import { BARCODE_FAMILIES } from './barcode-native.js';
 import { IMAGE_ENCODERS } from './image.js';
 import { SourceLines } from './lines.js';
 import { QR_FAMILIES } from './qr-native.js';
@@ -108,7 +110,7 @@ const EMITTERS: Emitters = {
     s.atLineStart = true;
   },
   drawer: ({ start, end }, s) => command(s, 'drawer', start, end, 0, s.profile.drawerPin ? `drawer pulse pin ${s.profile.drawerPin}` : 'drawer pulse'),
-  qr: ({ data, start, end }, s) => {
+  qr: ({ data, size, ecc, start, end }, s) => {
     endLine(s, start);
     const bracket = s.profile.qr.bracket?.command === s.profile.qr.command ? s.profile.qr.bracket : undefined;
     if (bracket) {
@@ -116,11 +118,28 @@ const EMITTERS: Emitters = {
       raw(s, 'qrEnter', 'enter QR command mode', bracket.enter, start, end);
       if (s.align !== 'left') command(s, ALIGN[s.align], start, end);
     }
-    QR_FAMILIES[s.profile.qr.command]!(s.out, data, s.profile.qr, start, end);
+    const qr = size === undefined && ecc === undefined ? s.profile.qr : { ...s.profile.qr, moduleSize: size ?? s.profile.qr.moduleSize, ecc: ecc ?? s.profile.qr.ecc };
+    QR_FAMILIES[s.profile.qr.command]!(s.out, data, qr, start, end);
     if (bracket) {
       raw(s, 'qrLeave', 'leave QR command mode', bracket.leave, start, end);
       restore(s, start, end);
     }
+  },
+  barcode: (op, s) => {
+    // An op built by hand is checked as lowering checks it: data the symbology cannot hold (which
+    // could carry a command, as a NUL inside Daruma's ESC b) prints nothing, and a symbology the
+    // profile has no native command for prints as the raster image lowering would make.
+    const encoded = ENCODERS[op.symbology]?.(op.data);
+    if (!encoded?.ok) return;
+    endLine(s, op.start);
+    const barcode = s.profile.barcode;
+    if (barcode?.types[op.symbology] != null) {
+      const values = encoded.symbol.values;
+      BARCODE_FAMILIES[barcode.command](s.out, { ...op, data: encoded.symbol.text, ...(values && { values }) }, barcode);
+      return;
+    }
+    const image = s.profile.image!;
+    IMAGE_ENCODERS[image.command](s.out, barsBitmap(encoded.symbol, op.module, op.height), image, op.start, op.end);
   },
   image: ({ bitmap, start, end }, s) => {
     endLine(s, start);

@@ -4,6 +4,8 @@
 // dialect.ts, never from branches here.
 import type { Align } from '../lower/ir.js';
 import { args, block16, columnsToBitmap, none, untilNul, type Decoded, type Decoder } from './decoders.js';
+import { SYMBOLOGY_NAMES as NAMES_OF, type Symbology } from '../lower/barcode/symbol.js';
+import type { HriPosition } from '../lower/ir.js';
 import type { ArgValue, Ecc, Effect } from './types.js';
 
 export interface CommandSpec {
@@ -68,6 +70,18 @@ const gsParenK = block16((d) => {
   return { args: a, effect: fn.effect?.(d), name: fn.name };
 });
 
+/** GS k m: Epson's barcode systems, NUL-terminated (0–6) and counted (65–73). */
+const GS_K_TYPES: Readonly<Record<number, Symbology>> = {
+  0: 'upca', 2: 'ean13', 3: 'ean8', 4: 'code39', 5: 'itf', 6: 'codabar',
+  65: 'upca', 67: 'ean13', 68: 'ean8', 69: 'code39', 70: 'itf', 71: 'codabar', 73: 'code128',
+};
+const GS_K_NAMES: Readonly<Record<number, string>> = { 1: 'UPC-E', 66: 'UPC-E', 72: 'CODE93', 74: 'GS1-128' };
+/** Daruma ESC b n: its barcode types (ACBr ACBrEscDaruma.pas). */
+const ESC_B_TYPES: Readonly<Record<number, Symbology>> = { 1: 'ean13', 2: 'ean8', 4: 'itf', 5: 'code128', 6: 'code39', 8: 'upca', 9: 'codabar' };
+const HRI: readonly HriPosition[] = ['none', 'above', 'below', 'both'];
+
+const latin1 = (d: Uint8Array) => String.fromCharCode(...d);
+
 /** GS k: barcodes (NUL-terminated types 0–6, counted types 65+), and Bematech's QR (m = 'Q'). */
 const gsK: Decoder = (b, at): Decoded | null => {
   if (at >= b.length) return null;
@@ -84,14 +98,35 @@ const gsK: Decoder = (b, at): Decoded | null => {
       effect: { type: 'qr', data, size: n2!, ecc: BEMATECH_ECC[n1!] ?? 'L' },
     };
   }
+  const symbology = GS_K_TYPES[m];
+  const type = symbology ? NAMES_OF[symbology] : (GS_K_NAMES[m] ?? 'unknown');
   if (m <= 6) {
     const r = untilNul('length')(b, at + 1);
-    return r && { ...r, args: { m, ...r.args } };
+    if (!r) return null;
+    const data = b.slice(at + 1, r.end - 1);
+    return { ...r, args: { m, type, ...r.args, data: latin1(data) }, effect: { type: 'barcode', ...(symbology && { symbology }), data } };
   }
   if (at + 1 >= b.length) return null;
   const n = b[at + 1]!;
   if (at + 2 + n > b.length) return null;
-  return { end: at + 2 + n, args: { m, length: n } };
+  const data = b.slice(at + 2, at + 2 + n);
+  return { end: at + 2 + n, args: { m, type, length: n, data: latin1(data) }, effect: { type: 'barcode', ...(symbology && { symbology }), data } };
+};
+
+/** Daruma ESC b n width height text d1…dk NUL: a barcode with its own parameters. */
+const darumaBarcode: Decoder = (b, at): Decoded | null => {
+  if (at + 4 > b.length) return null;
+  const [n, module, height, text] = Array.from(b.subarray(at, at + 4)) as number[];
+  const nul = b.indexOf(0, at + 4);
+  if (nul < 0) return null;
+  const data = b.slice(at + 4, nul);
+  const symbology = ESC_B_TYPES[n!];
+  const position: HriPosition = text ? 'below' : 'none';
+  return {
+    end: nul + 1,
+    args: { n: n!, type: symbology ? NAMES_OF[symbology] : 'unknown', width: module!, height: height!, text: position, data: latin1(data) },
+    effect: { type: 'barcode', ...(symbology && { symbology }), data, module: module!, height: height!, text: position },
+  };
 };
 
 /** Daruma ESC 0x81: pL pH (k + 2) w e data. */
@@ -202,6 +237,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   { prefix: [ESC, c('V')], name: '90° rotation', decode: args(['n']) },
   { prefix: [ESC, c('W')], name: 'set print area (page mode)', decode: args(['xL', 'xH', 'yL', 'yH', 'dxL', 'dxH', 'dyL', 'dyH']) },
   { prefix: [ESC, c('\\')], name: 'relative print position', decode: args(['nL', 'nH']) },
+  { prefix: [ESC, c('b')], name: 'print barcode (Daruma)', decode: darumaBarcode },
   { prefix: [ESC, c('a')], name: 'select justification', decode: args(['n'], align, (v) => ({ align: ALIGNS[v[0]!] ?? 'invalid' })) },
   { prefix: [ESC, c('c'), c('3')], name: 'paper sensor for paper-end signals', decode: args(['n']) },
   { prefix: [ESC, c('c'), c('4')], name: 'paper sensor to stop printing', decode: args(['n']) },
@@ -230,7 +266,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   { prefix: [GS, c('8'), c('L')], name: 'graphics data (GS 8 L)', decode: gs8L },
   { prefix: [GS, c(':')], name: 'start/end macro definition', decode: none() },
   { prefix: [GS, c('B')], name: 'white/black reverse printing', decode: args(['n']) },
-  { prefix: [GS, c('H')], name: 'HRI character position', decode: args(['n']) },
+  { prefix: [GS, c('H')], name: 'HRI character position', decode: args(['n'], (v) => ({ type: 'barcode-text', position: HRI[v[0]! & 3]! }), (v) => ({ text: HRI[v[0]! & 3]! })) },
   { prefix: [GS, c('I')], name: 'transmit printer ID', decode: args(['n']) },
   { prefix: [GS, c('L')], name: 'set left margin', decode: args(['nL', 'nH']) },
   { prefix: [GS, c('P')], name: 'set motion units', decode: args(['x', 'y']) },
@@ -241,11 +277,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   { prefix: [GS, c('a')], name: 'automatic status back', decode: args(['n']) },
   { prefix: [GS, c('b')], name: 'smoothing', decode: args(['n']) },
   { prefix: [GS, c('f')], name: 'HRI font', decode: args(['n']) },
-  { prefix: [GS, c('h')], name: 'barcode height', decode: args(['n']) },
+  { prefix: [GS, c('h')], name: 'barcode height', decode: args(['n'], (v) => ({ type: 'barcode-height', dots: v[0]! })) },
   { prefix: [GS, c('k')], name: 'print barcode', decode: gsK },
   { prefix: [GS, c('r')], name: 'transmit status', decode: args(['n']) },
   { prefix: [GS, c('v'), c('0')], name: 'print raster bit image', decode: (b, at) => rasterImage(b, at - 1) },
-  { prefix: [GS, c('w')], name: 'barcode width', decode: args(['n']) },
+  { prefix: [GS, c('w')], name: 'barcode width', decode: args(['n'], (v) => ({ type: 'barcode-module', dots: v[0]! })) },
   // MP-4200 TH manual: "the new mode starts as the printer has been just initialized (ESC @)".
   { prefix: [GS, 0xf9, 0x20], name: 'select command language (Bematech)', decode: args(['n'], () => ({ type: 'reset' }), (v) => ({ language: v[0] === 0x31 || v[0] === 1 ? 'ESC/POS' : 'ESC/Bema' })) },
 ];

@@ -1,8 +1,10 @@
 // Layout: walks a disassembly like the printer's print head would — a line buffer flushed by LF,
 // alignment, condensed width, line spacing, images and QR codes — and places marks on a page
 // measured in printer dots. The SVG writer only draws what this decides.
-import type { Align, Bitmap } from '../lower/ir.js';
+import { SYMBOLOGY_NAMES } from '../lower/barcode/symbol.js';
+import type { Align, Bitmap, HriPosition } from '../lower/ir.js';
 import type { Geometry, Profile } from '../profiles/index.js';
+import { nativeBars, nativeSymbol } from './barcode-draw.js';
 import { qrBitmap } from './qr-matrix.js';
 import type { Ecc, Effect, Instruction } from './types.js';
 
@@ -22,6 +24,7 @@ export interface Page {
 }
 
 const CUT_GAP = 16;
+const BARCODE_DEFAULTS = { height: 162, module: 3, text: 'none' as HriPosition };
 const TAB = 8;
 
 type LineItem =
@@ -34,6 +37,8 @@ class Head {
   condensed = false;
   spacing: number | null = null;
   qr: { size: number; ecc: Ecc; data: Uint8Array } = { size: 3, ecc: 'L', data: new Uint8Array(0) };
+  /** GS h / GS w / GS H in force (Epson's defaults: 162 dots, module 3, no text). */
+  barcode: { height: number; module: number; text: HriPosition } = { ...BARCODE_DEFAULTS };
   line: LineItem[] = [];
   lineX = 0;
   lineAlign: Align = 'left';
@@ -123,6 +128,34 @@ class Head {
     this.image(bitmap, 1, 1, `native QR (${family}), ${modules}×${modules} modules of ${size} dots`);
   }
 
+  /** A native barcode: its bars redrawn from the data, and its text where the command put it. */
+  barcodeSymbol(e: Extract<Effect, { type: 'barcode' }>, family: string): void {
+    this.settle();
+    const module = e.module ?? this.barcode.module;
+    const height = e.height ?? this.barcode.height;
+    const text = e.text ?? this.barcode.text;
+    const symbol = e.symbology ? nativeSymbol(e.symbology, e.data) : 'a barcode type bobina does not draw';
+    if (typeof symbol === 'string') {
+      this.marks.push({ kind: 'note', y: this.y, label: `${family}: ${symbol}` });
+      return;
+    }
+    const bitmap = nativeBars(symbol, module, height);
+    const x = this.offset(bitmap.width, this.align);
+    this.marks.push({ kind: 'note', y: this.y, label: `native barcode (${family}), ${SYMBOLOGY_NAMES[e.symbology!]}, ${module} dots per module` });
+    if (text === 'above' || text === 'both') this.hri(symbol.text, x, bitmap.width);
+    this.marks.push({ kind: 'bitmap', x, y: this.y, bitmap, scaleX: 1, scaleY: 1 });
+    this.y += height;
+    if (text === 'below' || text === 'both') this.hri(symbol.text, x, bitmap.width);
+  }
+
+  /** A barcode's human-readable line, in the normal font, centred on the bars. */
+  hri(text: string, x: number, width: number): void {
+    const charWidth = this.width / this.columns.normal;
+    const left = Math.max(0, x + (width - text.length * charWidth) / 2);
+    this.marks.push({ kind: 'text', x: left, y: this.y, text, charWidth, condensed: false });
+    this.y += this.geometry.cell.normal.height;
+  }
+
   feed(y0: number, label: string): void {
     this.marks.push({ kind: 'feed', y0, y1: this.y, label });
   }
@@ -135,6 +168,7 @@ const HANDLERS: Handlers = {
     h.align = 'left';
     h.condensed = false;
     h.spacing = null;
+    h.barcode = { ...BARCODE_DEFAULTS };
   },
   codepage: () => {},
   align: (e, h) => {
@@ -186,6 +220,10 @@ const HANDLERS: Handlers = {
     h.lineX += e.bitmap.width * e.scaleX;
   },
   text: (e, h) => h.text(e.text),
+  'barcode-height': (e, h) => void (h.barcode.height = e.dots),
+  'barcode-module': (e, h) => void (h.barcode.module = e.dots),
+  'barcode-text': (e, h) => void (h.barcode.text = e.position),
+  barcode: (e, h, ins) => h.barcodeSymbol(e, ins.mnemonic),
 };
 
 /** The page a printer with `profile` would print for this disassembly. */

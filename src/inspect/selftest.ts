@@ -10,6 +10,8 @@ import { lowerRaw } from '../lower/index.js';
 import type { Node } from '../parse/ast.js';
 import { parseRaw } from '../parse/index.js';
 import { commandRows, loadProfile, withOverride, type PrinterRef, type Profile, type ProfileInput } from '../profiles/index.js';
+import { SYMBOLOGIES, SYMBOLOGY_NAMES, type Symbology } from '../lower/barcode/symbol.js';
+import type { Bitmap } from '../lower/ir.js';
 
 export interface SelfTestResult {
   bytes: Uint8Array;
@@ -22,6 +24,18 @@ export interface SelfTestResult {
 }
 
 const PAYLOAD = 'https://github.com/bobina/selftest?q=ÇÃÕ-123';
+/** One sample per symbology: what each barcode on the page must scan to (EAN and UPC with their check digit). */
+export const BARCODE_SAMPLES: Readonly<Record<Symbology, string>> = {
+  ean13: '789100031550',
+  ean8: '9638507',
+  upca: '03600029145',
+  code39: 'BOBINA-39',
+  code128: 'Bobina-128 0123456789',
+  itf: '12345678',
+  codabar: 'A40156B',
+};
+/** The image the page prints, by name (compile's `images`): see testImage(). */
+const IMAGE = 'bobina-selftest';
 const LETTERS = ['ç ã õ á é í ó ú â ê ô à ü', 'Ç Ã Õ Á É Í Ó Ú Â Ê Ô À Ü'];
 
 /** `....+....1....+....2…` exactly `n` columns: the last mark must sit at the right edge, unwrapped. */
@@ -55,6 +69,46 @@ function columnRulers(label: string, normal: number, condensed: number): string[
   return [`${label} normal (${normal}): one line, no wrap`, ruler(normal), `${label} condensed (${condensed}):`, `<textCondensedOn>${ruler(condensed)}<textCondensedOff>`];
 }
 
+/**
+ * A 192×64 test image: a one-dot frame, a diagonal, and blocks of 1-dot and 2-dot checks, so a
+ * row dropped, doubled or shifted between bands shows.
+ */
+export function testImage(): Bitmap {
+  const width = 192;
+  const height = 64;
+  const bytesPerRow = width >> 3;
+  const bits = new Uint8Array(bytesPerRow * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const frame = x === 0 || y === 0 || x === width - 1 || y === height - 1 || x === y * 3;
+      const checks = y > 8 && y < 56 && ((x > 96 && x < 136 && (x + y) % 2 === 0) || (x > 144 && x < 184 && ((x >> 1) + (y >> 1)) % 2 === 0));
+      if (frame || checks) bits[y * bytesPerRow + (x >> 3)]! |= 0x80 >> (x & 7);
+    }
+  }
+  return { width, height, bytesPerRow, bits };
+}
+
+/** Every symbology as the profile prints it (native or raster), then each barcode alternative. */
+function barcodeParts(p: Profile): Part[] {
+  const codes = SYMBOLOGIES.map((s) => [`<textAlignLeft>${SYMBOLOGY_NAMES[s]}: ${p.barcode?.types[s] != null ? `native, type ${p.barcode.types[s]}` : 'raster image'}`, `<textAlignCenter><barcode type="${s}">${BARCODE_SAMPLES[s]}</barcode>`]).flat();
+  const alternatives = (p.selftest?.alternatives ?? []).filter((a) => a.part === 'barcode');
+  return [
+    { lines: [`<textAlignLeft>${'-'.repeat(p.columns.normal)}`, 'BARCODES: each must scan to the text under it.', ...codes] },
+    ...alternatives.map(({ label, set }) => ({
+      lines: [`<textAlignLeft>ALTERNATIVE ${label}`, `set ${JSON.stringify(set)}`, ...SYMBOLOGIES.filter((s) => JSON.stringify(set).includes(`"${s}"`)).map((s) => `<textAlignCenter><barcode type="${s}">${BARCODE_SAMPLES[s]}</barcode>`)],
+      profile: withOverride(p, set as ProfileInput),
+    })),
+    {
+      lines: [
+        `<textAlignLeft>${'-'.repeat(p.columns.normal)}`,
+        `IMAGE (${p.image!.command}): a frame, a diagonal and`,
+        'two blocks of checks, with no gaps or steps.',
+        `<textAlignCenter><image src="${IMAGE}"/>`,
+      ],
+    },
+  ];
+}
+
 /** The QR codes: the profile's own, raster too where that is native, then each alternative. */
 function qrParts(p: Profile): Part[] {
   if (p.qr.command === 'text') return [];
@@ -64,7 +118,7 @@ function qrParts(p: Profile): Part[] {
   };
   const alternatives = [
     ...(native ? [{ label: 'raster image, same payload', set: { qr: { command: 'raster' } } }] : []),
-    ...(p.selftest?.alternatives ?? []),
+    ...(p.selftest?.alternatives ?? []).filter((a) => a.part !== 'barcode'),
   ];
   const parts = alternatives.map(({ label, set }) => ({
     lines: [`<textAlignLeft>ALTERNATIVE ${label}`, `set ${JSON.stringify(set)}`, `<textAlignCenter><qrcode>${PAYLOAD}</qrcode>`],
@@ -103,6 +157,7 @@ function pageParts(p: Profile): Part[] {
       ],
     },
     ...qrParts(p),
+    ...(p.image ? barcodeParts(p) : []),
     {
       lines: [`<textAlignLeft>${rule}`, 'Partial cut below, then a full cut.', '<paperCutPartial>After the partial cut.', '<paperCutFull>'],
     },
@@ -138,7 +193,7 @@ export function selfTest(printer: PrinterRef): SelfTestResult {
   let length = 0;
   parts.forEach((part, i) => {
     const p = part.profile ?? profile;
-    const ops = lowerRaw({ type: 'document', source: conteudo, children: nodes[i]! }, p, raw);
+    const ops = lowerRaw({ type: 'document', source: conteudo, children: nodes[i]! }, p, raw, { images: { [IMAGE]: testImage() } });
     const emitted = emit(ops, p, { records: true, source: conteudo, prologue: i === 0 });
     for (const r of emitted.records!) records.push({ ...r, offset: r.offset + length });
     chunks.push(emitted.bytes);

@@ -1,6 +1,7 @@
 // The disassembler's output: one Instruction per command or text run, each with the effect it has
 // on the paper, so the listing and the preview renderer read the same decoded stream.
-import type { Align, Bitmap } from '../lower/ir.js';
+import type { Symbology } from '../lower/barcode/symbol.js';
+import type { Align, Bitmap, HriPosition } from '../lower/ir.js';
 
 export type Ecc = 'L' | 'M' | 'Q' | 'H';
 
@@ -26,7 +27,16 @@ export type Effect =
   | { type: 'raster'; bitmap: Bitmap; scaleX: number; scaleY: number }
   /** ESC *: one band placed in the line buffer, printed by the next LF. */
   | { type: 'band'; bitmap: Bitmap; scaleX: number; scaleY: number }
-  | { type: 'text'; text: string };
+  | { type: 'text'; text: string }
+  /** GS h, GS w, GS H: the height, module width and text position of the barcodes that follow. */
+  | { type: 'barcode-height'; dots: number }
+  | { type: 'barcode-module'; dots: number }
+  | { type: 'barcode-text'; position: HriPosition }
+  /**
+   * A barcode (GS k, or Daruma's ESC b, which carries its own height, module and text position).
+   * `symbology` is absent for a type bobina does not draw (UPC-E, CODE93…); `data` as sent.
+   */
+  | { type: 'barcode'; symbology?: Symbology; data: Uint8Array; height?: number; module?: number; text?: HriPosition };
 
 export type EffectType = Effect['type'];
 

@@ -1,7 +1,12 @@
 // The IR: a flat list of printer operations, each keeping the source offsets of the node it came
 // from, so every emitted byte traces back to the input.
 
+import type { Symbology } from './barcode/symbol.js';
+
 export type Align = 'left' | 'center' | 'right';
+export type Ecc = 'L' | 'M' | 'Q' | 'H';
+/** Where a barcode's human-readable text goes. */
+export type HriPosition = 'none' | 'above' | 'below' | 'both';
 
 /** A 1-bit image: rows of `bytesPerRow` bytes, most significant bit = leftmost dot, 1 = black. */
 export interface Bitmap {
@@ -29,8 +34,17 @@ export type Op =
   | (At & { op: 'cut'; partial: boolean })
   | (At & { op: 'feed'; lines: number })
   | (At & { op: 'drawer' })
-  /** A QR code in the profile's native command family; `data` is UTF-8 encoded by the emitter. */
-  | (At & { op: 'qr'; data: string })
+  /**
+   * A QR code in the profile's native command family; `data` is UTF-8 encoded by the emitter.
+   * `size` (dots per module) and `ecc`, when given, take the place of the profile's `qr.moduleSize` and `qr.ecc`.
+   */
+  | (At & { op: 'qr'; data: string; size?: number; ecc?: Ecc })
+  /**
+   * A barcode in the profile's native command family. `data` is valid for the symbology, with the
+   * check digit for EAN and UPC (the emitter sends what the command takes); CODE128 also carries
+   * the symbol values chosen by lowering (start code on, no check or stop).
+   */
+  | (At & { op: 'barcode'; symbology: Symbology; data: string; values?: number[]; height: number; module: number; text: HriPosition })
   | (At & { op: 'image'; bitmap: Bitmap });
 
 export type OpName = Op['op'];

@@ -4,10 +4,10 @@
 import QRCode from './qrcode-core.js';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { QrCodeNode } from '../parse/ast.js';
-import type { Profile } from '../profiles/index.js';
-import { sanitizeText, type SanitizeContext } from '../text/sanitize.js';
+import { sanitizeText } from '../text/sanitize.js';
 import { utf8Length } from '../text/utf8.js';
-import type { Bitmap, Op } from './ir.js';
+import type { LowerContext } from './context.js';
+import type { Bitmap } from './ir.js';
 
 /** Byte-mode capacity of the largest QR symbol (version 40) per error correction level. */
 const BYTE_CAPACITY = { L: 2953, M: 2331, Q: 1663, H: 1273 } as const;
@@ -16,9 +16,10 @@ const QUIET_ZONE = 4;
 const TOO_BIG = /too big to be stored/;
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 
-export function lowerQr(node: QrCodeNode, profile: Profile, out: Op[], text: SanitizeContext): void {
+/** `size` (dots per module) and `ecc`, when the tag gives them, take the place of the profile's. */
+export function lowerQr(node: QrCodeNode, ctx: LowerContext): void {
   const { start, end } = node;
-  const { diagnostics } = text;
+  const { profile, out, diagnostics, text } = ctx;
   if (profile.qr.command === 'text') {
     // Printed as a line of text, so it is text: the same sanitising as any other.
     const line = sanitizeText(node.data, node.dataStart, text);
@@ -31,14 +32,16 @@ export function lowerQr(node: QrCodeNode, profile: Profile, out: Op[], text: San
     diagnostics.push({ code: 'lower/qr-empty', message: 'empty <qrcode>: nothing printed', start, end });
     return;
   }
-  const { ecc, moduleSize } = profile.qr;
+  const ecc = node.ecc ?? profile.qr.ecc;
+  const moduleSize = node.size ?? profile.qr.moduleSize;
   if (profile.caps.has('qr.native')) {
     const size = utf8Length(data);
     if (size > BYTE_CAPACITY[ecc]) {
       diagnostics.push(tooLong(size, ecc, start, end));
       return;
     }
-    out.push({ op: 'qr', data, start, end });
+    // Only what the tag gives: without size and ecc the op, and the bytes, are exactly as before.
+    out.push({ op: 'qr', data, ...(node.size !== undefined && { size: node.size }), ...(node.ecc !== undefined && { ecc: node.ecc }), start, end });
     return;
   }
   let modules: { size: number; data: Uint8Array };

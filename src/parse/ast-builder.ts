@@ -1,13 +1,17 @@
-// Tokens → AST: the meaning of what the parser recognises. Known tags become commands, everything
-// else is text exactly as written; unknown tag-like names, stray and unclosed qrcode tags are
-// diagnosed. The parser (parser.ts) calls one method per grammar element, in source order.
+// Tokens → AST: the meaning of what the parser recognises. Known tags become commands or nodes;
+// everything else is text exactly as written, with `&lt;` and `&amp;` resolved; unknown tag-like
+// names, bad attributes, stray and unclosed tags are diagnosed. The parser (parser.ts) calls one
+// method per grammar element, in source order. `<barcode>`, `<row>` and `<cell>` put the builder in
+// a mode of its own until they close (containers.ts); this file is the document around them.
 import type { IToken } from 'chevrotain';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { Document, Node } from './ast.js';
-import { QRCODE_TAG, suggestTag, TAGS, type CommandName } from './tags.js';
+import { readTag, type TagParts } from './attributes.js';
+import { Containers } from './containers.js';
+import { barcodeOpen, image, noAttributes, qrAttributes, rule, textSize } from './elements.js';
+import { escapeAt, ESCAPES } from './escapes.js';
+import { CONTAINER_TAGS, ELEMENT_TAGS, PARTNER_TAGS, QRCODE_TAG, TAGS, unknownTag, type CommandName, type TagSet } from './tags.js';
 import { QrEmpty, StrayQrClose, Tag } from './tokens.js';
-
-const TAG_NAME = /^<(\/?)([A-Za-z][A-Za-z0-9_-]*)[ \t]*(\/?)>$/;
 
 interface PlainTag {
   image: string;
@@ -35,28 +39,42 @@ function plainTag(source: string, at: number, length: number): PlainTag | undefi
   return undefined;
 }
 
+const ELEMENTS: ReadonlySet<string> = new Set(ELEMENT_TAGS);
+
+const isCommand = (name: string) => Object.hasOwn(TAGS, name);
+const isKnown = (name: string) => isCommand(name) || ELEMENTS.has(name);
+
 export class AstBuilder {
   private source = '';
   private children: Node[] = [];
   private diagnostics: RawDiagnostic[] = [];
+  /** `tags: 'partner'`: only the partner's eight tags are commands. */
+  private partner = false;
+  /** The open `<barcode>`, `<row>` or `<cell>`, when there is one. */
+  private readonly containers = new Containers();
 
   /** Starts a document; diagnostics are appended to `diagnostics`. */
-  begin(source: string, diagnostics: RawDiagnostic[]): void {
+  begin(source: string, diagnostics: RawDiagnostic[], tags: TagSet = 'all'): void {
     this.source = source;
     this.children = [];
     this.diagnostics = diagnostics;
+    this.partner = tags === 'partner';
+    this.containers.begin(source, this.children, diagnostics);
   }
 
   end(): Document {
+    this.containers.end();
     const doc: Document = { type: 'document', source: this.source, children: this.children };
     this.source = '';
     this.children = [];
     this.diagnostics = [];
+    this.containers.begin('', [], []);
     return doc;
   }
 
   /** One element token, by kind (the parser's alternatives all end here: one call site). */
   token(token: IToken): void {
+    if (this.containers.open) return this.containers.token(token);
     switch (token.tokenType) {
       case Tag:
         return this.tag(token);
@@ -69,56 +87,57 @@ export class AstBuilder {
     }
   }
 
-  /** A text run or a lone `<`: printed as written. */
+  /** A text run (escapes resolved) or a lone `<`: printed as written. */
   text(token: IToken): void {
+    const { image } = token;
     const start = token.startOffset;
-    this.appendText(token.image, start, start + token.image.length);
+    if (image.indexOf('&') < 0) this.appendText(image, start, start + image.length);
+    else this.textWithEscapes(image, start);
   }
 
-  /** A tag-like `<name>`: a command if known, otherwise text with a warning. */
+  /** A tag-like `<name …>`: a command or element if known, otherwise text with a warning. */
   tag(token: IToken): void {
     const { image } = token;
     const start = token.startOffset;
     const end = start + image.length;
     const plain = plainTag(this.source, start, image.length);
-    if (plain) {
+    if (plain && (!this.partner || PARTNER_TAGS.has(plain.tag))) {
       this.children.push({ type: 'command', command: plain.command, tag: plain.tag, start, end });
       return;
     }
-    const [, closing, name, selfClosing] = TAG_NAME.exec(image)!;
-    const command = closing ? undefined : TAGS[name!];
-    if (command) {
-      this.children.push({ type: 'command', command, tag: name!, start, end });
+    const parts = readTag(this.source, start);
+    const { name } = parts;
+    if (this.partner && isKnown(name) && !PARTNER_TAGS.has(name)) return this.disabled(image, name, start, end);
+    if (parts.closing) return this.closingTag(parts, image, start, end);
+    if (isCommand(name)) {
+      noAttributes(name, parts, start, end, this.diagnostics);
+      this.children.push({ type: 'command', command: TAGS[name]!, tag: name, start, end });
       return;
     }
-    this.diagnostics.push(unknownTag(image, name!, closing === '/' && !selfClosing, start, end));
-    this.appendText(image, start, end);
+    if (!ELEMENTS.has(name)) return this.unknown(image, parts, start, end);
+    this.element(parts, start, end);
   }
 
-  /** `<qrcode/>`: a QR code with no data (lowering reports it). */
+  /** `<qrcode …/>`: a QR code with no data (lowering reports it). */
   qrEmpty(token: IToken): void {
     const start = token.startOffset;
     const end = start + token.image.length;
-    this.children.push({ type: 'qrcode', data: '', dataStart: end, start, end });
+    this.children.push({ type: 'qrcode', data: '', dataStart: end, ...this.qrSettings(token, start, end), start, end });
   }
 
   /** `</qrcode>` with no opening tag: dropped, with an error. */
   strayClose(token: IToken): void {
     const start = token.startOffset;
-    this.diagnostics.push({
-      code: 'parse/stray-closing-tag',
-      message: `</${QRCODE_TAG}> without an opening <${QRCODE_TAG}>`,
-      start,
-      end: start + token.image.length,
-    });
+    this.containers.stray(QRCODE_TAG, start, start + token.image.length);
   }
 
-  /** `<qrcode>data</qrcode>`; data and the closing tag may be missing (an unclosed qrcode). */
+  /** `<qrcode …>data</qrcode>`; data and the closing tag may be missing (an unclosed qrcode). */
   qrcode(open: IToken, data: IToken | undefined, close: IToken | undefined): void {
     const start = open.startOffset;
     const dataStart = start + open.image.length;
     const last = close ?? data ?? open;
     const end = last.startOffset + last.image.length;
+    if (this.containers.open) return this.containers.qrcode(start, end);
     if (!close) {
       this.diagnostics.push({
         code: 'parse/unclosed-qrcode',
@@ -127,25 +146,84 @@ export class AstBuilder {
         end: dataStart,
       });
     }
-    this.children.push({ type: 'qrcode', data: data?.image ?? '', dataStart, start, end });
+    this.children.push({ type: 'qrcode', data: data?.image ?? '', dataStart, ...this.qrSettings(open, start, dataStart), start, end });
   }
 
-  /** Adjacent text (e.g. `a`, `<`, `3`) merges into one node. */
+  /** `size` and `ecc` of a `<qrcode …>` that has attributes. */
+  private qrSettings(token: IToken, start: number, end: number) {
+    // `<qrcode>` and `<qrcode/>` (8 and 9 characters) have none: the common case reads nothing.
+    if (token.image.length <= 9) return undefined;
+    return qrAttributes(readTag(this.source, start), start, end, this.diagnostics);
+  }
+
+  /** An opening tag with attributes or content of its own. */
+  private element(parts: TagParts, start: number, end: number): void {
+    const d = this.diagnostics;
+    switch (parts.name) {
+      case 'textSize':
+        this.children.push(textSize(parts, start, end, d));
+        return;
+      case 'rule':
+        this.children.push(rule(parts, start, end, d));
+        return;
+      case 'image': {
+        const node = image(parts, start, end, d);
+        if (node) this.children.push(node);
+        return;
+      }
+      case 'barcode':
+        return this.containers.openBarcode(barcodeOpen(parts, start, end, d), parts.selfClosing, start, end);
+      case 'row':
+        noAttributes('row', parts, start, end, d);
+        return this.containers.openRow(parts.selfClosing, start, end);
+      default: // cell, outside a row
+        this.containers.misplaced(`<${parts.name}> must be inside a <row>: it is left out`, start, end);
+    }
+  }
+
+  /** `</name>`: closes nothing here (a container's closing tag is stray), or is text. */
+  private closingTag(parts: TagParts, image: string, start: number, end: number): void {
+    if (CONTAINER_TAGS.has(parts.name) && !parts.selfClosing) return this.containers.stray(parts.name, start, end);
+    this.unknown(image, parts, start, end);
+  }
+
+  private unknown(image: string, parts: TagParts, start: number, end: number): void {
+    this.diagnostics.push(unknownTag(image, parts.name, parts.closing && !parts.selfClosing, start, end));
+    this.appendText(image, start, end);
+  }
+
+  /** A known tag that `tags: 'partner'` does not make a command: printed as written. */
+  private disabled(image: string, name: string, start: number, end: number): void {
+    this.diagnostics.push({
+      code: 'parse/tag-disabled',
+      message: `${image} is printed as text: with tags: 'partner' only the partner's eight tags are commands, and <${name}> is not one of them`,
+      start,
+      end,
+    });
+    this.appendText(image, start, end);
+  }
+
+  /** Text holding at least one `&`: runs as written, and each escape a node of its own. */
+  private textWithEscapes(image: string, start: number): void {
+    let from = 0;
+    for (let at = image.indexOf('&'); at >= 0; at = image.indexOf('&', at + 1)) {
+      const escape = escapeAt(image, at);
+      if (escape === undefined) continue;
+      if (at > from) this.appendText(image.slice(from, at), start + from, start + at);
+      this.children.push({ type: 'text', value: ESCAPES[escape]!, start: start + at, end: start + at + escape.length });
+      from = at + escape.length;
+    }
+    if (from < image.length) this.appendText(from === 0 ? image : image.slice(from), start + from, start + image.length);
+  }
+
+  /** Adjacent text as written (e.g. `a`, `<`, `3`) merges into one node; an escape's node stays apart. */
   private appendText(value: string, start: number, end: number): void {
     const last = this.children[this.children.length - 1];
-    if (last?.type === 'text' && last.end === start) {
+    if (last?.type === 'text' && last.end === start && last.value.length === last.end - last.start) {
       last.value += value;
       last.end = end;
     } else {
       this.children.push({ type: 'text', value, start, end });
     }
   }
-}
-
-function unknownTag(image: string, name: string, closing: boolean, start: number, end: number): RawDiagnostic {
-  const known = suggestTag(name);
-  let hint = '';
-  if (known && closing && known !== QRCODE_TAG) hint = `; <${known}> takes no closing tag`;
-  else if (known && known !== name) hint = `; did you mean <${known}>?`;
-  return { code: 'parse/unknown-tag', message: `unknown tag ${image} is printed as text${hint}`, start, end };
 }

@@ -1,7 +1,8 @@
-// The grammar's one structured rule, over the lexer's tokens: the lexer's two modes already say
-// what every token is, so building the AST is a single pass. Every token sequence the lexer can
-// produce is accepted, so parsing cannot fail; an unclosed `<qrcode>` is a qrcode without its
-// QrClose, reported by the builder.
+// The grammar's one lexer-level structured rule, over the lexer's tokens: the lexer's two modes
+// already say what every token is, so building the AST is a single pass. Every token sequence the
+// lexer can produce is accepted, so parsing cannot fail; an unclosed `<qrcode>` is a qrcode
+// without its QrClose, reported by the builder. (Tags with content of their own — barcode, row,
+// cell — are Tag tokens; the builder holds them open: containers.ts.)
 //
 //   document := ( Text | LoneAngle | Tag | QrEmpty | StrayQrClose | qrcode )*
 //   qrcode   := QrOpen QrData? QrClose?
@@ -10,6 +11,7 @@
 import type { IToken } from 'chevrotain';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { Document } from './ast.js';
+import type { TagSet } from './tags.js';
 import { AstBuilder } from './ast-builder.js';
 import { QrClose, QrData, QrOpen } from './tokens.js';
 
@@ -17,8 +19,8 @@ import { QrClose, QrData, QrOpen } from './tokens.js';
 const ast = new AstBuilder();
 
 /** Parses a token vector into the document's AST; diagnostics are appended to `diagnostics`. */
-export function parseTokens(tokens: readonly IToken[], source: string, diagnostics: RawDiagnostic[]): Document {
-  ast.begin(source, diagnostics);
+export function parseTokens(tokens: readonly IToken[], source: string, diagnostics: RawDiagnostic[], tags: TagSet = 'all'): Document {
+  ast.begin(source, diagnostics, tags);
   const n = tokens.length;
   for (let i = 0; i < n; i++) {
     const token = tokens[i]!;

@@ -40,20 +40,29 @@ function matchQrData(text: string, offset: number): CustomPatternMatcherReturn |
   }
 }
 
-/** `<qrcode>` opens the payload mode. */
-export const QrOpen = createToken({ name: 'QrOpen', pattern: /<qrcode[ \t]*>/y, push_mode: 'qr' });
-/** `<qrcode/>`: an empty QR code. */
-export const QrEmpty = createToken({ name: 'QrEmpty', pattern: /<qrcode[ \t]*\/>/y });
+/** A tag or attribute name. */
+const NAME = '[A-Za-z][A-Za-z0-9_-]*';
+/**
+ * The attributes a tag may carry, each after blanks: `name="value"` (no `"`, `<` or line break in
+ * the value), and, so that a mistake in one is reported rather than silently printed, `name` alone
+ * and `name=value` unquoted (both errors, found by the AST builder). A tag never spans lines.
+ */
+const ATTRIBUTES = `(?:[ \\t]+${NAME}(?:[ \\t]*=[ \\t]*(?:"[^"<\\r\\n]*"|[^\\s"<>=]+))?)*`;
+
+/** `<qrcode …>` opens the payload mode. */
+export const QrOpen = createToken({ name: 'QrOpen', pattern: new RegExp(`<qrcode${ATTRIBUTES}[ \\t]*>`, 'y'), push_mode: 'qr' });
+/** `<qrcode …/>`: an empty QR code. */
+export const QrEmpty = createToken({ name: 'QrEmpty', pattern: new RegExp(`<qrcode${ATTRIBUTES}[ \\t]*\\/>`, 'y') });
 /** `</qrcode>` in normal text: a stray closing tag. */
 export const StrayQrClose = createToken({ name: 'StrayQrClose', pattern: /<\/qrcode[ \t]*>/y });
 /**
- * Any other tag-like `<name>`, `</name>` or `<name/>`: known or not, the AST builder decides.
+ * Any other tag-like `<name …>`, `</name>` or `<name …/>`: known or not, the AST builder decides.
  * Tried first among the tokens starting with `<` (most of them are tags), so it steps aside for
- * the three qrcode forms.
+ * the qrcode forms.
  */
 export const Tag = createToken({
   name: 'Tag',
-  pattern: /<(?!qrcode[ \t]*\/?>|\/qrcode[ \t]*>)\/?[A-Za-z][A-Za-z0-9_-]*[ \t]*\/?>/y,
+  pattern: new RegExp(`<(?!qrcode(?![A-Za-z0-9_-])|\\/qrcode[ \\t]*>)\\/?${NAME}${ATTRIBUTES}[ \\t]*\\/?>`, 'y'),
 });
 /** A `<` that starts no tag: printed as written. */
 export const LoneAngle = createToken({ name: 'LoneAngle', pattern: '<' });

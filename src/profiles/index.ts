@@ -13,11 +13,13 @@ import type { Commands, ProfileData } from './schema.js';
 import { typeboxVerdict } from './typebox-verdict.js';
 
 /** A user profile: any part of a profile, on top of the one it `extends` (a template id or code). */
-export type ProfileInput = Partial<Omit<ProfileData, 'commands' | 'qr' | 'image' | 'columns' | 'codepage' | 'geometry' | 'status'>> & {
+export type ProfileInput = Partial<Omit<ProfileData, 'commands' | 'qr' | 'image' | 'columns' | 'codepage' | 'geometry' | 'status' | 'barcode'>> & {
   extends?: string | number;
   commands?: Partial<Commands>;
   qr?: Partial<ProfileData['qr']>;
   image?: Partial<NonNullable<ProfileData['image']>>;
+  /** The native barcode command (merged into the parent's, type by type). */
+  barcode?: Partial<Omit<NonNullable<ProfileData['barcode']>, 'types'>> & { types?: Partial<NonNullable<ProfileData['barcode']>['types']> };
   columns?: ProfileData['columns'];
   codepage?: Partial<ProfileData['codepage']>;
   geometry?: Partial<Geometry>;
@@ -121,8 +123,8 @@ function build(data: ProfileData): Profile {
   if (data.qr.command === 'bematech-gs-k-q' && !data.qr.params) {
     throw new ProfileError(`invalid printer profile ${describe(data)}: qr.command "bematech-gs-k-q" needs qr.params (N2 N3 N4, e.g. "08 00 01")`);
   }
-  if (data.qr.moduleRange && data.qr.moduleRange.min > data.qr.moduleRange.max) {
-    throw new ProfileError(`invalid printer profile ${describe(data)}: qr.moduleRange.min is more than its max`);
+  for (const [path, range] of [['qr.moduleRange', data.qr.moduleRange], ['barcode.moduleRange', data.barcode?.moduleRange], ['barcode.heightRange', data.barcode?.heightRange]] as const) {
+    if (range && range.min > range.max) throw new ProfileError(`invalid printer profile ${describe(data)}: ${path}.min is more than its max`);
   }
   const geometry = data.geometry ?? (BASELINES['escpos-base'] as ProfileData).geometry!;
   const columns = {
@@ -242,6 +244,6 @@ function userProfile(input: ProfileInput): Profile {
   return profile;
 }
 
-export type { ProfileData, Commands } from './schema.js';
+export type { ProfileData, Commands, BarcodeProfile } from './schema.js';
 export { COMMANDS, COMMAND_KEYS, commandRows, type Capability, type CommandKey } from './commands.js';
 export { ProfileSchema } from './profile-schema.js';

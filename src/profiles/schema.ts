@@ -12,6 +12,13 @@ const OptionalBytes = Type.Union([HexBytes, Type.Null()]);
 /** The native QR command families (src/emit/qr-native.ts). */
 const NativeQr = Type.Union([Type.Literal('epson-gs-k'), Type.Literal('bematech-gs-k-q'), Type.Literal('daruma-esc-81')]);
 
+/** The native barcode command families (src/emit/barcode-native.ts). */
+const NativeBarcode = Type.Union([Type.Literal('epson-gs-k'), Type.Literal('daruma-esc-b')]);
+/** A symbology's type byte in the native command; null: the printer has none, it prints as a raster image. */
+const BarcodeType = Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 255 }), Type.Null()]));
+const DotRange = Type.Object({ min: Type.Integer({ minimum: 1, maximum: 255 }), max: Type.Integer({ minimum: 1, maximum: 255 }) });
+const HriPosition = Type.Union([Type.Literal('none'), Type.Literal('above'), Type.Literal('below'), Type.Literal('both')]);
+
 const Cell = Type.Object({
   width: Type.Number({ exclusiveMinimum: 0, maximum: 64 }),
   height: Type.Integer({ minimum: 1, maximum: 255 }),
@@ -97,6 +104,36 @@ export const ProfileSchema = Type.Object({
      */
     bracket: Type.Optional(Type.Object({ command: NativeQr, enter: HexBytes, leave: HexBytes })),
   }),
+  /**
+   * The native barcode command: its family, and per symbology the type byte it takes. A symbology
+   * without one, a height, module width or text position outside what the command takes, or a
+   * symbol wider than the paper, prints as a raster image instead (without `barcode`: always).
+   */
+  barcode: Type.Optional(
+    Type.Object({
+      command: NativeBarcode,
+      types: Type.Object({
+        ean13: BarcodeType,
+        ean8: BarcodeType,
+        upca: BarcodeType,
+        code39: BarcodeType,
+        code128: BarcodeType,
+        itf: BarcodeType,
+        codabar: BarcodeType,
+      }),
+      /**
+       * How CODE128 data is sent: `sets`, with Epson's code-set prefixes ({A {B {C, set C digits as
+       * byte pairs), so the symbol is the one bobina chose; `text`, as ASCII, the printer choosing the sets.
+       */
+      code128: Type.Union([Type.Literal('sets'), Type.Literal('text')]),
+      /** Module (narrow bar) widths the command takes, in dots. */
+      moduleRange: DotRange,
+      /** Bar heights the command takes, in dots. */
+      heightRange: DotRange,
+      /** Where the command can print the human-readable text. */
+      text: Type.Array(HriPosition, { minItems: 1 }),
+    }),
+  ),
   image: Type.Optional(
     Type.Object({
       command: Type.Union([Type.Literal('gs-v-0'), Type.Literal('esc-star-24')]),
@@ -119,8 +156,19 @@ export const ProfileSchema = Type.Object({
    */
   selftest: Type.Optional(
     Type.Object({
-      /** A QR code printed with the profile changed by `set` (another QR command, other band ends…). */
-      alternatives: Type.Optional(Type.Array(Type.Object({ label: Type.String({ minLength: 1 }), set: Type.Record(Type.String(), Type.Unknown()) }))),
+      /**
+       * A QR code (or, with `part: "barcode"`, the barcodes) printed with the profile changed by
+       * `set` (another QR command, other band ends, another barcode type byte…).
+       */
+      alternatives: Type.Optional(
+        Type.Array(
+          Type.Object({
+            label: Type.String({ minLength: 1 }),
+            set: Type.Record(Type.String(), Type.Unknown()),
+            part: Type.Optional(Type.Union([Type.Literal('qr'), Type.Literal('barcode')])),
+          }),
+        ),
+      ),
       /** Other column counts the printer may have: their rulers are printed too. */
       columns: Type.Optional(
         Type.Array(
@@ -143,3 +191,4 @@ export type ProfileData = Static<typeof ProfileSchema>;
 export type Commands = Static<typeof CommandsSchema>;
 export type QrCommand = ProfileData['qr']['command'];
 export type ImageCommand = NonNullable<ProfileData['image']>['command'];
+export type BarcodeProfile = NonNullable<ProfileData['barcode']>;

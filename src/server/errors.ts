@@ -27,6 +27,7 @@ export const PROBLEMS = {
   'intention-not-found': { status: 404, message: 'Print intention not found' },
   'job-not-cancelable': { status: 409, message: 'The print intention is held by a client or already finished; it cannot be canceled' },
   'job-not-startable': { status: 409, message: 'The print intention is not waiting to be started' },
+  'job-not-recompilable': { status: 409, message: 'The print intention cannot be compiled again now' },
   'terminal-key-required': { status: 403, message: "This endpoint takes a terminal's own key" },
   'terminal-mismatch': { status: 403, message: 'This key belongs to another terminal' },
   'partner-key-required': { status: 403, message: 'This endpoint takes an access token or an API key of the account, not a terminal key' },

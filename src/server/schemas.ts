@@ -185,6 +185,14 @@ export const getByIdSchema = {
   response: { 200: IntentionResponse, ...errors(400, 401, 404) },
 };
 
+export const recompileSchema = {
+  tags: ['printing'],
+  summary: "Compile a job again for its terminal's printer now (a job stopped with printer-mismatch after the terminal was linked to another printer, "
+    + 'or one still queued) and queue it; 409 job-not-recompilable otherwise',
+  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
+  response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409, 422) },
+};
+
 export const cancelSchema = {
   tags: ['printing'],
   summary: 'Cancel a print intention that no client holds (held, queued or stopped); 409 once a client has acquired it or it is final',
@@ -205,8 +213,14 @@ export const Trabalho = Type.Object({
   tamanhoBytes: Type.Integer(),
   tentativas: Type.Integer({ description: 'This is attempt number N' }),
   reimprimir: Type.Boolean({ description: 'Started again after an unknown outcome: print even if your journal saw it start' }),
-  prazoSegundos: Type.Number({ description: 'Seconds until the lease runs out without a report (a `printing` report extends it)' }),
+  prazoSegundos: Type.Number({ description: 'Seconds until the lease runs out: renew it (Renovar) every prazoSegundos / 3 while delivering' }),
 });
+
+export const TerminalState = Type.Object({
+  impressoraId: Type.Union([Type.Integer(), Type.Null()], { description: "The template of the printer linked to the terminal now (null: none)" }),
+  codigoImpressora: Type.Union([Type.String(), Type.Null()], { description: "Its code: the dialect to ask the printer's status in" }),
+  parados: Type.Integer({ description: "The terminal's jobs stopped on its printer, waiting for it to clear (0: nothing waits for the printer)" }),
+}, { description: 'The terminal as it is now (its printer may have been changed since a job was compiled)' });
 
 export const nextSchema = {
   tags: ['terminal'],
@@ -215,7 +229,7 @@ export const nextSchema = {
     ...TerminalKeyQuery,
     terminalId: Type.Optional(Type.String({ description: 'The terminal the client believes it serves: refused (403 terminal-mismatch) when the key is of another' })),
     espera: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}(\\.[0-9]{1,3})?$', description: 'Seconds to wait, at most 60' })) }, ignoreUnknown),
-  response: { 200: Type.Object({ data: Type.String(), trabalho: Type.Union([Trabalho, Type.Null()]) }), ...errors(400, 401, 403) },
+  response: { 200: Type.Object({ data: Type.String(), trabalho: Type.Union([Trabalho, Type.Null()]), terminal: Type.Union([TerminalState, Type.Null()]) }), ...errors(400, 401, 403) },
 };
 
 export const ReportBody = Type.Object({
@@ -238,6 +252,23 @@ export const reportSchema = {
 
 /** ListarRetidas' page: 50 jobs unless `limite` says fewer or more (at most 200). */
 export const HELD_PAGE = { default: 50, max: 200 };
+
+export const RenewBody = Type.Object({
+  intencaoImpressaoId: Type.Integer(),
+  tokenEntrega: Type.String({ maxLength: 200 }),
+}, ignoreUnknown);
+
+export const renewSchema = {
+  tags: ['terminal'],
+  summary: 'Keep the lease of a job you are still delivering: send it every prazoSegundos / 3 from ObterProxima until your final report. '
+    + 'Changes nothing else (no history row); `aceito: false` when you no longer hold the job',
+  querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
+  body: RenewBody,
+  response: {
+    200: Type.Object({ data: Type.String(), aceito: Type.Boolean(), prazoSegundos: Type.Number({ description: 'Seconds the lease now runs' }) }),
+    ...errors(400, 401, 403),
+  },
+};
 
 export const heldSchema = {
   tags: ['terminal'],

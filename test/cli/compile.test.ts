@@ -77,10 +77,14 @@ describe('bobina printers', () => {
     const lines = r.stdout.toString().trim().split('\n');
     expect(lines).toHaveLength(8);
     expect(lines[4]).toMatch(/^3\s+MAKER3DR800\s+Daruma DR800\s+full cut\s+yes\s+raster image/);
+    expect(lines[4]).toMatch(/native \(daruma-esc-b\), CODE128 raster$/);
+    expect(lines[5]).toMatch(/native \(epson-gs-k\)$/);
+    expect(lines[1]).toMatch(/as text$/);
   });
 
   it('gives the same as JSON', () => {
     const rows = JSON.parse(bobina(['printers', '--json']).stdout.toString());
     expect(rows[4]).toMatchObject({ id: 4, code: 'MAKER4I9', capabilities: expect.arrayContaining(['qr.native']) });
+    expect(rows[3].barcodes).toEqual({ ean13: 'native', ean8: 'native', upca: 'native', code39: 'native', code128: 'raster image', itf: 'native', codabar: 'native' });
   });
 });

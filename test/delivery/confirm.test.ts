@@ -3,8 +3,8 @@
 // the outcome is unknown instead of "printed".
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/index.js';
-import { deliver, openPrinter } from '../../src/delivery/index.js';
-import { fixture, virtualPrinter } from './helpers.js';
+import { deliver, Journal, openPrinter } from '../../src/delivery/index.js';
+import { fixture, tempDir, virtualPrinter } from './helpers.js';
 
 const bytes = compile(fixture('small.txt'), { printer: 'MAKER5T20' }).bytes;
 
@@ -58,7 +58,16 @@ describe('end-of-print confirmation', () => {
       if (calls++ === 0) await vp.setState({ paper: 'out' });
       return s;
     };
-    const result = await deliver(session, { id: '7', token: 't', bytes });
+    const journal = Journal.open(tempDir());
+    const result = await deliver(session, { id: '7', token: 't', bytes }, { journal });
     expect(result).toMatchObject({ outcome: 'outcome-unknown', motivos: ['outcome-unknown', 'media-empty'] });
+    // Offered again (a lost report): the journal keeps it from printing twice, and the printer's
+    // reasons, then and now, go with it.
+    const again = await deliver(openPrinter(vp.address, 'MAKER5T20'), { id: '7', token: 't2', bytes }, { journal });
+    expect(again).toMatchObject({ outcome: 'outcome-unknown', motivos: ['outcome-unknown', 'media-empty'], fromJournal: true });
+    journal.close();
+    await vp.setState({ paper: 'ok' });
+    await vp.waitForJobs(1, 2000);
+    expect(vp.jobs).toHaveLength(1);
   });
 });

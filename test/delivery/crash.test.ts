@@ -5,17 +5,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/index.js';
-import { child, DELIVERY_DIST, fixture, tempDir, virtualPrinter } from './helpers.js';
+import { child, DELIVERY_DIST, fixture, tempDir, virtualPrinter, waitFor as until } from './helpers.js';
 
 const DELIVER = join(import.meta.dirname, 'children', 'deliver-once.mjs');
-
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('a delivering process killed mid-job', () => {
   it('never prints the job twice: restarted, it reports outcome-unknown; a reprint prints it again', async () => {

@@ -14,16 +14,35 @@ export const DELIVERY_DIST = join(ROOT, 'dist', 'delivery.js');
 
 const printers = new Set<VirtualPrinter>();
 const children = new Set<ChildProcess>();
+/** Processes this test started that are not its own children (a child's children): killed by pid. */
+const pids = new Set<number>();
 const dirs = new Set<string>();
 
 afterEach(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(child.pid, 'SIGKILL');
   children.clear();
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+  pids.clear();
   await Promise.all([...printers].map((p) => p.close()));
   printers.clear();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
   dirs.clear();
 });
+
+/** Waits until `check` holds, looking every 10 ms; fails after `timeoutMs` saying what it waited for. */
+export async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 /** A virtual printer closed after the test, whatever happens. */
 export async function virtualPrinter(options: VirtualPrinterOptions): Promise<VirtualPrinter> {
@@ -49,9 +68,9 @@ export interface Child {
   stderr(): string;
 }
 
-/** A node child process, killed (SIGKILL, by pid) after the test if still running. */
-export function child(args: string[], options: { input?: 'pipe' | 'ignore'; env?: NodeJS.ProcessEnv } = {}): Child {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: [options.input ?? 'ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+/** A node child process (or `command`'s), killed (SIGKILL, by pid) after the test if still running. */
+export function child(args: string[], options: { input?: 'pipe' | 'ignore'; env?: NodeJS.ProcessEnv; command?: string } = {}): Child {
+  const proc = spawn(options.command ?? process.execPath, args, { cwd: ROOT, stdio: [options.input ?? 'ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   children.add(proc);
   let out = '';
   let err = '';
@@ -76,4 +95,27 @@ export function child(args: string[], options: { input?: 'pipe' | 'ignore'; env?
       void exited.then(() => setTimeout(() => !check() && reject(new Error(`exited before ${pattern}; stdout: ${out} stderr: ${err}`)), 10));
     });
   return { process: proc, line: watch('stdout'), errLine: watch('stderr'), exited, stdout: () => out, stderr: () => err };
+}
+
+/**
+ * A node process whose parent never reaps it: a shell starts it in the background, prints its pid,
+ * and becomes `sleep` (exec), which never waits for children. Killed, the process stays a zombie
+ * until that parent ends: what a container whose PID 1 does not reap keeps forever. Both are killed
+ * by pid after the test.
+ */
+export async function unreapedChild(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<{ pid: number; parent: Child }> {
+  const parent = child(['-c', '"$@" & echo "unreaped $!"; exec sleep 600', 'sh', process.execPath, ...args], { ...options, command: 'sh' });
+  const pid = Number(/unreaped (\d+)/.exec(await parent.line(/^unreaped \d+$/))![1]);
+  pids.add(pid);
+  return { pid, parent };
+}
+
+/** A process's state letter in /proc (R, S, Z…), or undefined when it has none. */
+export function procState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0];
+  } catch {
+    return undefined;
+  }
 }

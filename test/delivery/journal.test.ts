@@ -1,11 +1,11 @@
 // The agent's journal: durable before it returns, so a process killed with SIGKILL at any moment
 // restarts knowing, for each job, whether it was written, started, or never started; compacted so
 // it stays small; and held by one process at a time.
-import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal, JournalLockedError } from '../../src/delivery/index.js';
-import { child, DELIVERY_DIST, tempDir } from './helpers.js';
+import { child, DELIVERY_DIST, procState, tempDir, unreapedChild, waitFor } from './helpers.js';
 
 const WRITER = join(import.meta.dirname, 'children', 'journal-writer.mjs');
 const writer = (dir: string, ...steps: string[]) => child([WRITER, DELIVERY_DIST, dir, ...steps]);
@@ -20,10 +20,18 @@ describe('the delivery journal', () => {
     j.done('1', 'a', 'printer');
     j.begin('2', 'b');
     j.abort('2', 'b');
+    j.begin('3', 'c');
+    j.unknown('3', 'c', ['outcome-unknown', 'media-empty']);
+    j.begin('4', 'd');
+    j.done('4', 'd', 'sent', ['media-low']);
     j.close();
     const again = Journal.open(dir);
     expect(again.get('1')).toMatchObject({ state: 'written', confirmacao: 'printer', token: 'a' });
+    expect(again.get('1')!.motivos).toBeUndefined();
     expect(again.get('2')).toMatchObject({ state: 'aborted' });
+    // What the printer said when an attempt ended is kept, for the report of a re-offer.
+    expect(again.get('3')).toMatchObject({ state: 'writing', motivos: ['outcome-unknown', 'media-empty'] });
+    expect(again.get('4')).toMatchObject({ state: 'written', confirmacao: 'sent', motivos: ['media-low'] });
     again.close();
   });
 
@@ -112,5 +120,58 @@ describe('the delivery journal', () => {
     process.kill(w.process.pid!, 'SIGKILL');
     await w.exited;
     Journal.open(dir).close();
+  }, 15000);
+
+  it('takes over a lock held by a zombie: a writer killed whose parent never reaps it', async () => {
+    const dir = tempDir();
+    const { pid, parent } = await unreapedChild([WRITER, DELIVERY_DIST, dir, 'begin:7', 'hold']);
+    await parent.line(/^begin:7 ok$/);
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => procState(pid) === 'Z', 5000, 'the writer to be a zombie');
+    // To kill(pid, 0), a zombie is as alive as any process.
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    const j = Journal.open(dir);
+    expect(j.get('7')).toMatchObject({ state: 'writing' });
+    j.close();
+  }, 15000);
+
+  it('takes over a lock naming a pid now used by a process that started later, or in another boot; refuses one naming a running holder', async () => {
+    const dir = tempDir();
+    const lock = join(dir, 'journal.lock');
+    const other = child(['-e', 'setInterval(() => {}, 1000); console.log("up")']);
+    await other.line(/^up$/);
+    const pid = other.process.pid!;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    writeFileSync(lock, JSON.stringify({ pid, start, boot }));
+    expect(() => Journal.open(dir)).toThrow(expect.objectContaining({ name: 'JournalLockedError', holder: pid }));
+    writeFileSync(lock, JSON.stringify({ pid, start: String(Number(start) - 1), boot }));
+    Journal.open(dir).close();
+    writeFileSync(lock, JSON.stringify({ pid, start, boot: '00000000-0000-0000-0000-000000000000' }));
+    Journal.open(dir).close();
+    // A lock of an older bobina names only a pid: a running one is respected.
+    writeFileSync(lock, String(pid));
+    expect(() => Journal.open(dir)).toThrow(JournalLockedError);
+  }, 15000);
+
+  it('waits for a live holder, saying so once, and opens the journal once it has gone; a wait can be given up', async () => {
+    const dir = tempDir();
+    const w = writer(dir, 'hold');
+    await w.line(/^open \d+$/);
+    const told: (number | undefined)[] = [];
+    const opening = Journal.openWhenFree(dir, { pollMs: 50, onWait: (e) => told.push(e.holder) });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(told).toEqual([w.process.pid]);
+    process.kill(w.process.pid!, 'SIGTERM');
+    const j = await opening;
+    expect(j).toBeInstanceOf(Journal);
+    j!.close();
+    const again = writer(dir, 'hold');
+    await again.line(/^open \d+$/);
+    const stop = new AbortController();
+    const waiting = Journal.openWhenFree(dir, { pollMs: 50, signal: stop.signal });
+    stop.abort();
+    expect(await waiting).toBeUndefined();
   }, 15000);
 });

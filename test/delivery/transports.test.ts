@@ -86,14 +86,17 @@ describe('tcp transport', () => {
     const printing = session.print(HUGE).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 300));
     await vp.setState({ offline: 'refuse' });
+    const read = vp.received;
     const err = await printing;
     expect(err).toBeInstanceOf(PartialWriteError);
     expect(err).toMatchObject({ code: 'partial-write', started: true });
     await vp.setState({ offline: 'no' });
     const [torn] = await vp.waitForJobs(1, 5000);
-    expect(torn).toMatchObject({ endedBy: 'reset', complete: false });
+    // The printer keeps exactly what it had read when it went away.
+    expect(torn).toMatchObject({ endedBy: 'reset', complete: false, size: read });
     expect(torn!.size).toBeGreaterThan(0);
     expect(torn!.size).toBeLessThan(HUGE.length);
+    expect((err as PartialWriteError).written).toBeGreaterThanOrEqual(read);
   }, 15000);
 });
 

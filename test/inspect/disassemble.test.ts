@@ -35,6 +35,10 @@ const EXPECTED: Readonly<Record<EmitRecord['op'], readonly string[]>> = {
   qrEnter: ['reset'],
   qrLeave: ['reset'],
   raster: ['raster'],
+  barcodeHeight: ['barcode-height'],
+  barcodeModule: ['barcode-module'],
+  barcodeText: ['barcode-text'],
+  barcode: ['barcode'],
   bandSpacing: ['spacing'],
   spacingReset: ['spacing'],
   // Printed at the next LF (Epson) or at once, like a raster image (a printer whose bands end with nothing).

@@ -3,8 +3,11 @@
 // alternative the profile lists, labelled, then a partial and a full cut; its spans and
 // diagnostics are its own.
 import { describe, expect, it } from 'vitest';
-import { disassemble, listProfiles, loadProfile, selfTest, type ProfileInput } from '../../src/index.js';
+import { disassemble, listProfiles, loadProfile, renderPng, selfTest, type ProfileInput } from '../../src/index.js';
 import { ruler } from '../../src/inspect/index.js';
+import { BARCODE_SAMPLES, testImage } from '../../src/inspect/selftest.js';
+import { ENCODERS, SYMBOLOGIES } from '../../src/lower/barcode/index.js';
+import { haveZbar, zbarDecode, zbarReads } from '../support/zbar.js';
 import { rasterImages } from '../support/raster.js';
 
 const PAYLOAD = 'https://github.com/bobina/selftest?q=ÇÃÕ-123';
@@ -67,9 +70,11 @@ describe.each(escpos)('the self-test page for the ESC/POS printer %s', (code) =>
 
   it('prints its own QR code, a raster one beside a native one, and one per listed alternative, each labelled', () => {
     const { profile, page, listing, text } = build(code);
-    const alternatives = profile.selftest?.alternatives ?? [];
+    const alternatives = (profile.selftest?.alternatives ?? []).filter((a) => a.part !== 'barcode');
     const natives = listing.filter((i) => i.effect?.type === 'qr-store' || i.effect?.type === 'qr');
-    const rasters = rasterImages(page.bytes, page.records);
+    // The raster images of QR codes (barcodes and the test image are raster images too).
+    const qrTags = [...new Set(page.records.filter((r) => page.conteudo.startsWith('<qrcode', r.start)).map((r) => r.start))];
+    const rasters = qrTags.flatMap((start) => rasterImages(page.bytes, page.records.filter((r) => r.start === start)));
     expect(natives.length + rasters.length).toBe(1 + (profile.caps.has('qr.native') ? 1 : 0) + alternatives.length);
     // Each listed alternative's QR is printed the way that alternative's profile prints it.
     const nativeAlternatives = alternatives.filter(({ set }) => loadProfile({ ...(set as ProfileInput), extends: code }).caps.has('qr.native')).length;
@@ -77,6 +82,32 @@ describe.each(escpos)('the self-test page for the ESC/POS printer %s', (code) =>
     expect(rasters).toHaveLength(1 + alternatives.length - nativeAlternatives);
     for (const ins of natives) expect(ins.args.data).toBe(PAYLOAD);
     for (const { label, set } of alternatives) expect(text).toContain(`ALTERNATIVE ${label}\nset ${JSON.stringify(set)}\n`);
+  });
+});
+
+// zbarimg reads a whole page (about 1000 × 8000 pixels): seconds of CPU, more on a loaded machine.
+describe.each(listProfiles().filter((p) => p.output === 'escpos').map((p) => p.code))('the barcodes and image of the self-test page for %s', { timeout: 120_000 }, (code) => {
+  it('prints every symbology, and each barcode alternative, and each scans to its sample', () => {
+    const { profile, page, text } = build(code);
+    const alternatives = (profile.selftest?.alternatives ?? []).filter((a) => a.part === 'barcode');
+    for (const { label, set } of alternatives) expect(text).toContain(`ALTERNATIVE ${label}\nset ${JSON.stringify(set)}\n`);
+    if (!haveZbar) return;
+    const read = zbarDecode(renderPng(page.bytes, { printer: profile }));
+    for (const s of SYMBOLOGIES) {
+      const symbol = ENCODERS[s](BARCODE_SAMPLES[s]);
+      expect(symbol.ok && read).toContain(symbol.ok && zbarReads(s, symbol.symbol.text));
+    }
+  });
+
+  it('prints the test image dot for dot', () => {
+    const { page } = build(code);
+    const image = rasterImages(page.bytes, page.records.filter((r) => page.conteudo.startsWith('<image', r.start)));
+    expect(image).toHaveLength(1);
+    const want = testImage();
+    const at = (x: number, y: number) => (want.bits[y * want.bytesPerRow + (x >> 3)]! >> (7 - (x & 7))) & 1;
+    for (let y = 0; y < image[0]!.height; y++) {
+      for (let x = 0; x < image[0]!.width; x++) expect(image[0]!.dots[y * image[0]!.width + x], `${x},${y}`).toBe(x < want.width && y < want.height ? at(x, y) : 0);
+    }
   });
 });
 

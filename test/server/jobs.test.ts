@@ -172,6 +172,57 @@ describe('the terminal client protocol', () => {
     expect(ok.intencaoImpressao).toMatchObject({ estado: 'completed', confirmacao: 'sent', tentativas: 2 });
   });
 
+  it('renews the lease of a job its holder still delivers, with no history row; a stale token renews nothing', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const otherKey = await terminalKey(aliceId, 'CAIXA-02');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const t = (await next(key)).json().trabalho;
+    expect(t.prazoSegundos).toBe(60);
+    const renew = (k: string, tokenEntrega: string) => h.app.inject({ method: 'POST', url: '/TerminalImpressao/Renovar', headers: { authorization: `Bearer ${k}` }, payload: { intencaoImpressaoId: i.id, tokenEntrega } });
+    const before = await h.store.intentions.get(aliceId, i.id);
+    await new Promise((r) => setTimeout(r, 20));
+    const renewed = await renew(key, t.tokenEntrega);
+    expect(renewed.json()).toEqual({ data: expect.any(String), aceito: true, prazoSegundos: 60 });
+    const after = await h.store.intentions.get(aliceId, i.id);
+    expect(after!.leaseExpiresAt!.getTime()).toBeGreaterThan(before!.leaseExpiresAt!.getTime());
+    // The lease ran out by the old end, not by the renewed one: the sweep leaves the job with its holder.
+    expect(await h.app.jobs.expireLeases(new Date(before!.leaseExpiresAt!.getTime() + 1))).toBe(0);
+    expect((await renew(otherKey, t.tokenEntrega)).json().aceito).toBe(false);
+    expect((await renew(key, 'not-the-token')).json().aceito).toBe(false);
+    expect((await getById(i.id)).json().intencaoImpressao.historico.map((x: { estado: string }) => x.estado)).toEqual(['queued', 'acquired']);
+    expect(await h.app.jobs.expireLeases(new Date(Date.now() + 120_000))).toBe(1);
+    expect((await renew(key, t.tokenEntrega)).json().aceito).toBe(false);
+  });
+
+  it('stops a job compiled for the printer its terminal had before, says which printer the terminal has now, and compiles it again on request', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const old = (await insert({ conteudo: 'Antiga<paperCutFull>', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    expect(old.codigoImpressora).toBe('MAKER1MP4200');
+    await h.store.terminals.put({ accountId: aliceId, terminalId: 'CAIXA-01', printerId: 5, enabled: true });
+    const answer = (await next(key)).json();
+    expect(answer).toEqual({ data: expect.any(String), trabalho: null, terminal: { impressoraId: 5, codigoImpressora: 'MAKER5T20', parados: 0 } });
+    const stopped = (await getById(old.id)).json().intencaoImpressao;
+    expect(stopped).toMatchObject({ estado: 'stopped', motivos: ['printer-mismatch'], tentativas: 0 });
+    expect(events.filter((e) => e.intencaoImpressaoId === old.id).map((e) => [e.estado, e.motivos])).toEqual([['queued', []], ['stopped', ['printer-mismatch']]]);
+    // Retomar does not queue it again, and it does not hold the terminal's queue back.
+    expect((await h.app.inject({ method: 'POST', url: '/TerminalImpressao/Retomar', headers: { authorization: `Bearer ${key}` } })).json().retomadas).toBe(0);
+    const later = (await insert({ conteudo: 'Nova', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    expect((await next(key)).json().trabalho).toMatchObject({ intencaoImpressaoId: later.id, codigoImpressora: 'MAKER5T20' });
+
+    const recompile = (id: number) => h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Recompilar?key=${token}&intencaoImpressaoId=${id}` });
+    const recompiled = (await recompile(old.id)).json().intencaoImpressao;
+    expect(recompiled).toMatchObject({ estado: 'queued', impressoraId: 5, codigoImpressora: 'MAKER5T20', tamanhoBytes: compile('Antiga<paperCutFull>', { printer: 5 }).bytes.length });
+    expect(recompiled.historico.at(-1)).toMatchObject({ estado: 'queued', evento: 'recompile', origem: 'server' });
+    const t = (await next(key)).json().trabalho;
+    expect(t).toMatchObject({ intencaoImpressaoId: old.id, codigoImpressora: 'MAKER5T20' });
+    expect(Buffer.from(t.bytes, 'base64')).toEqual(Buffer.from(compile('Antiga<paperCutFull>', { printer: 5 }).bytes));
+    // Held by a client now, or without a terminal whose printer to compile for: refused.
+    expect((await recompile(old.id)).json()).toMatchObject({ code: 'job-not-recompilable', estado: 'acquired' });
+    const templateJob = (await insert({ conteudo: 'x', codigoImpressora: 'MAKER5T20' })).json().intencaoImpressao;
+    expect((await recompile(templateJob.id)).statusCode).toBe(409);
+    expect((await recompile(999_999)).statusCode).toBe(404);
+  });
+
   it('fails a job whose lease ran out on the last allowed attempt', async () => {
     const key = await terminalKey(aliceId, 'CAIXA-01');
     const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;

@@ -39,7 +39,7 @@ beforeAll(async () => {
   const t = bobina(['terminals', 'add', '--email', 'slow@example.com', '--terminal', 'PDV-1', '--printer', 'MAKER5T20', '--print-key', ...db.flags]);
   expect(t.code, t.stderr).toBe(0);
   terminalKey = t.stdout.toString().trim().split('\n').pop()!;
-  served = await startServe({ flags: [...db.flags, '--request-timeout', '1s', '--max-connections', '6', '--max-connections-per-address', '3'], env: { ...CHILD_ENV }, stdout: true });
+  served = await startServe({ flags: [...db.flags, '--request-timeout', '1s', '--max-connections', '6', '--max-connections-per-address', '3'], env: { ...CHILD_ENV } });
   const login = await send('POST', '/auth/reconciliation/token', { 'content-type': 'application/json' }, JSON.stringify({ email: 'slow@example.com', password: 'slow-pw', grant_type: 'password' }));
   accessToken = login.json.access_token as string;
 }, 60_000);

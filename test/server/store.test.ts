@@ -146,11 +146,28 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(await store.intentions.update({ accountId, id: own.id }, ['acquired'], { estado: 'stopped', status: 'x', motivos: ['paper-out'] }, 'wrong-token')).toBeUndefined();
     expect(await store.intentions.update({ accountId, id: own.id }, ['acquired'], { estado: 'stopped', status: 'x', motivos: ['paper-out'] }, 'tok')).toMatchObject({ estado: 'stopped', motivos: ['paper-out'] });
     expect(await store.intentions.claim(route, ['queued'], lease)).toBeUndefined();
-    // …unless its outcome is unknown (that one waits for a person).
+    // …unless it waits for a person: compiled for another printer, or its outcome unknown.
+    await store.intentions.update({ accountId, id: own.id }, ['stopped'], { estado: 'stopped', status: 'x', motivos: ['printer-mismatch'] });
+    expect(await store.intentions.claim(route, ['queued'], { ...lease, leaseToken: 'tok-x', tentativasIncrement: false })).toMatchObject({ id: template.id });
+    await store.intentions.update({ accountId, id: template.id }, ['acquired'], { estado: 'queued', status: 'x', leaseToken: null, leasedTo: null, tentativasIncrement: false });
+    await store.intentions.update({ accountId, id: own.id }, ['stopped'], { estado: 'stopped', status: 'x', motivos: ['media-empty'] });
+    expect(await store.intentions.claim(route, ['queued'], lease)).toBeUndefined();
     await store.intentions.update({ accountId, id: own.id }, ['stopped'], { estado: 'stopped', status: 'x', motivos: ['outcome-unknown'] });
     expect(await store.intentions.claim(route, ['queued'], { ...lease, leaseToken: 'tok2' })).toMatchObject({ id: template.id, leaseToken: 'tok2' });
     expect(await store.intentions.dueLeases(['acquired'], new Date(6_000), 10)).toEqual([{ accountId, id: template.id }]);
     expect(await store.intentions.dueLeases(['acquired'], new Date(5_000), 10)).toEqual([]);
+    // A renewal moves the lease's end and nothing else, for the holder with its token only…
+    const ref = { accountId, id: template.id };
+    expect(await store.intentions.renewLease(ref, ['acquired', 'printing'], { token: 'tok', leasedTo: 'T1' }, new Date(9_000))).toBe(false);
+    expect(await store.intentions.renewLease(ref, ['acquired', 'printing'], { token: 'tok2', leasedTo: 'T0' }, new Date(9_000))).toBe(false);
+    expect(await store.intentions.renewLease(ref, ['printing'], { token: 'tok2', leasedTo: 'T1' }, new Date(9_000))).toBe(false);
+    expect(await store.intentions.renewLease(ref, ['acquired', 'printing'], { token: 'tok2', leasedTo: 'T1' }, new Date(9_000))).toBe(true);
+    expect(await store.intentions.get(accountId, template.id)).toMatchObject({ estado: 'acquired', leaseToken: 'tok2', leaseExpiresAt: new Date(9_000), tentativas: 1 });
+    // …and a sweep that read the lease as run out before the renewal does not end it.
+    const expire = { estado: 'queued' as const, status: 'x', leaseToken: null, leaseExpiresAt: null };
+    expect(await store.intentions.update(ref, ['acquired'], expire, { token: 'tok2', expiredBy: new Date(6_000) })).toBeUndefined();
+    expect(await store.intentions.dueLeases(['acquired'], new Date(6_000), 10)).toEqual([]);
+    expect(await store.intentions.renewLease(ref, ['acquired'], { token: 'tok2', leasedTo: 'T1' }, new Date(5_000))).toBe(true);
     expect(await store.intentions.dueExpiry(['stopped'], new Date(11_000), 10)).toEqual([{ accountId, id: own.id }]);
     expect(await store.intentions.get('someone-else', own.id)).toBeUndefined();
     const h1 = await store.intentions.appendHistory(own.id, { estado: 'queued', evento: 'insert', motivos: [], origem: 'server', detalhe: null, at: new Date(1) });
@@ -158,6 +175,16 @@ describe(`the ${STORE_KIND} store`, () => {
     expect([h1.seq, h2.seq]).toEqual([1, 2]);
     expect(await store.intentions.history(accountId, own.id)).toEqual([h1, h2]);
     expect(await store.intentions.history('someone-else', own.id)).toEqual([]);
+    // The terminal's own queued jobs compiled for another template than its printer's (template jobs never are).
+    const other = await store.intentions.insert({ ...draft('other printer'), terminalId: 'T1', impressoraId: 5, codigoImpressora: 'MAKER5T20' });
+    await store.intentions.insert({ ...draft('same printer'), terminalId: 'T1', impressoraId: 1 });
+    expect(await store.intentions.mismatched(route, ['queued'], 10)).toEqual([{ accountId, id: other.id, codigoImpressora: 'MAKER5T20' }]);
+    expect(await store.intentions.mismatched({ ...route, printerId: null }, ['queued'], 10)).toEqual([]);
+    expect(await store.intentions.mismatched({ ...route, accountId: 'someone-else' }, ['queued'], 10)).toEqual([]);
+    // Compiled again: new bytes, diagnostics and template, in the same guarded statement.
+    const compiled = { bytes: Uint8Array.of(1, 2, 3), diagnostics: [], impressoraId: 1, codigoImpressora: 'MAKER1MP4200' };
+    expect(await store.intentions.update({ accountId, id: other.id }, ['queued'], { estado: 'queued', status: 'x', compiled })).toMatchObject({ bytes: Uint8Array.of(1, 2, 3), impressoraId: 1, codigoImpressora: 'MAKER1MP4200' });
+    expect(await store.intentions.mismatched(route, ['queued'], 10)).toEqual([]);
   });
 
   both('keeps tokens, terminal keys and webhook endpoints, messages and attempts the same way', async () => {

@@ -12,7 +12,7 @@ export interface Served {
   base: string;
   /** What it wrote on stderr so far. */
   stderr: () => string;
-  /** What it wrote on stdout so far (its log lines), when started with `stdout: true`; else ''. */
+  /** What it wrote on stdout so far: its log lines (pino JSON, LOG_LEVEL warn unless `env` says otherwise). */
   stdout: () => string;
 }
 
@@ -23,20 +23,18 @@ export interface ServeOptions {
   /** A port to reuse (a restart on the same address); default a free one. */
   port?: number;
   timeoutMs?: number;
-  /** Keep what it writes on stdout (its JSON log lines); otherwise stdout is ignored. */
-  stdout?: boolean;
 }
 
 export async function startServe(o: ServeOptions): Promise<Served> {
   const port = o.port ?? (await freePort());
   const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', ...o.flags], {
     env: { ...process.env, ...CHILD_ENV, LOG_LEVEL: 'warn', ...o.env },
-    stdio: ['ignore', o.stdout ? 'pipe' : 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
   let out = '';
   proc.stderr!.on('data', (d: Buffer) => void (err += d.toString()));
-  proc.stdout?.on('data', (d: Buffer) => void (out += d.toString()));
+  proc.stdout!.on('data', (d: Buffer) => void (out += d.toString()));
   const timeoutMs = o.timeoutMs ?? 20_000;
   await new Promise<void>((resolve, reject) => {
     const done = (e?: Error) => {

@@ -1,5 +1,6 @@
 // `bobina printers`: the templates, their capabilities and what degrades where.
 import { listProfiles, type Profile } from '../../index.js';
+import { SYMBOLOGIES, SYMBOLOGY_NAMES, type Symbology } from '../../lower/barcode/symbol.js';
 import { OUTCOMES } from '../../lower/index.js';
 import { parse } from '../args.js';
 import { EXIT, type Command } from '../io.js';
@@ -12,11 +13,11 @@ export const printersCommand: Command = {
     const { values } = parse(args, { json: { type: 'boolean' } }, 0);
     const profiles = listProfiles();
     if (values.json) {
-      const rows = profiles.map((p) => ({ id: p.id, code: p.code, nome: p.nome, printer: p.printer, isGeneric: p.isGeneric, capabilities: [...p.caps], missing: missing(p) }));
+      const rows = profiles.map((p) => ({ id: p.id, code: p.code, nome: p.nome, printer: p.printer, isGeneric: p.isGeneric, capabilities: [...p.caps], missing: missing(p), barcodes: barcodes(p) }));
       io.stdout.write(JSON.stringify(rows, null, 2) + '\n');
       return EXIT.ok;
     }
-    const rows = [['id', 'code', 'printer', 'partial cut', 'condensed', 'QR', 'code page']];
+    const rows = [['id', 'code', 'printer', 'partial cut', 'condensed', 'QR', 'code page', 'barcodes']];
     for (const p of profiles) {
       const lacks = missing(p);
       rows.push([
@@ -27,6 +28,7 @@ export const printersCommand: Command = {
         lacks.condensed ?? 'yes',
         lacks['qr.native'] ?? `native (${p.qr.command})`,
         p.codepage.encoding.toUpperCase(),
+        barcodeSummary(p),
       ]);
     }
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -34,6 +36,19 @@ export const printersCommand: Command = {
     return EXIT.ok;
   },
 };
+
+/** Per symbology: `native` (the profile's command), `raster image`, or `as text` (plain text). */
+function barcodes(p: Profile): Record<Symbology, string> {
+  return Object.fromEntries(SYMBOLOGIES.map((s) => [s, !p.image ? 'as text' : p.barcode?.types[s] != null ? 'native' : 'raster image'])) as Record<Symbology, string>;
+}
+
+/** "native (epson-gs-k)", "native (daruma-esc-b), CODE128 raster", "as text". */
+function barcodeSummary(p: Profile): string {
+  if (!p.image) return 'as text';
+  const raster = SYMBOLOGIES.filter((s) => p.barcode?.types[s] == null).map((s) => SYMBOLOGY_NAMES[s]);
+  if (!p.barcode || raster.length === SYMBOLOGIES.length) return 'raster image';
+  return `native (${p.barcode.command})${raster.length ? `, ${raster.join(' ')} raster` : ''}`;
+}
 
 /** What each capability the printer lacks becomes, from its data and lowering's outcome table. */
 function missing(p: Profile): Record<string, string> {

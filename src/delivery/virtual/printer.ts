@@ -78,7 +78,8 @@ export class Printer implements VirtualPrinter {
     this.plan = statusPlan(this.profile);
     this.state = { ...INITIAL_STATE, ...options.state };
     this.seq = nextSeq(options.out);
-    this.server = net().createServer((socket) => this.accept(socket));
+    // Accepted paused: a connection reads only what the printer's state lets it (connection.ts).
+    this.server = net().createServer({ pauseOnConnect: true }, (socket) => this.accept(socket));
   }
 
   get address(): string {
@@ -113,16 +114,20 @@ export class Printer implements VirtualPrinter {
   private stopListening(): Promise<void> {
     if (!this.server.listening) return Promise.resolve();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    // A printer that goes away drops its connections too; a job in the middle is torn.
-    for (const c of this.connections) c.socket.destroy();
+    // A printer that goes away drops its connections too: a job in the middle is torn, with only
+    // the bytes the printer had read.
+    for (const c of this.connections) c.tear();
     return closed;
   }
 
   private accept(socket: Socket): void {
     if (this.state.offline === 'refuse') return void socket.destroy();
-    const conn = new Connection(this, socket);
-    this.connections.add(conn);
-    socket.once('close', () => this.connections.delete(conn));
+    this.connections.add(new Connection(this, socket));
+  }
+
+  /** A connection that has ended, all it received read. */
+  forget(conn: Connection): void {
+    this.connections.delete(conn);
   }
 
   async setState(patch: Partial<VirtualState>): Promise<VirtualState> {
@@ -203,7 +208,7 @@ export class Printer implements VirtualPrinter {
     this.closed = true;
     await this.control?.close();
     await this.stopListening();
-    for (const c of this.connections) c.socket.destroy();
+    for (const c of this.connections) c.tear();
   }
 }
 

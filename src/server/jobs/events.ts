@@ -28,4 +28,15 @@ export type JobEventSink = (tx: Repositories, event: JobEvent) => Promise<void>;
 
 export const FINAL_STATES: readonly JobState[] = ['completed', 'failed', 'canceled', 'expired'];
 
+/**
+ * A stopped job with one of these reasons waits for a person, not for its printer: it does not
+ * hold its terminal's queue back, and Retomar does not queue it again. `outcome-unknown`: it may be
+ * on paper already (Iniciar prints it again). `printer-mismatch`: it was compiled for another
+ * printer than its terminal's (Recompilar compiles it for the terminal's printer now).
+ */
+export const AWAITS_PERSON: readonly string[] = ['outcome-unknown', 'printer-mismatch'];
+
+/** Whether a stopped job waits for its printer (and so holds its terminal's queue back). */
+export const waitsForPrinter = (motivos: readonly string[]) => !motivos.some((m) => AWAITS_PERSON.includes(m));
+
 export const ignoreJobEvents: JobEventSink = async () => {};

@@ -4,13 +4,15 @@
 // (notifier.ts) once that transaction has committed. The routes and the service's own direct
 // delivery both call this, so a job is delivered the same way whoever delivers it.
 import { randomBytes } from 'node:crypto';
+import { loadProfile } from '../../index.js';
 import { Problem } from '../errors.js';
 import type { Store } from '../store/repositories.js';
 import type { ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobRef, NewIntention, Principal } from '../store/types.js';
 import { periodic, type BackgroundWorker } from '../workers/worker.js';
-import { ignoreJobEvents, type Confirmation, type JobEventSink } from './events.js';
-import { acquireJob, insertEvent, insertJob, isFinal, recordIgnored, repeated, transition, type JobWithHistory } from './lifecycle.js';
+import { ignoreJobEvents, waitsForPrinter, type Confirmation, type JobEventSink } from './events.js';
+import { acquireJob, fromStates, insertEvent, insertJob, isFinal, recordIgnored, transition, type JobWithHistory } from './lifecycle.js';
 import { QueueNotifier } from './notifier.js';
+import { notRecompilable, recompiled, stopMismatched, type Recompiled } from './printer-change.js';
 
 export interface JobSettings {
   /** How long a client holds a job without reporting before it is offered again (default 30 s). */
@@ -33,6 +35,14 @@ export interface Offer {
 }
 
 export type ReportState = 'printing' | 'completed' | 'stopped' | 'failed';
+
+/** A terminal as its client sees it (Jobs.terminalView). */
+export interface TerminalView {
+  impressoraId: number | null;
+  codigoImpressora: string | null;
+  /** Jobs stopped on the terminal's printer, waiting for it to clear (Retomar). */
+  parados: number;
+}
 
 export interface Report {
   id: number;
@@ -106,6 +116,29 @@ export class Jobs {
     return job && { job, history: await this.store.intentions.history(accountId, id) };
   }
 
+  /**
+   * Compiles a job again for its terminal's printer now (after the terminal was linked to another
+   * printer) and queues it; `compile` compiles the job's conteudo for a template id (and throws the
+   * route's problem for content errors). 409 job-not-recompilable when the job is not queued or
+   * stopped, or its terminal has no printer.
+   */
+  async recompile(accountId: string, id: number, compile: (conteudo: string, printerId: number) => Promise<Recompiled>): Promise<JobWithHistory> {
+    const job = await this.store.intentions.get(accountId, id);
+    if (!job) throw new Problem('intention-not-found', { intencaoImpressaoId: id });
+    const terminal = job.terminalId === null ? undefined : await this.store.terminals.find(accountId, job.terminalId);
+    const why = notRecompilable(job, terminal?.printerId);
+    if (why) throw new Problem('job-not-recompilable', { intencaoImpressaoId: id, estado: job.estado }, why);
+    const printerId = terminal!.printerId!;
+    const out = await compile(job.conteudo, printerId);
+    const result = await this.store.transaction(async (tx) => {
+      const changed = await recompiled(tx, this.sink, { ...job, accountId }, printerId, out, new Date());
+      if (!changed) throw new Problem('job-not-recompilable', { intencaoImpressaoId: id }, 'the job changed state meanwhile: ask again');
+      return { job: changed, history: await tx.intentions.history(accountId, id) };
+    });
+    this.queued(result.job);
+    return result;
+  }
+
   /** Cancels a job nobody holds (held, queued, stopped); 409 once a client has it or it is final. */
   async cancel(accountId: string, id: number): Promise<JobWithHistory> {
     const result = await this.store.transaction(async (tx) => {
@@ -143,15 +176,33 @@ export class Jobs {
       if (route) {
         const token = newDeliveryToken();
         const now = new Date();
-        const job = await this.store.transaction((tx) =>
-          acquireJob(tx, this.sink, route, { token, expiresAt: new Date(now.getTime() + this.settings.leaseMs) }, { origem: 'server', at: now }),
-        );
+        const job = await this.store.transaction(async (tx) => {
+          // A job compiled for another printer than the terminal's is never handed out (printer-change.ts).
+          await stopMismatched(tx, this.sink, route, now);
+          return acquireJob(tx, this.sink, route, { token, expiresAt: new Date(now.getTime() + this.settings.leaseMs) }, { origem: 'server', at: now });
+        });
         if (job) return { job, token };
       }
       const left = deadline - Date.now();
       if (left <= 0) return undefined;
       if (!(await this.notifier.wait(keys, seen, left, signal)) && Date.now() >= deadline) return undefined;
     }
+  }
+
+  /**
+   * What a terminal's client needs to know of its terminal besides jobs: the printer linked to it now
+   * (its status queries speak that printer's dialect) and how many of its jobs are stopped waiting for
+   * that printer (none: there is nothing to wait for). Undefined for an unknown or disabled terminal.
+   */
+  async terminalView(p: Principal): Promise<TerminalView | undefined> {
+    const route = await this.route(p);
+    if (!route) return undefined;
+    const stopped = await this.store.intentions.listForRoute(route, ['stopped']);
+    const printer = route.printerId === null ? undefined : loadProfile(route.printerId);
+    return {
+      impressoraId: printer?.id ?? null, codigoImpressora: printer?.code ?? null,
+      parados: stopped.filter((j) => j.leasedTo === route.terminalId && waitsForPrinter(j.motivos)).length,
+    };
   }
 
   /**
@@ -173,11 +224,13 @@ export class Jobs {
       if (job.leasedTo === terminalId) {
         switch (r.estado) {
           case 'printing': {
-            const lease = { leaseExpiresAt: new Date(now.getTime() + this.settings.leaseMs) };
-            // Printing again: the lease runs on, and the history does not grow.
-            changed = job.estado === 'printing'
-              ? await repeated(tx, ref, 'printing', lease, r.token)
-              : await transition(tx, this.sink, ref, 'printing', { ...change, motivos: job.motivos }, lease, r.token);
+            const until = new Date(now.getTime() + this.settings.leaseMs);
+            // Printing again: a renewal (Renovar), so the history does not grow.
+            if (job.estado === 'printing') {
+              changed = await tx.intentions.renewLease(ref, ['printing'], { token: r.token, leasedTo: terminalId }, until) ? { ...job, leaseExpiresAt: until } : undefined;
+            } else {
+              changed = await transition(tx, this.sink, ref, 'printing', { ...change, motivos: job.motivos }, { leaseExpiresAt: until }, r.token);
+            }
             break;
           }
           case 'completed':
@@ -198,6 +251,18 @@ export class Jobs {
       return { aceito: true, job: changed };
     });
     return result;
+  }
+
+  /**
+   * A client still delivering a job it holds (README: "Renovar"): the lease runs `leaseMs` from now
+   * again. No history row and no event: nothing happened to the job. `aceito: false` when the
+   * client no longer holds it (the lease ran out and it was offered again, or it is final).
+   */
+  async renew(p: Principal, r: { id: number; token: string }): Promise<{ aceito: boolean; leaseMs: number }> {
+    const { accountId, terminalId } = terminalOf(p);
+    const until = new Date(Date.now() + this.settings.leaseMs);
+    const aceito = await this.store.intentions.renewLease({ accountId, id: r.id }, fromStates('lease-expired'), { token: r.token, leasedTo: terminalId }, until);
+    return { aceito, leaseMs: this.settings.leaseMs };
   }
 
   /**
@@ -240,7 +305,7 @@ export class Jobs {
   async resume(p: Principal): Promise<number> {
     const route = await this.route(p);
     if (!route) return 0;
-    const stopped = (await this.store.intentions.listForRoute(route, ['stopped'])).filter((j) => !j.motivos.includes('outcome-unknown'));
+    const stopped = (await this.store.intentions.listForRoute(route, ['stopped'])).filter((j) => waitsForPrinter(j.motivos));
     let count = 0;
     for (const job of stopped) {
       const changed = await this.store.transaction((tx) => transition(tx, this.sink, job, 'resume', { origem: 'client', at: new Date(), motivos: [], detalhe: 'the printer is ready again' }));
@@ -275,7 +340,8 @@ export class Jobs {
         return transition(
           tx, this.sink, ref, last ? 'attempts-exhausted' : 'lease-expired',
           { origem: 'server', at: now, motivos: last ? ['lease-expired', 'max-attempts'] : ['lease-expired'], detalhe: `no report within ${this.settings.leaseMs} ms (attempt ${j.tentativas} of ${this.settings.maxAttempts})` },
-          { leaseToken: null, leaseExpiresAt: null }, j.leaseToken,
+          // Guarded by the lease's end too: a renewal that landed since the read above keeps the job.
+          { leaseToken: null, leaseExpiresAt: null }, { token: j.leaseToken, expiredBy: now },
         );
       });
       if (job) {

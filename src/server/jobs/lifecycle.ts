@@ -4,7 +4,7 @@
 // job's history row, and hands the JobEvent to the app's sink — so a state never commits without
 // its history row (or its outbox row, the sink's). Nothing else in the service writes a job's state.
 import type { Repositories } from '../store/repositories.js';
-import type { ClaimRoute, HistoryEntry, Intention, JobPatch, JobRef, NewIntention, Origin } from '../store/types.js';
+import type { ClaimRoute, HistoryEntry, Intention, JobPatch, JobRef, LeaseGuard, NewIntention, Origin } from '../store/types.js';
 import { FINAL_STATES, type JobEvent, type JobEventSink, type JobState } from './events.js';
 
 /** What happens to a job. `insert-*` start one; the rest move it. */
@@ -21,6 +21,8 @@ export type LifecycleEvent =
   | 'resume' // the printer answers well again: a stopped job waits for its turn again
   | 'lease-expired' // no report before the lease ran out: offered again
   | 'attempts-exhausted' // the lease ran out on the last allowed attempt
+  | 'printer-mismatch' // compiled for another printer than its terminal's now: never sent, waits for a person
+  | 'recompile' // compiled again for its terminal's printer (Recompilar), and queued
   | 'cancel' // the partner cancels a job nobody holds
   | 'expire'; // never printed within the job time-to-live
 
@@ -28,7 +30,7 @@ export type LifecycleEvent =
 export const TRANSITIONS: Readonly<Record<JobState | 'new', Partial<Record<LifecycleEvent, JobState>>>> = {
   new: { 'insert-held': 'held', 'insert-queued': 'queued', 'insert-printed': 'completed' },
   held: { start: 'queued', cancel: 'canceled', expire: 'expired' },
-  queued: { acquire: 'acquired', cancel: 'canceled', expire: 'expired' },
+  queued: { acquire: 'acquired', 'printer-mismatch': 'stopped', recompile: 'queued', cancel: 'canceled', expire: 'expired' },
   acquired: {
     printing: 'printing', completed: 'completed', stopped: 'stopped', failed: 'failed',
     'lease-expired': 'queued', 'attempts-exhausted': 'failed',
@@ -37,7 +39,7 @@ export const TRANSITIONS: Readonly<Record<JobState | 'new', Partial<Record<Lifec
     printing: 'printing', completed: 'completed', stopped: 'stopped', failed: 'failed',
     'lease-expired': 'queued', 'attempts-exhausted': 'failed',
   },
-  stopped: { resume: 'queued', start: 'queued', cancel: 'canceled', expire: 'expired' },
+  stopped: { resume: 'queued', start: 'queued', recompile: 'queued', cancel: 'canceled', expire: 'expired' },
   completed: {},
   failed: {},
   canceled: {},
@@ -121,17 +123,18 @@ export async function insertJob(
 }
 
 /**
- * Moves a job by `event`, if its state allows it (and, with `token`, if it still holds that
- * delivery token): the job after the change, or undefined when nothing changed.
+ * Moves a job by `event`, if its state allows it (and, with `guard`, if it still holds that
+ * delivery token, with a lease run out by `guard.expiredBy` if given): the job after the change,
+ * or undefined when nothing changed.
  */
 export async function transition(
   tx: Repositories, sink: JobEventSink, ref: JobRef, event: LifecycleEvent, c: Change,
-  patch: Omit<JobPatch, 'estado' | 'status'> = {}, token?: string,
+  patch: Omit<JobPatch, 'estado' | 'status'> = {}, guard?: string | LeaseGuard,
 ): Promise<Intention | undefined> {
   const estado = target(event);
   const job = await tx.intentions.update(ref, fromStates(event), {
     ...patch, estado, status: PUBLIC_STATUS[estado], ...(c.motivos === undefined ? {} : { motivos: c.motivos }),
-  }, token);
+  }, guard);
   if (job) await recorded(tx, sink, job, event, c);
   return job;
 }
@@ -165,12 +168,4 @@ export async function recordIgnored(tx: Repositories, job: Intention, c: Change)
     });
   }
   return { ...job, ignoredReports };
-}
-
-/**
- * A report of the state the job is already in (`printing` again, with its token): `patch` applies
- * (the lease runs on), but nothing happened to the job: no transition, no history row, no event.
- */
-export async function repeated(tx: Repositories, ref: JobRef, estado: JobState, patch: Omit<JobPatch, 'estado' | 'status'>, token: string): Promise<Intention | undefined> {
-  return tx.intentions.update(ref, [estado], { ...patch, estado, status: PUBLIC_STATUS[estado] }, token);
 }

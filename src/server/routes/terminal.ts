@@ -2,6 +2,7 @@
 // partner's own client, authenticated with the terminal's own key:
 //   POST /TerminalImpressao/ObterProxima?espera=30  lease the next job (long-poll, ≤ 60 s)
 //   POST /TerminalImpressao/Reportar                 printing | completed | stopped | failed, with the delivery token
+//   POST /TerminalImpressao/Renovar                  keep the lease of a job still being delivered
 //   GET  /TerminalImpressao/ListarRetidas            jobs waiting to be started, a page at a time, without their content
 //   POST /TerminalImpressao/Iniciar?intencaoImpressaoId=N
 //   POST /TerminalImpressao/Retomar                  the printer is ready again: stopped jobs queued again
@@ -10,7 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatData } from '../dates.js';
 import { Problem } from '../errors.js';
 import { MAX_WAIT_MS, type Jobs } from '../jobs/jobs.js';
-import { HELD_PAGE, heldSchema, nextSchema, reportSchema, resumeSchema, startSchema } from '../schemas.js';
+import { HELD_PAGE, heldSchema, nextSchema, renewSchema, reportSchema, resumeSchema, startSchema } from '../schemas.js';
 import { intentionSummary, intentionView } from './intention-view.js';
 
 const DEFAULT_WAIT_MS = 30_000;
@@ -36,7 +37,8 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
     reply.raw.once('close', onClose);
     try {
       const offer = await jobs.next(request.principal, waitMs, gone.signal);
-      if (!offer) return { data: formatData(new Date()), trabalho: null };
+      const terminal = (await jobs.terminalView(request.principal)) ?? null;
+      if (!offer) return { data: formatData(new Date()), trabalho: null, terminal };
       const { job, token } = offer;
       return {
         data: formatData(new Date()),
@@ -45,6 +47,7 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
           impressoraId: job.impressoraId, bytes: Buffer.from(job.bytes).toString('base64'), tamanhoBytes: job.bytes.length,
           tentativas: job.tentativas, reimprimir: job.reprint, prazoSegundos: jobs.settings.leaseMs / 1000,
         },
+        terminal,
       };
     } finally {
       reply.raw.off('close', onClose);
@@ -59,6 +62,11 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
     });
     // A summary: the whole job (2 MiB of content, the history) is GetById's to send.
     return { data: formatData(new Date()), aceito: r.aceito, intencaoImpressao: intentionSummary(r.job) };
+  });
+
+  api.post('/TerminalImpressao/Renovar', { schema: renewSchema, serializerCompiler: plainJson }, async (request) => {
+    const { aceito, leaseMs } = await jobs.renew(request.principal, { id: request.body.intencaoImpressaoId, token: request.body.tokenEntrega });
+    return { data: formatData(new Date()), aceito, prazoSegundos: leaseMs / 1000 };
   });
 
   api.get('/TerminalImpressao/ListarRetidas', { schema: heldSchema, serializerCompiler: plainJson }, async (request) => {

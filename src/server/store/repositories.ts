@@ -17,7 +17,7 @@
 //   LOCKED` in the subquery. LoginAttemptRepository.hit is written that way today.
 import type { BackgroundWorker } from '../workers/worker.js';
 import type {
-  Account, ApiKey, AttemptCounter, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobPatch, JobRef,
+  Account, ApiKey, AttemptCounter, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobPatch, JobRef, LeaseGuard,
   JobState, NewAccount, NewApiKey, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, RefreshTaken, Terminal, TerminalKey, TokenPair, WebhookAttempt,
   WebhookEndpoint, WebhookMessage,
 } from './types.js';
@@ -82,15 +82,26 @@ export interface IntentionRepository {
   /** Appends a history row numbered one past the job's last; returns it. */
   appendHistory(id: number, entry: Omit<HistoryEntry, 'seq'>): Promise<HistoryEntry>;
   /**
-   * One guarded statement: applies `patch` if the job is in one of `from` (and, when `token` is
-   * given, still holds that delivery token). The job after the change, or undefined if it did not apply.
+   * One guarded statement: applies `patch` if the job is in one of `from` (and, when `guard` is
+   * given, still holds that delivery token, and its lease ran out before `guard.expiredBy`). The job
+   * after the change, or undefined if it did not apply.
    */
-  update(ref: JobRef, from: readonly JobState[], patch: JobPatch, token?: string): Promise<Intention | undefined>;
+  update(ref: JobRef, from: readonly JobState[], patch: JobPatch, guard?: string | LeaseGuard): Promise<Intention | undefined>;
+  /**
+   * One guarded statement: the lease of a job in one of `from`, held by terminal `leasedTo` with
+   * delivery token `token`, now runs until `until` (nothing else changes). False if it is not held so.
+   */
+  renewLease(ref: JobRef, from: readonly JobState[], lease: { token: string; leasedTo: string }, until: Date): Promise<boolean>;
   /**
    * One guarded statement: leases the oldest job in one of `from` that `route` may take, unless the
    * terminal has a job stopped for its printer (those go first when it clears, keeping insert order).
    */
   claim(route: ClaimRoute, from: readonly JobState[], patch: JobPatch): Promise<Intention | undefined>;
+  /**
+   * The route's own terminal's jobs in one of `states` compiled for another template than
+   * `route.printerId` (none when the terminal has no printer), oldest first, at most `limit`.
+   */
+  mismatched(route: ClaimRoute, states: readonly JobState[], limit: number): Promise<(JobRef & { codigoImpressora: string })[]>;
   /** The jobs `route` may take (or holds) in one of `states`, oldest first. */
   listForRoute(route: ClaimRoute, states: readonly JobState[]): Promise<Intention[]>;
   /** The same, without content, bytes or diagnostics: at most `limit`, with ids above `afterId`, oldest first. */

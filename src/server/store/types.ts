@@ -152,6 +152,16 @@ export interface JobPatch {
   leaseToken?: string | null;
   leaseExpiresAt?: Date | null;
   reprint?: boolean;
+  /** The job compiled again (Recompilar): its bytes, diagnostics and template. */
+  compiled?: { bytes: Uint8Array; diagnostics: Diagnostic[]; impressoraId: number; codigoImpressora: string };
+}
+
+/** What a guarded update requires of a job besides its state: a delivery token (a string is just that). */
+export interface LeaseGuard {
+  /** The job still holds this delivery token. */
+  token: string;
+  /** …and its lease ran out before this time: the lease sweep never ends a lease renewed meanwhile. */
+  expiredBy?: Date;
 }
 
 /** Which queued jobs a terminal's client may take. */

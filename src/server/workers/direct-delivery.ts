@@ -4,7 +4,7 @@
 // and its own journal, talking to the job use cases in process instead of over HTTP. Terminals
 // added, changed or disabled while the service runs are picked up within a few seconds.
 import { join } from 'node:path';
-import { Journal } from '../../delivery/journal.js';
+import { Journal, JournalLockedError } from '../../delivery/journal.js';
 import { DeliveryLoop, type TerminalLink } from '../../delivery/loop.js';
 import type { Jobs } from '../jobs/jobs.js';
 import type { Store } from '../store/repositories.js';
@@ -20,9 +20,15 @@ export function inProcessLink(jobs: Jobs, principal: Principal): TerminalLink {
       // The app is closing: wait for this loop to be stopped instead of asking again at once.
       if (jobs.notifier.isClosed) await new Promise((resolve) => (signal.aborted ? resolve(undefined) : signal.addEventListener('abort', resolve, { once: true })));
       const offer = await jobs.next(principal, waitMs, signal);
-      if (!offer) return undefined;
+      if (!offer && signal.aborted) return {};
+      const view = await jobs.terminalView(principal);
+      const terminal = view ? { terminal: { codigoImpressora: view.codigoImpressora, parados: view.parados } } : {};
+      if (!offer) return terminal;
       const { job, token } = offer;
-      return { id: job.id, token, codigoImpressora: job.codigoImpressora, bytes: job.bytes, reprint: job.reprint, tentativas: job.tentativas };
+      return {
+        offer: { id: job.id, token, codigoImpressora: job.codigoImpressora, bytes: job.bytes, reprint: job.reprint, tentativas: job.tentativas, leaseMs: jobs.settings.leaseMs },
+        ...terminal,
+      };
     },
     async report(r) {
       const { aceito } = await jobs.report(principal, {
@@ -31,6 +37,7 @@ export function inProcessLink(jobs: Jobs, principal: Principal): TerminalLink {
       });
       return { aceito };
     },
+    renew: async (id, token) => ({ aceito: (await jobs.renew(principal, { id, token })).aceito }),
     resume: () => jobs.resume(principal),
   };
 }
@@ -44,6 +51,8 @@ interface Running {
 
 export function directDelivery(store: Store, jobs: Jobs, stateDir: string, options: { retryMs?: number; waitMs?: number } = {}): BackgroundWorker {
   const running = new Map<string, Running>();
+  /** Terminals whose journal another live process holds, and that holder (to say it once). */
+  const waitingOn = new Map<string, number | undefined>();
   let timer: NodeJS.Timeout | undefined;
   let log: WorkerLog;
   let stopped = false;
@@ -68,8 +77,16 @@ export function directDelivery(store: Store, jobs: Jobs, stateDir: string, optio
       let journal: Journal;
       try {
         journal = Journal.open(dir);
+        waitingOn.delete(key);
       } catch (err) {
-        log.error({ err, terminalId: t.terminalId }, 'direct delivery: cannot open the journal');
+        // Another live process delivers to this terminal with this journal: said once, tried again
+        // at every scan (a dead or zombie holder's lock is taken over at once).
+        if (err instanceof JournalLockedError) {
+          if (waitingOn.get(key) !== err.holder) log.warn({ terminalId: t.terminalId, holder: err.holder }, `direct delivery: ${err.message}; waiting for it`);
+          waitingOn.set(key, err.holder);
+        } else {
+          log.error({ err, terminalId: t.terminalId }, 'direct delivery: cannot open the journal');
+        }
         continue;
       }
       const say = (line: string) => log.info({ terminalId: t.terminalId, device: t.device }, line);

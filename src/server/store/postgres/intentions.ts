@@ -3,6 +3,7 @@
 // locks the row it takes with FOR UPDATE SKIP LOCKED, so two instances never lease one job.
 import type { IntentionRepository } from '../repositories.js';
 import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type IntentionSummary, type JobPatch, type JobState } from '../types.js';
+import { AWAITS_PERSON } from '../../jobs/events.js';
 import type { Db } from './db.js';
 
 interface Row {
@@ -64,6 +65,10 @@ function setClause(p: JobPatch, params: Params): string {
   if (p.leaseToken !== undefined) sets.push(`lease_token = ${params.add(p.leaseToken)}`);
   if (p.leaseExpiresAt !== undefined) sets.push(`lease_expires_at = ${params.add(p.leaseExpiresAt === null ? null : p.leaseExpiresAt.getTime())}::bigint`);
   if (p.reprint !== undefined) sets.push(`reprint = ${params.add(p.reprint)}`);
+  if (p.compiled !== undefined) {
+    sets.push(`bytes = ${params.add(Buffer.from(p.compiled.bytes))}`, `diagnostics = ${params.add(JSON.stringify(p.compiled.diagnostics))}::json`);
+    sets.push(`impressora_id = ${params.add(p.compiled.impressoraId)}`, `codigo_impressora = ${params.add(p.compiled.codigoImpressora)}`);
+  }
   return sets.join(', ');
 }
 
@@ -122,28 +127,41 @@ export function postgresIntentions(db: Db): IntentionRepository {
         return { ...e, seq: rows[0]!.seq };
       });
     },
-    async update(ref, from, patch, token) {
+    async update(ref, from, patch, guard) {
       const params = new Params();
       const set = setClause(patch, params);
-      const guard = token === undefined ? '' : ` AND lease_token = ${params.add(token)}`;
+      const lease = typeof guard === 'string' ? { token: guard } : guard;
+      const guards = `${lease ? ` AND lease_token = ${params.add(lease.token)}` : ''}${lease?.expiredBy ? ` AND lease_expires_at < ${params.add(lease.expiredBy.getTime())}::bigint` : ''}`;
       const { rows } = await db.query<Row>(`UPDATE intentions SET ${set}
-        WHERE id = ${params.add(ref.id)} AND user_id = ${params.add(ref.accountId)} AND estado = ANY(${params.add([...from])}::text[])${guard} RETURNING *`, params.values);
+        WHERE id = ${params.add(ref.id)} AND user_id = ${params.add(ref.accountId)} AND estado = ANY(${params.add([...from])}::text[])${guards} RETURNING *`, params.values);
       return rows[0] && toIntention(rows[0]);
+    },
+    async renewLease(ref, from, lease, until) {
+      const { rowCount } = await db.query(`UPDATE intentions SET lease_expires_at = $1::bigint
+        WHERE id = $2 AND user_id = $3 AND estado = ANY($4::text[]) AND lease_token = $5 AND leased_to = $6`, [until.getTime(), ref.id, ref.accountId, [...from], lease.token, lease.leasedTo]);
+      return rowCount === 1;
     },
     async claim(route, from, patch) {
       const params = new Params();
       const set = setClause(patch, params);
       const where = routeWhere('c', route, params);
-      // A job stopped on this terminal's printer (not one of unknown outcome, which waits for a person)
+      // A job stopped on this terminal's printer (not one waiting for a person: AWAITS_PERSON)
       // holds the queue back: when the printer clears, it goes first. SKIP LOCKED: a job another
       // instance is taking right now is passed over, not waited for (and not taken twice).
       const { rows } = await db.query<Row>(`UPDATE intentions SET ${set} WHERE id = (
           SELECT c.id FROM intentions c WHERE ${where} AND c.estado = ANY(${params.add([...from])}::text[])
             AND NOT EXISTS (SELECT 1 FROM intentions s WHERE s.user_id = c.user_id AND s.leased_to = ${params.add(route.terminalId)} AND s.estado = 'stopped'
-              AND NOT s.motivos @> '["outcome-unknown"]'::jsonb)
+              AND NOT s.motivos ?| ${params.add([...AWAITS_PERSON])}::text[])
           ORDER BY c.id LIMIT 1 FOR UPDATE SKIP LOCKED)
         RETURNING *`, params.values);
       return rows[0] && toIntention(rows[0]);
+    },
+    async mismatched(route, states, limit) {
+      if (route.printerId === null) return [];
+      const { rows } = await db.query<{ id: number; codigo_impressora: string }>(`SELECT id, codigo_impressora FROM intentions
+        WHERE user_id = $1 AND terminal_id = $2 AND estado = ANY($3::text[]) AND impressora_id <> $4 ORDER BY id LIMIT $5`,
+      [route.accountId, route.terminalId, [...states], route.printerId, limit]);
+      return rows.map((r) => ({ accountId: route.accountId, id: r.id, codigoImpressora: r.codigo_impressora }));
     },
     async listForRoute(route, states) {
       const params = new Params();

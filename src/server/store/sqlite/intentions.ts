@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import type { IntentionRepository } from '../repositories.js';
 import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type IntentionSummary, type JobPatch, type JobState } from '../types.js';
+import { AWAITS_PERSON } from '../../jobs/events.js';
 import type { Sync } from './bind.js';
 
 interface Row {
@@ -60,6 +61,12 @@ function setClause(p: JobPatch): [string, unknown[]] {
   if (p.leaseToken !== undefined) add('lease_token = ?', p.leaseToken);
   if (p.leaseExpiresAt !== undefined) add('lease_expires_at = ?', p.leaseExpiresAt === null ? null : p.leaseExpiresAt.getTime());
   if (p.reprint !== undefined) add('reprint = ?', p.reprint ? 1 : 0);
+  if (p.compiled !== undefined) {
+    add('bytes = ?', Buffer.from(p.compiled.bytes));
+    add('diagnostics = ?', JSON.stringify(p.compiled.diagnostics));
+    add('impressora_id = ?', p.compiled.impressoraId);
+    add('codigo_impressora = ?', p.compiled.codigoImpressora);
+  }
   return [sets.join(', '), values];
 }
 
@@ -118,25 +125,39 @@ export function sqliteIntentions(db: Database.Database): Sync<IntentionRepositor
       const { seq } = q.append.get(id, id, e.estado, e.evento, JSON.stringify(e.motivos), e.origem, e.detalhe, e.at.getTime())!;
       return { ...e, seq };
     },
-    update(ref, from, patch, token) {
+    update(ref, from, patch, guard) {
       const [set, values] = setClause(patch);
-      const sql = `UPDATE intentions SET ${set} WHERE id = ? AND user_id = ? AND estado IN (${marks(from.length)})${token === undefined ? '' : ' AND lease_token = ?'} RETURNING *`;
-      const r = prepared(sql).get(...values, ref.id, ref.accountId, ...from, ...(token === undefined ? [] : [token])) as Row | undefined;
+      const lease = typeof guard === 'string' ? { token: guard } : guard;
+      const guards = `${lease ? ' AND lease_token = ?' : ''}${lease?.expiredBy ? ' AND lease_expires_at < ?' : ''}`;
+      const sql = `UPDATE intentions SET ${set} WHERE id = ? AND user_id = ? AND estado IN (${marks(from.length)})${guards} RETURNING *`;
+      const guardValues = lease ? [lease.token, ...(lease.expiredBy ? [lease.expiredBy.getTime()] : [])] : [];
+      const r = prepared(sql).get(...values, ref.id, ref.accountId, ...from, ...guardValues) as Row | undefined;
       return r && toIntention(r);
+    },
+    renewLease(ref, from, lease, until) {
+      const sql = `UPDATE intentions SET lease_expires_at = ? WHERE id = ? AND user_id = ? AND estado IN (${marks(from.length)}) AND lease_token = ? AND leased_to = ?`;
+      return prepared(sql).run(until.getTime(), ref.id, ref.accountId, ...from, lease.token, lease.leasedTo).changes === 1;
     },
     claim(route, from, patch) {
       const [set, values] = setClause(patch);
       const [where, whereValues] = routeWhere('c', route);
-      // A job stopped on this terminal's printer (not one of unknown outcome, which waits for a person)
+      // A job stopped on this terminal's printer (not one waiting for a person: AWAITS_PERSON)
       // holds the queue back: when the printer clears, it goes first.
       const sql = `UPDATE intentions SET ${set} WHERE id = (
           SELECT c.id FROM intentions c WHERE ${where} AND c.estado IN (${marks(from.length)})
             AND NOT EXISTS (SELECT 1 FROM intentions s WHERE s.user_id = c.user_id AND s.leased_to = ? AND s.estado = 'stopped'
-              AND s.motivos NOT LIKE '%"outcome-unknown"%')
+              AND NOT EXISTS (SELECT 1 FROM json_each(s.motivos) m WHERE m.value IN (${marks(AWAITS_PERSON.length)})))
           ORDER BY c.id LIMIT 1)
         RETURNING *`;
-      const r = prepared(sql).get(...values, ...whereValues, ...from, route.terminalId) as Row | undefined;
+      const r = prepared(sql).get(...values, ...whereValues, ...from, route.terminalId, ...AWAITS_PERSON) as Row | undefined;
       return r && toIntention(r);
+    },
+    mismatched(route, states, limit) {
+      if (route.printerId === null) return [];
+      const sql = `SELECT id, codigo_impressora FROM intentions WHERE user_id = ? AND terminal_id = ? AND estado IN (${marks(states.length)})
+        AND impressora_id <> ? ORDER BY id LIMIT ?`;
+      const rows = prepared(sql).all(route.accountId, route.terminalId, ...states, route.printerId, limit) as { id: number; codigo_impressora: string }[];
+      return rows.map((r) => ({ accountId: route.accountId, id: r.id, codigoImpressora: r.codigo_impressora }));
     },
     listForRoute(route, states) {
       const [where, whereValues] = routeWhere('c', route);

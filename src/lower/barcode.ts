@@ -1,0 +1,79 @@
+// <barcode> lowering: the data checked for its symbology (lower/barcode-invalid at the data, or at
+// the one character at fault), then the profile's native command where it takes this symbol as
+// asked (type, module width, height, text position, width on the paper), else the bars as a raster
+// image with the text as lines of the normal font (an info saying why), or on plain text the data
+// as a line.
+//
+// Before: <barcode type="ean13">789100031550</barcode> on the TM-T20
+// After:  [barcode ean13 "7891000315507" height 80 module 2 text below]
+// Before: the same on a profile whose barcode command has no EAN-13
+// After:  [image (bars)] [text "7891000315507\n"] + info lower/barcode-raster-fallback
+import type { BarcodeNode } from '../parse/ast.js';
+import type { Profile } from '../profiles/index.js';
+import { barsBitmap, barsWidth, ENCODERS, SYMBOLOGY_NAMES, type BarSymbol } from './barcode/index.js';
+import type { Lowering } from './context.js';
+
+/** The most data bytes one native command carries (GS k's count is one byte). */
+const MAX_NATIVE_BYTES = 255;
+/** Raster bars are not made narrower than this to fit the paper: one dot is below what scanners read. */
+const MIN_FIT_MODULE = 2;
+
+export const lowerBarcode: Lowering<BarcodeNode> = (node, ctx) => {
+  const { profile, out, diagnostics } = ctx;
+  const { start, end } = node;
+  const name = SYMBOLOGY_NAMES[node.symbology];
+  const encoded = ENCODERS[node.symbology](node.data);
+  if (!encoded.ok) {
+    const { message, at, length = 1 } = encoded.invalid;
+    const from = node.dataStart + (at ?? 0);
+    diagnostics.push({ code: 'lower/barcode-invalid', message: `invalid ${name} data: ${message}`, start: from, end: at === undefined ? node.dataStart + node.data.length : from + length });
+    return;
+  }
+  const symbol = encoded.symbol;
+  if (!profile.image) {
+    // Plain text: the data a scanner would read, as a line.
+    out.push({ op: 'text', text: `${symbol.text}\n`, start, end, latin1: true });
+    return;
+  }
+  const why = nativeRefusal(node, symbol, profile);
+  if (why === undefined) {
+    out.push({ op: 'barcode', symbology: node.symbology, data: symbol.text, ...(symbol.values && { values: symbol.values }), height: node.height, module: node.module, text: node.text, start, end });
+    return;
+  }
+  const paper = profile.image.widthDots;
+  let module = node.module;
+  while (module > Math.min(MIN_FIT_MODULE, node.module) && barsWidth(symbol, module) > paper) module--;
+  const bars = barsWidth(symbol, module);
+  if (bars > paper) {
+    diagnostics.push({ code: 'lower/barcode-too-wide', message: `${name} symbol of ${symbol.text.length} characters is ${bars} dots wide at ${module} dots per module, wider than the ${paper} dots of ${profile.printer}`, start, end });
+    return;
+  }
+  const scaled = module === node.module ? '' : `, at ${module} dots per module to fit the paper`;
+  diagnostics.push({ code: 'lower/barcode-raster-fallback', message: `${name} printed as a raster image on ${profile.printer}: ${why}${scaled}`, start, end });
+  // The quiet zones are trimmed to the paper: its unprinted margins are quiet too.
+  const bitmap = barsBitmap(symbol, module, node.height, Math.min(symbol.quiet * module, (paper - bars) >> 1));
+  const line = { op: 'text' as const, text: `${symbol.text}\n`, start, end, latin1: true as const };
+  if (node.text === 'above' || node.text === 'both') {
+    const last = out[out.length - 1];
+    out.push(last?.op === 'text' && !last.text.endsWith('\n') ? { ...line, text: `\n${line.text}` } : line);
+  }
+  out.push({ op: 'image', bitmap, start, end });
+  if (node.text === 'below' || node.text === 'both') out.push(line);
+};
+
+/** Why the profile's native command cannot print this symbol as asked, or undefined when it can. */
+function nativeRefusal(node: BarcodeNode, symbol: BarSymbol, profile: Profile): string | undefined {
+  const native = profile.barcode;
+  const type = native?.types[node.symbology];
+  if (!native || type === undefined || type === null) return `its profile has no native ${SYMBOLOGY_NAMES[node.symbology]} command`;
+  const { moduleRange: m, heightRange: h } = native;
+  if (node.module < m.min || node.module > m.max) return `module ${node.module} is outside the ${m.min}–${m.max} dots its barcode command takes`;
+  if (node.height < h.min || node.height > h.max) return `height ${node.height} is outside the ${h.min}–${h.max} dots its barcode command takes`;
+  if (!native.text.includes(node.text)) return `its barcode command cannot print the text ${node.text === 'both' ? 'above and below' : node.text} the bars`;
+  const width = barsWidth(symbol, node.module);
+  if (width > profile.image!.widthDots) return `at ${node.module} dots per module the bars are ${width} dots, wider than the paper (${profile.image!.widthDots})`;
+  // Epson's CODE128 form takes at most two bytes per symbol value (a {X switch); others a byte per character.
+  const bytes = symbol.values && native.code128 === 'sets' ? 2 * symbol.values.length : symbol.text.length;
+  if (bytes > MAX_NATIVE_BYTES) return `its data is longer than one barcode command carries`;
+  return undefined;
+}

@@ -1,0 +1,76 @@
+// <image> lowering: the image found (a data: URI of a PNG, or a name from compile's `images`),
+// checked against the job's limits from its header, decoded, scaled to its width in dots (by
+// default its own, at most the printable width), dithered, and printed as a raster image.
+//
+// Before: <image src="logo" width="384"/> with images: { logo: <PNG bytes> }
+// After:  [image 384×h bitmap]
+import type { RawDiagnostic } from '../diagnostics.js';
+import { DEFAULT_LIMITS } from '../limits.js';
+import type { ImageNode } from '../parse/ast.js';
+import type { Lowering } from './context.js';
+import { decodeBase64 } from './image/base64.js';
+import { dither } from './image/dither.js';
+import { decodePng, pngSize, type Grey } from './image/png.js';
+import { scaleGrey } from './image/scale.js';
+import type { Bitmap } from './ir.js';
+
+/** Images a compile may name in `<image src="name">`: PNG file bytes, or a 1-bit bitmap. */
+export type ImageSources = Readonly<Record<string, Uint8Array | Bitmap>>;
+
+const DATA_URI = /^data:image\/png;base64,/i;
+
+export const lowerImage: Lowering<ImageNode> = (node, ctx) => {
+  const { start, end } = node;
+  const { profile, out } = ctx;
+  const fail = (code: RawDiagnostic['code'], message: string) => void ctx.diagnostics.push({ code, message, start, end });
+  if (!profile.image) return fail('lower/image-unsupported', `${profile.printer} prints no images: <image> is ignored`);
+  const source = resolve(node.src, ctx.images);
+  if (typeof source === 'string') return fail(source.startsWith('no image') ? 'lower/image-unknown' : 'lower/image-unreadable', source);
+  const size = 'bits' in source ? source : pngSize(source);
+  if ('error' in size) return fail('lower/image-unreadable', `unreadable PNG: ${size.error}`);
+  const paper = profile.image.widthDots;
+  let width = node.width ?? Math.min(size.width, paper);
+  if (width > paper) {
+    fail('lower/image-too-wide', `image width ${width} dots is wider than the ${paper} printable dots of ${profile.printer}: scaled to ${paper}`);
+    width = paper;
+  }
+  const height = Math.max(1, Math.round((size.height * width) / size.width));
+  const max = (ctx.limits ?? DEFAULT_LIMITS).maxImagePixels;
+  for (const [w, h, what] of [[size.width, size.height, 'the image'], [width, height, 'the image as printed']] as const) {
+    if (w * h > max) return fail('limit/image-too-large', `${what} is ${w}×${h} = ${w * h} pixels, more than ${max} (the limit maxImagePixels): not printed`);
+  }
+  let bitmap: Bitmap;
+  if ('bits' in source && source.width === width) bitmap = source;
+  else {
+    const grey = 'bits' in source ? bitmapGrey(source) : decodePng(source, max);
+    if ('error' in grey) return fail('lower/image-unreadable', `unreadable PNG: ${grey.error}`);
+    bitmap = dither(scaleGrey(grey, width), node.dither);
+  }
+  out.push({ op: 'image', bitmap, start, end });
+};
+
+/** The PNG bytes or bitmap `src` names, or what is wrong with it. */
+function resolve(src: string, images: ImageSources | undefined): Uint8Array | Bitmap | string {
+  if (DATA_URI.test(src)) {
+    const bytes = decodeBase64(src.slice(src.indexOf(',') + 1));
+    return bytes ?? 'the data: URI is not valid base64';
+  }
+  if (src.startsWith('data:')) return 'only data:image/png;base64 URIs are read';
+  const image = images && Object.hasOwn(images, src) ? images[src] : undefined;
+  if (image === undefined) {
+    const names = images ? Object.keys(images) : [];
+    return `no image named "${src}" was given to compile (${names.length ? `given: ${names.join(', ')}` : 'pass it as images: { name: pngBytes }'})`;
+  }
+  if (image instanceof Uint8Array) return image;
+  const ok = Number.isInteger(image?.width) && Number.isInteger(image?.height) && image.width > 0 && image.height > 0 && image.bytesPerRow >= (image.width + 7) >> 3 && image.bits instanceof Uint8Array && image.bits.length >= image.bytesPerRow * image.height;
+  return ok ? image : `image "${src}" is neither PNG bytes (a Uint8Array) nor a bitmap { width, height, bytesPerRow, bits }`;
+}
+
+/** A 1-bit bitmap as grey levels (for scaling it to another width). */
+function bitmapGrey(b: Bitmap): Grey {
+  const grey = new Uint8Array(b.width * b.height);
+  for (let y = 0; y < b.height; y++) {
+    for (let x = 0; x < b.width; x++) grey[y * b.width + x] = b.bits[y * b.bytesPerRow + (x >> 3)]! & (0x80 >> (x & 7)) ? 0 : 255;
+  }
+  return { width: b.width, height: b.height, grey };
+}

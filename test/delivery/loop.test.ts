@@ -1,0 +1,44 @@
+// The delivery loop against a scripted service (a TerminalLink in memory) and a virtual printer:
+// what it does with what the service says, where a real service would not say it (the service stops
+// such jobs itself; the loop is the second guard).
+import { afterEach, describe, expect, it } from 'vitest';
+import { compile } from '../../src/index.js';
+import { DeliveryLoop, type TerminalLink, type TerminalOffer, type TerminalReport, type TerminalState } from '../../src/delivery/loop.js';
+import { virtualPrinter } from './helpers.js';
+
+const loops: DeliveryLoop[] = [];
+afterEach(async () => {
+  await Promise.all(loops.splice(0).map((l) => l.stop()));
+});
+
+/** A service that hands out `offers` one by one, then nothing; `terminal` is what it says of the terminal. */
+function scripted(offers: TerminalOffer[], terminal: TerminalState) {
+  const reports: TerminalReport[] = [];
+  const link: TerminalLink = {
+    async next(waitMs, signal) {
+      const offer = offers.shift();
+      if (!offer) await new Promise((r) => (signal.aborted ? r(undefined) : setTimeout(r, Math.min(waitMs, 50))));
+      return { ...(offer ? { offer } : {}), terminal };
+    },
+    report: async (r) => (reports.push(r), { aceito: true }),
+    renew: async () => ({ aceito: true }),
+    resume: async () => 0,
+  };
+  return { link, reports };
+}
+
+describe('the delivery loop', () => {
+  it('never sends a job compiled for another printer than the terminal\'s: it reports printer-mismatch', async () => {
+    const vp = await virtualPrinter({ printer: 'MAKER5T20' });
+    const bytes = compile('Antiga<paperCutFull>', { printer: 'MAKER1MP4200' }).bytes;
+    const { link, reports } = scripted([{ id: 1, token: 't', codigoImpressora: 'MAKER1MP4200', bytes, reprint: false, tentativas: 1 }], { codigoImpressora: 'MAKER5T20', parados: 0 });
+    const loop = new DeliveryLoop(link, { device: vp.address, retryMs: 20, waitMs: 50 });
+    loops.push(loop);
+    void loop.start();
+    await expect.poll(() => reports.length, { timeout: 5000 }).toBe(1);
+    expect(reports[0]).toMatchObject({ id: 1, token: 't', estado: 'stopped', motivos: ['printer-mismatch'], detalhe: "compiled for MAKER1MP4200; the terminal's printer is MAKER5T20" });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(vp.received).toBe(0);
+    expect(vp.jobs).toHaveLength(0);
+  });
+});

@@ -1,0 +1,175 @@
+// The service end to end, for the delivery tests that run real processes: a fresh database on the
+// store under test (SQLite or PostgreSQL, test/support/store-target.ts), one account with an API
+// key, `bobina serve` started and killed by pid, terminals with their own keys, `bobina agent`
+// children (killed by pid after each test, helpers.ts), and the partner's calls (Insert, GetById,
+// polled until a job gets somewhere). Call serviceHarness() at the top of a test file.
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { compile } from '../../src/index.js';
+import { CLI } from '../support/cli.js';
+import { freePort } from '../support/net.js';
+import { startServe, stop } from '../support/serve.js';
+import { CHILD_ENV, freshDatabase, type TestDatabase } from '../support/store-target.js';
+import { child, type Child } from './helpers.js';
+
+export interface Intencao {
+  id: number;
+  status: string;
+  estado: string;
+  motivos: string[];
+  tentativas: number;
+  confirmacao: string;
+  codigoImpressora: string;
+  impressoraId: number;
+  tamanhoBytes: number;
+  historico: { estado: string; motivos: string[]; origem: string; evento: string; detalhe: string | null }[];
+}
+
+export interface Terminal {
+  id: string;
+  key: string;
+}
+
+/** Webhooks to a receiver on 127.0.0.1 need the operator's switches (README: Webhooks). */
+export const LOCAL_WEBHOOKS = { BOBINA_WEBHOOKS_ALLOW_PRIVATE: '1', BOBINA_WEBHOOKS_HTTP_HOSTS: '127.0.0.1' };
+
+export const states = (i: Intencao) => i.historico.map((h) => (h.motivos.length ? `${h.estado}(${h.motivos.join(',')})` : h.estado));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export { waitFor } from './helpers.js';
+
+export interface HarnessOptions {
+  /** The printer new terminals are linked to. */
+  printer: string;
+  /** Flags every `serve` of this file gets (after the database and --state-dir). */
+  serveFlags?: string[];
+  /** Environment of `serve` and of the CLI commands. */
+  env?: Record<string, string>;
+}
+
+type Answer = { status: number; json: { intencaoImpressao: Intencao } & Record<string, unknown> };
+
+export interface Harness {
+  /** This run's own temp dir (journals, receivers' files). */
+  dir: string;
+  base: string;
+  apiKey: string;
+  email: string;
+  cli(...args: string[]): string;
+  start(...flags: string[]): Promise<void>;
+  kill(): Promise<void>;
+  /** What the running service logged (its warnings and errors: LOG_LEVEL=warn). */
+  log(): string;
+  /** Where direct delivery keeps a terminal's journal. */
+  journalDir(terminalId: string): string;
+  terminal(flags?: string[], printer?: string): Terminal;
+  agent(t: Terminal, device: string, extra?: string[], stateDir?: string): Child;
+  api(method: string, path: string, body?: object, key?: string): Promise<Answer>;
+  insert(terminalId: string, conteudo: string, extra?: object): Promise<Intencao>;
+  getById(id: number): Promise<Intencao>;
+  until(id: number, check: (i: Intencao) => boolean, timeoutMs?: number): Promise<Intencao>;
+  bytesOf(conteudo: string, printer?: string): Buffer;
+}
+
+export function serviceHarness(o: HarnessOptions): Harness {
+  let database: TestDatabase;
+  let port: number;
+  let terminals = 0;
+  /** The service outlives single tests, so it is started and killed (by pid) here, not by helpers.ts. */
+  let service: ChildProcess | undefined;
+  let serviceLog = () => '';
+  const h: Harness = {
+    dir: '',
+    base: '',
+    apiKey: '',
+    email: 'loja@example.com',
+
+    cli(...args: string[]): string {
+      const r = spawnSync(process.execPath, [CLI, ...args, ...database.flags], { encoding: 'utf8', env: { ...process.env, ...CHILD_ENV, ...o.env }, timeout: 20_000 });
+      if (r.status !== 0) throw new Error(`bobina ${args.join(' ')}: ${r.status} ${r.stderr}`);
+      return r.stdout;
+    },
+
+    /** Starts `serve` (journals of direct delivery in this run's dir, whichever the store). */
+    async start(...flags: string[]): Promise<void> {
+      const served = await startServe({ flags: [...database.flags, '--state-dir', join(h.dir, 'direct'), ...(o.serveFlags ?? []), ...flags], port, ...(o.env ? { env: o.env } : {}) });
+      service = served.proc;
+      serviceLog = served.stdout;
+    },
+
+    log: () => serviceLog(),
+
+    journalDir(terminalId: string): string {
+      const [account] = JSON.parse(h.cli('users', 'list', '--json')) as { id: string; email: string }[];
+      return join(h.dir, 'direct', encodeURIComponent(account!.id), encodeURIComponent(terminalId));
+    },
+
+    async kill(): Promise<void> {
+      const proc = service;
+      service = undefined;
+      if (proc) await stop(proc, 'SIGKILL');
+    },
+
+    /** A new terminal linked to the harness's printer (or `printer`), with its own key: tests never share a queue. */
+    terminal(flags: string[] = [], printer = o.printer): Terminal {
+      const id = `PDV-${++terminals}`;
+      const out = h.cli('terminals', 'add', '--email', h.email, '--terminal', id, '--printer', printer, '--print-key', ...flags).trim().split('\n');
+      return { id, key: out.at(-1)! };
+    },
+
+    /** `bobina agent` for a terminal, its journal in this run's dir unless given. */
+    agent(t: Terminal, device: string, extra: string[] = [], stateDir = join(h.dir, t.id)): Child {
+      return child([CLI, 'agent', '--url', h.base, '--key', t.key, '--terminal', t.id, '--device', device, '--state-dir', stateDir, '--wait', '5', '--retry-ms', '100', ...extra]);
+    },
+
+    async api(method: string, path: string, body?: object, key = h.apiKey): Promise<Answer> {
+      const res = await fetch(`${h.base}${path}`, {
+        method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: res.status, json: (await res.json()) as { intencaoImpressao: Intencao } };
+    },
+
+    async insert(terminalId: string, conteudo: string, extra: object = {}): Promise<Intencao> {
+      const r = await h.api('POST', '/IntencaoImpressao/Insert', { conteudo, terminalId, ...extra });
+      expect(r.status).toBe(200);
+      return r.json.intencaoImpressao;
+    },
+
+    getById: async (id: number) => (await h.api('GET', `/IntencaoImpressao/GetById?intencaoImpressaoId=${id}`)).json.intencaoImpressao,
+
+    /** Polls GetById (the spec's fallback) until `check` holds; fails after `timeoutMs`. */
+    async until(id: number, check: (i: Intencao) => boolean, timeoutMs = 20_000): Promise<Intencao> {
+      const end = Date.now() + timeoutMs;
+      let last: Intencao | undefined;
+      for (;;) {
+        try {
+          last = await h.getById(id);
+          if (check(last)) return last;
+        } catch {
+          // The service is restarting.
+        }
+        if (Date.now() > end) throw new Error(`job ${id} never got there; last: ${JSON.stringify(last)}`);
+        await sleep(50);
+      }
+    },
+
+    bytesOf: (conteudo: string, printer = o.printer) => Buffer.from(compile(conteudo, { printer }).bytes),
+  };
+
+  beforeAll(async () => {
+    database = await freshDatabase('bobina-faults-');
+    h.dir = database.dir;
+    port = await freePort();
+    h.base = `http://127.0.0.1:${port}`;
+    h.cli('users', 'add', '--email', h.email, '--password', 'pw-loja-1', '--name', 'Loja');
+    h.apiKey = h.cli('keys', 'create', '--email', h.email).trim();
+  }, 30_000);
+
+  afterAll(async () => {
+    await h.kill();
+    await database?.drop();
+  });
+
+  return h;
+}

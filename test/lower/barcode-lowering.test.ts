@@ -1,0 +1,170 @@
+// <barcode> lowering, emit, disassembly and preview, for every symbology on every template: native
+// where the profile's command takes the symbol, a raster image otherwise, and either way a preview
+// (drawn from the emitted bytes) that zbarimg reads back as exactly the data.
+import { describe, expect, it } from 'vitest';
+import { emit } from '../../src/emit/index.js';
+import { epsonCode128 } from '../../src/emit/barcode-native.js';
+import { disassemble, listProfiles, loadProfile, renderPage, renderPng, type Op, type Profile } from '../../src/index.js';
+import { code128FromEpson } from '../../src/inspect/barcode-draw.js';
+import { code128Values } from '../../src/lower/barcode/code128.js';
+import { SYMBOLOGIES, type Symbology } from '../../src/lower/barcode/index.js';
+import { lowerBarcode } from '../../src/lower/barcode.js';
+import type { BarcodeNode } from '../../src/parse/ast.js';
+import { lowerContext } from '../support/lower-context.js';
+import { bitmapPng, haveZbar, zbarDecode, zbarReads } from '../support/zbar.js';
+import fc from 'fast-check';
+
+const KEY = '35200714200166000187650010000000051000000029';
+const hex = (b: ArrayLike<number>) => Array.from(b, (x) => x.toString(16).toUpperCase().padStart(2, '0')).join(' ');
+
+/** One sample per symbology, and the text a scanner reads from it. */
+const SAMPLES: Record<Symbology, [data: string, text: string]> = {
+  ean13: ['789100031550', '7891000315507'],
+  ean8: ['9638507', '96385074'],
+  upca: ['03600029145', '036000291452'],
+  code39: ['BOBINA-39', 'BOBINA-39'],
+  code128: ['Bobina 128: 0123456789', 'Bobina 128: 0123456789'],
+  itf: ['12345678', '12345678'],
+  codabar: ['A40156B', 'A40156B'],
+};
+
+function lower(node: Partial<BarcodeNode> & { symbology: Symbology; data: string }, printer: Profile) {
+  const ctx = lowerContext(printer, {}, [{ op: 'align', align: 'center', start: 0, end: 0 }]);
+  lowerBarcode({ type: 'barcode', height: 80, module: 2, text: 'below', dataStart: 20, start: 0, end: 40, ...node }, ctx);
+  return { ops: ctx.out, diagnostics: ctx.diagnostics };
+}
+
+const escpos = listProfiles().filter((p) => p.output === 'escpos');
+
+// fast-check runs, previews and zbarimg processes are CPU-bound: timeouts that hold on a loaded machine.
+describe('bytes per model, as the sources give them', { timeout: 60_000 }, () => {
+  it('Epson GS h / GS w / GS H / GS k, EAN-13 without its check digit (TM-T88III spec, ACBr ComandoCodBarrasEscPosEpson)', () => {
+    const t20 = loadProfile('MAKER5T20');
+    const { ops, diagnostics } = lower({ symbology: 'ean13', data: '7891000315507' }, t20);
+    expect(diagnostics).toEqual([]);
+    expect(ops[1]).toMatchObject({ op: 'barcode', symbology: 'ean13', data: '7891000315507', height: 80, module: 2, text: 'below' });
+    const bytes = emit(ops, t20, { prologue: false }).bytes;
+    expect(hex(bytes)).toBe('1B 61 01 1D 68 50 1D 77 02 1D 48 02 1D 6B 43 0C 37 38 39 31 30 30 30 33 31 35 35 30');
+  });
+
+  it('the access key as CODE128 set C: {C and 22 bytes 0–99 (ACBr Code128c)', () => {
+    const t20 = loadProfile('MAKER5T20');
+    const { ops } = lower({ symbology: 'code128', data: KEY, text: 'none' }, t20);
+    const bytes = emit(ops, t20, { prologue: false }).bytes;
+    expect(hex(bytes.subarray(3))).toBe('1D 68 50 1D 77 02 1D 48 00 1D 6B 49 18 7B 43 23 14 07 0E 14 01 42 00 01 57 41 00 0A 00 00 00 05 0A 00 00 00 1D');
+  });
+
+  it('Daruma ESC b type width height text data NUL (ACBr ACBrEscDaruma.pas ComandoCodBarras)', () => {
+    const dr800 = loadProfile('MAKER3DR800');
+    const { ops, diagnostics } = lower({ symbology: 'ean8', data: '9638507', height: 60, module: 3 }, dr800);
+    expect(diagnostics).toEqual([]);
+    expect(hex(emit(ops, dr800, { prologue: false }).bytes)).toBe('1B 6A 01 1B 62 02 03 3C 01 39 36 33 38 35 30 37 00');
+  });
+
+  it('the disassembler names each command and reads the barcode back', () => {
+    const t20 = loadProfile('MAKER5T20');
+    const bytes = emit(lower({ symbology: 'code39', data: 'AB-1', text: 'both' }, t20).ops, t20, { prologue: false }).bytes;
+    const listing = disassemble(bytes, { printer: t20 }).map((i) => [i.mnemonic, i.name, i.args]);
+    expect(listing.slice(1)).toEqual([
+      ['GS h', 'barcode height', { n: 80 }],
+      ['GS w', 'barcode width', { n: 2 }],
+      ['GS H', 'HRI character position', { n: 3, text: 'both' }],
+      ['GS k', 'print barcode', { m: 69, type: 'CODE39', length: 4, data: 'AB-1' }],
+    ]);
+    const dr800 = loadProfile('MAKER3DR800');
+    const daruma = disassemble(emit(lower({ symbology: 'itf', data: '1234' }, dr800).ops, dr800, { prologue: false }).bytes, { printer: dr800 });
+    expect(daruma[1]).toMatchObject({ mnemonic: 'ESC b', name: 'print barcode (Daruma)', args: { n: 4, type: 'ITF', width: 2, height: 80, text: 'below', data: '1234' } });
+  });
+
+  it("Epson's CODE128 form reads back to the same values, for any printable data", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 30 }), (data) => {
+        const values = code128Values(data);
+        expect(code128FromEpson(Uint8Array.from(epsonCode128(values)))).toEqual({ values, text: data });
+      }),
+    );
+    expect(epsonCode128(code128Values('a{b'))).toEqual([0x7b, 0x42, 0x61, 0x7b, 0x7b, 0x62]);
+  });
+});
+
+describe('native or raster', () => {
+  it('falls back to a raster image, with an info saying why, for each reason', () => {
+    const t20 = loadProfile('MAKER5T20');
+    const dr800 = loadProfile('MAKER3DR800');
+    const reason = (node: Parameters<typeof lower>[0], p: Profile) => lower(node, p).diagnostics.map((d) => [d.code, d.message]);
+    expect(reason({ symbology: 'code128', data: 'ABC' }, dr800)).toEqual([['lower/barcode-raster-fallback', 'CODE128 printed as a raster image on Daruma DR800: its profile has no native CODE128 command']]);
+    expect(reason({ symbology: 'ean8', data: '9638507', module: 1 }, t20)[0]![1]).toMatch(/module 1 is outside the 2–6 dots/);
+    expect(reason({ symbology: 'ean8', data: '9638507', height: 40 }, dr800)[0]![1]).toMatch(/height 40 is outside the 50–200 dots/);
+    expect(reason({ symbology: 'ean8', data: '9638507', text: 'above' }, dr800)[0]![1]).toMatch(/cannot print the text above the bars/);
+    expect(reason({ symbology: 'code39', data: 'ABCDEFGHIJK', module: 3 }, t20)[0]![1]).toMatch(/at 3 dots per module the bars are 582 dots, wider than the paper \(576\), at 2 dots per module to fit the paper$/);
+    const raster = lower({ symbology: 'code128', data: 'ABC', text: 'both' }, dr800).ops.map((o) => o.op);
+    expect(raster).toEqual(['align', 'text', 'image', 'text']);
+  });
+
+  it('makes the bars narrower to fit the paper, down to 2 dots per module, else an error', () => {
+    const mp = loadProfile('MAKER1MP4200');
+    // The access key is 831 dots wide at 3 dots per module, 554 at 2: wider than the MP-4200's 512.
+    const wide = lower({ symbology: 'code128', data: KEY, module: 3 }, mp);
+    expect(wide.diagnostics.map((d) => d.code)).toEqual(['lower/barcode-too-wide']);
+    expect(wide.ops).toHaveLength(1);
+    const t20 = loadProfile('MAKER5T20');
+    const fits = lower({ symbology: 'code128', data: KEY, module: 3 }, t20);
+    expect(fits.diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/at 2 dots per module to fit the paper$/)]);
+    expect((fits.ops[1] as Extract<Op, { op: 'image' }>).bitmap.width).toBeLessThanOrEqual(576);
+  });
+
+  it('reports data the symbology cannot hold at the data, or at the character at fault', () => {
+    const t20 = loadProfile('MAKER5T20');
+    expect(lower({ symbology: 'ean13', data: '78910003' }, t20).diagnostics).toEqual([
+      { code: 'lower/barcode-invalid', message: 'invalid EAN-13 data: EAN-13 takes 12 digits, or 13 with the check digit; this is 8', start: 20, end: 28 },
+    ]);
+    expect(lower({ symbology: 'code128', data: 'Pão' }, t20).diagnostics[0]).toMatchObject({ start: 21, end: 22 });
+  });
+
+  it('prints the data as a line on the generic template', () => {
+    const generic = loadProfile('GENERICA');
+    expect(lower({ symbology: 'ean13', data: '789100031550' }, generic).ops[1]).toMatchObject({ op: 'text', text: '7891000315507\n' });
+  });
+});
+
+describe.skipIf(!haveZbar)('the access key on 576 dots, native and raster', { timeout: 60_000 }, () => {
+  // Its bars are 554 dots at 2 per module: 11 dots each side on the paper, less than the 10-module
+  // quiet zone, so it is read as printed on paper with margins (white around the printed dots).
+  it.each([73, null])('TM-T20 with CODE128 type %s', (type) => {
+    const printer = loadProfile({ extends: 'MAKER5T20', barcode: { types: { code128: type } } });
+    const { ops } = lower({ symbology: 'code128', data: KEY, text: 'none' }, printer);
+    const page = renderPage(emit(ops, printer).bytes, { printer });
+    const bars = page.marks.find((m) => m.kind === 'bitmap')!;
+    expect(bars.kind === 'bitmap' && zbarDecode(bitmapPng(bars.bitmap, 40, 1))).toEqual([`CODE-128:${KEY}`]);
+  });
+});
+
+describe.skipIf(!haveZbar)('every symbology, every template, native and raster: the preview scans to the data', { timeout: 60_000 }, () => {
+  const cases = escpos.flatMap((p) => SYMBOLOGIES.map((s) => [p.code, s] as const));
+  it.each(cases)('%s %s', (code, s) => {
+    const native = loadProfile(code);
+    const raster = loadProfile({ extends: code, barcode: { types: { [s]: null } } });
+    const [data, text] = SAMPLES[s];
+    for (const printer of [native, raster]) {
+      const { ops, diagnostics } = lower({ symbology: s, data }, printer);
+      expect(diagnostics.filter((d) => d.code !== 'lower/barcode-raster-fallback')).toEqual([]);
+      const bytes = emit(ops, printer).bytes;
+      expect(zbarDecode(renderPng(bytes, { printer })), `${code} ${s} ${printer === native ? 'native' : 'raster'}`).toEqual([zbarReads(s, text)]);
+    }
+  });
+});
+
+describe('a barcode op built by hand (the stage API)', () => {
+  it('prints nothing for data its symbology cannot hold, and a raster image where the profile has no native command', () => {
+    const dr800 = loadProfile('MAKER3DR800');
+    const op = (data: string, symbology: Symbology = 'code39'): Op => ({ op: 'barcode', symbology, data, height: 60, module: 2, text: 'none', start: 0, end: 1 });
+    // A NUL would end Daruma's ESC b early and let what follows be read as commands.
+    expect(emit([op('AB\u0000\u001bp')], dr800, { prologue: false }).bytes).toEqual(new Uint8Array(0));
+    expect(hex(emit([op('AB')], dr800, { prologue: false }).bytes)).toBe('1B 62 06 02 3C 00 41 42 00');
+    const raster = emit([op('AB', 'code128')], dr800, { prologue: false, records: true });
+    expect(raster.records!.map((r) => r.op)).toEqual(['bandSpacing', 'band', 'band', 'band', 'spacingReset']);
+    // The check digit and the code sets come from the data, whatever the op says.
+    const t20 = loadProfile('MAKER5T20');
+    expect(hex(emit([op('789100031550', 'ean13')], t20, { prologue: false }).bytes)).toContain('1D 6B 43 0C');
+  });
+});

@@ -1,0 +1,102 @@
+// <image> lowering: where the image comes from (a data: URI, a name given to compile), its width,
+// the limits, and a known pattern printed dot for dot, read back from the emitted bytes of both
+// raster commands (GS v 0, and the DR800's ESC * bands).
+import { describe, expect, it } from 'vitest';
+import { emit } from '../../src/emit/index.js';
+import type { RawDiagnostic } from '../../src/diagnostics.js';
+import { DEFAULT_LIMITS, loadProfile, renderPage, type Bitmap, type Op, type Profile } from '../../src/index.js';
+import { lowerImage, type ImageSources } from '../../src/lower/image.js';
+import type { ImageNode } from '../../src/parse/ast.js';
+import { lowerContext } from '../support/lower-context.js';
+import { rasterImages } from '../support/raster.js';
+import { writePng } from '../support/png-writer.js';
+
+/** A 40×24 pattern: a 1-dot frame, a diagonal, and a checkerboard block. */
+const W = 40;
+const H = 24;
+const black = (x: number, y: number) => x === 0 || y === 0 || x === W - 1 || y === H - 1 || x === y || (x >= 24 && x < 32 && y >= 4 && y < 12 && (x + y) % 2 === 0);
+const PATTERN = writePng({ width: W, height: H, colour: 0, depth: 1, samples: (x, y) => [black(x, y) ? 0 : 1] });
+const base64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
+
+function lower(node: Partial<ImageNode>, printer: Profile, images?: ImageSources, limits = DEFAULT_LIMITS) {
+  const ctx = lowerContext(printer, { limits, ...(images && { images }) });
+  lowerImage({ type: 'image', src: 'logo', dither: 'floyd-steinberg', start: 3, end: 30, ...node }, ctx);
+  return { ops: ctx.out, diagnostics: ctx.diagnostics };
+}
+
+const dots = (b: Bitmap) => Array.from({ length: b.height }, (_, y) => Array.from({ length: b.width }, (_, x) => (b.bits[y * b.bytesPerRow + (x >> 3)]! & (0x80 >> (x & 7)) ? 1 : 0)));
+
+// fast-check runs are CPU-bound: a timeout that holds on a loaded 2-core machine.
+describe('a known pattern, printed dot for dot', { timeout: 60_000 }, () => {
+  it.each(['MAKER5T20', 'MAKER3DR800', 'MAKER1MP4200'])('%s: the emitted raster bytes hold exactly the pattern', (code) => {
+    const printer = loadProfile(code);
+    const { ops, diagnostics } = lower({ src: `data:image/png;base64,${base64(PATTERN)}` }, printer);
+    expect(diagnostics).toEqual([]);
+    const { bytes, records } = emit(ops, printer, { records: true });
+    const [image] = rasterImages(bytes, records!);
+    const want = Array.from({ length: H }, (_, y) => Array.from({ length: W }, (_, x) => (black(x, y) ? 1 : 0)));
+    // The printed image is padded to whole bytes (GS v 0) or 24-dot bands (ESC *) with white.
+    const got = Array.from({ length: image!.height }, (_, y) => Array.from(image!.dots.subarray(y * image!.width, (y + 1) * image!.width)));
+    expect(got.slice(0, H).map((row) => row.slice(0, W))).toEqual(want);
+    expect(got.flatMap((row, y) => row.filter((v, x) => v && (x >= W || y >= H)))).toEqual([]);
+    // The preview draws the same dots from the bytes.
+    const page = renderPage(bytes, { printer });
+    const drawn = page.marks.filter((m) => m.kind === 'bitmap');
+    expect(drawn.length).toBeGreaterThan(0);
+  });
+
+  it('every dither prints pure black and white as they are', () => {
+    const printer = loadProfile('MAKER5T20');
+    for (const dither of ['floyd-steinberg', 'atkinson', 'threshold'] as const) {
+      const op = lower({ dither }, printer, { logo: PATTERN }).ops[0] as Extract<Op, { op: 'image' }>;
+      expect(dots(op.bitmap)).toEqual(Array.from({ length: H }, (_, y) => Array.from({ length: W }, (_, x) => (black(x, y) ? 1 : 0))));
+    }
+  });
+});
+
+describe('where the image comes from, and its width', () => {
+  const t20 = loadProfile('MAKER5T20');
+
+  it('a name given to compile: PNG bytes, or a bitmap used as it is', () => {
+    const bitmap: Bitmap = { width: 9, height: 2, bytesPerRow: 2, bits: Uint8Array.of(0xff, 0x80, 0x00, 0x00) };
+    expect(lower({}, t20, { logo: bitmap }).ops).toEqual([{ op: 'image', bitmap, start: 3, end: 30 }]);
+    expect(lower({ width: 18 }, t20, { logo: bitmap }).ops[0]).toMatchObject({ bitmap: { width: 18, height: 4 } });
+    expect(lower({ width: 80 }, t20, { logo: PATTERN }).ops[0]).toMatchObject({ bitmap: { width: 80, height: 48 } });
+  });
+
+  it('by default its own width, at most the printable width; a wider width is a warning', () => {
+    const wide = writePng({ width: 1000, height: 10, colour: 0, depth: 8, samples: () => [255] });
+    expect(lower({}, t20, { logo: wide }).ops[0]).toMatchObject({ bitmap: { width: 576, height: 6 } });
+    const r = lower({ width: 600 }, t20, { logo: PATTERN });
+    expect(r.ops[0]).toMatchObject({ bitmap: { width: 576 } });
+    expect(r.diagnostics).toEqual([{ code: 'lower/image-too-wide', message: 'image width 600 dots is wider than the 576 printable dots of Epson TM-T20: scaled to 576', start: 3, end: 30 }]);
+  });
+
+  it('an unknown name, an unreadable PNG, a bad data: URI: errors at the tag, nothing printed', () => {
+    const codes = (r: { ops: Op[]; diagnostics: RawDiagnostic[] }) => [r.ops.length, r.diagnostics.map((d) => `${d.code}: ${d.message}`)];
+    expect(codes(lower({ src: 'logo' }, t20))).toEqual([0, ['lower/image-unknown: no image named "logo" was given to compile (pass it as images: { name: pngBytes })']]);
+    expect(codes(lower({ src: 'lgo' }, t20, { logo: PATTERN }))).toEqual([0, ['lower/image-unknown: no image named "lgo" was given to compile (given: logo)']]);
+    expect(codes(lower({ src: 'toString' }, t20, { logo: PATTERN }))[1]).toEqual([expect.stringMatching(/^lower\/image-unknown/)]);
+    expect(codes(lower({}, t20, { logo: new TextEncoder().encode('not a png') }))).toEqual([0, ['lower/image-unreadable: unreadable PNG: not a PNG file (no PNG signature)']]);
+    expect(codes(lower({ src: 'data:image/png;base64,@@@' }, t20))).toEqual([0, ['lower/image-unreadable: the data: URI is not valid base64']]);
+    expect(codes(lower({ src: 'data:image/gif;base64,R0lG' }, t20))).toEqual([0, ['lower/image-unreadable: only data:image/png;base64 URIs are read']]);
+    expect(codes(lower({}, t20, { logo: { width: 9, height: 2, bytesPerRow: 1, bits: new Uint8Array(2) } }))[1]).toEqual([expect.stringMatching(/neither PNG bytes/)]);
+    const damaged = Uint8Array.from(PATTERN);
+    damaged.fill(0, 50, 70);
+    expect(codes(lower({}, t20, { logo: damaged }))[1]).toEqual([expect.stringMatching(/^lower\/image-unreadable: unreadable PNG/)]);
+  });
+
+  it('an image past maxImagePixels, as given or as printed, is an error before it is decoded', () => {
+    const limits = { ...DEFAULT_LIMITS, maxImagePixels: 959 };
+    expect(lower({}, t20, { logo: PATTERN }, limits).diagnostics.map((d) => d.message)).toEqual(['the image is 40×24 = 960 pixels, more than 959 (the limit maxImagePixels): not printed']);
+    const tall = writePng({ width: 1, height: 4000, colour: 0, depth: 8, samples: () => [0] });
+    expect(lower({}, t20, { logo: tall }, { ...DEFAULT_LIMITS, maxImagePixels: 100_000 }).diagnostics.map((d) => d.code)).toEqual([]);
+    expect(lower({ width: 576 }, t20, { logo: tall }, { ...DEFAULT_LIMITS, maxImagePixels: 100_000 }).diagnostics.map((d) => d.message)).toEqual([
+      'the image as printed is 576×2304000 = 1327104000 pixels, more than 100000 (the limit maxImagePixels): not printed',
+    ]);
+  });
+
+  it('prints nothing on the generic template, with a warning', () => {
+    expect(lower({}, loadProfile('GENERICA'), { logo: PATTERN }).diagnostics.map((d) => d.code)).toEqual(['lower/image-unsupported']);
+  });
+});

@@ -1,0 +1,53 @@
+// <qrcode size ecc>: the module size and error correction of one QR code, native and raster;
+// without them the ops, and so the bytes, are exactly what they were.
+import { describe, expect, it } from 'vitest';
+import { emit } from '../../src/emit/index.js';
+import { loadProfile, type Op, type Profile } from '../../src/index.js';
+import { lowerQr } from '../../src/lower/qr.js';
+import type { QrCodeNode } from '../../src/parse/ast.js';
+import { lowerContext } from '../support/lower-context.js';
+
+const hex = (b: ArrayLike<number>) => Array.from(b, (x) => x.toString(16).toUpperCase().padStart(2, '0')).join(' ');
+
+function lower(node: Partial<QrCodeNode>, printer: Profile) {
+  const ctx = lowerContext(printer);
+  lowerQr({ type: 'qrcode', data: 'https://example.com/r/123', dataStart: 8, start: 0, end: 43, ...node }, ctx);
+  return { ops: ctx.out, diagnostics: ctx.diagnostics };
+}
+
+describe('<qrcode size ecc>', () => {
+  it('without them: the op has neither, as before', () => {
+    expect(lower({}, loadProfile('MAKER4I9')).ops).toEqual([{ op: 'qr', data: 'https://example.com/r/123', start: 0, end: 43 }]);
+  });
+
+  it('native GS ( k takes the size and the error correction of the tag (Epson: 31 43 n, 31 45 30+e)', () => {
+    const i9 = loadProfile('MAKER4I9');
+    const { ops } = lower({ size: 8, ecc: 'H' }, i9);
+    expect(ops[0]).toMatchObject({ size: 8, ecc: 'H' });
+    const bytes = hex(emit(ops, i9, { prologue: false }).bytes);
+    expect(bytes).toContain('1D 28 6B 03 00 31 43 08');
+    expect(bytes).toContain('1D 28 6B 03 00 31 45 33');
+  });
+
+  it("a native size outside the command's range is clamped into it (Daruma ESC 0x81: 3..7)", () => {
+    const dr800 = loadProfile({ extends: 'MAKER3DR800', qr: { command: 'daruma-esc-81' } });
+    const bytes = emit(lower({ size: 12, ecc: 'Q' }, dr800).ops, dr800, { prologue: false }).bytes;
+    expect(hex(bytes.subarray(0, 6))).toBe('1B 81 1B 00 07 51');
+  });
+
+  it('raster: dots per module and the symbol follow the tag', () => {
+    const t20 = loadProfile('MAKER5T20');
+    const image = (node: Partial<QrCodeNode>) => (lower(node, t20).ops[0] as Extract<Op, { op: 'image' }>).bitmap.width;
+    expect(image({})).toBe((25 + 8) * 6); // version 2 (25 modules) at ECC M, 6 dots: the profile's
+    expect(image({ size: 3 })).toBe((25 + 8) * 3);
+    expect(image({ ecc: 'H' })).toBe((33 + 8) * 6); // version 4 at ECC H
+    expect(lower({ size: 16, ecc: 'L' }, t20).diagnostics[0]!.message).toMatch(/25×25 modules, 16 dots each/);
+  });
+
+  it('the capacity checked is that of the ecc asked for', () => {
+    const i9 = loadProfile('MAKER4I9');
+    const data = 'x'.repeat(1300);
+    expect(lower({ data }, i9).diagnostics).toEqual([]);
+    expect(lower({ data, ecc: 'H' }, i9).diagnostics.map((d) => d.message)).toEqual(['QR payload of 1300 bytes is more than a QR code holds at error correction H (1273 bytes)']);
+  });
+});
