@@ -1,5 +1,5 @@
 // `npm run test:browser`: the tests that drive Debian's Chromium with playwright-core (the bundle
-// in a page and in a Web Worker, the playground end to end). They are not part of `npm test`,
+// in a page and in a Web Worker, the playground end to end, the API docs page under its policy). They are not part of `npm test`,
 // which needs no browser; `.ci/run` runs both.
 import { defineConfig } from 'vitest/config';
 

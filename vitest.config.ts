@@ -16,7 +16,7 @@ const POSTGRES_ONLY = ['test/server/instances.test.ts', 'test/server/store-postg
 /** The service tests that hold on either store: everything built on the harness or a served process. */
 const SERVICE_SUITE = ['test/server/**/*.test.ts', 'test/delivery/service-faults.test.ts', 'test/delivery/lease.test.ts', 'test/delivery/relink.test.ts', 'test/delivery/restart.test.ts', 'test/delivery/agent-transport.test.ts', 'test/cli/accounts.test.ts', ...POSTGRES_ONLY];
 /** Service tests of SQLite itself (files, WAL, its migrations) or of no store at all. */
-const NOT_ON_POSTGRES = ['wal', 'migrations', 'migration-4', 'webhooks-migration', 'workers', 'compile-pool', 'playground', 'client-errors'].map((n) => `test/server/${n}.test.ts`);
+const NOT_ON_POSTGRES = ['wal', 'migrations', 'migration-4', 'webhooks-migration', 'workers', 'compile-pool', 'compile-budget', 'fair-queue', 'request-deadline', 'address-gate', 'playground', 'client-errors'].map((n) => `test/server/${n}.test.ts`);
 
 const url = new URL(process.env.BOBINA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
 

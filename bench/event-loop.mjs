@@ -32,8 +32,8 @@ const freePort = () =>
     srv.on('error', fail);
   });
 
-/** Repeats `unit` to fill about `bytes` of JSON string (JSON.stringify's escapes counted). */
-const fill = (unit, bytes = BODY) => unit.repeat(Math.floor(bytes / (JSON.stringify(unit).length - 2)));
+/** Repeats `unit` to fill about `bytes` of JSON string (JSON.stringify's escapes and UTF-8 counted). */
+const fill = (unit, bytes = BODY) => unit.repeat(Math.floor(bytes / (Buffer.byteLength(JSON.stringify(unit)) - 2)));
 
 /** The worst cases of issue 10, item 1, each one request at the body limit. */
 const CASES = [
@@ -45,6 +45,9 @@ const CASES = [
   { name: '`<x` spam (no tag ever closes), T20', printer: 5, conteudo: () => fill('<x') },
   { name: 'ESC spam (one control-removed each), T20', printer: 5, conteudo: () => fill('\x1b') },
   { name: '2 MiB plain text, T20', printer: 5, conteudo: () => fill('Cupom fiscal linha de texto 0123456789\n') },
+  { name: 'one letter and 2 MiB of alternating combining marks (issue 20), T20', printer: 5, conteudo: () => `a${fill('\u0301\u0327', BODY - 8)}` },
+  { name: '`<` spam (a lone `<` after another), T20', printer: 5, conteudo: () => fill('<') },
+  { name: '`ŝ` spam (a letter CP850 lacks, transliterated each time), T20', printer: 5, conteudo: () => fill('ŝ') },
   { name: '768 KiB `<b>` spam then GetById of it, T20', printer: 5, conteudo: () => fill('<b>', 768 * 1024), getById: true },
 ];
 
@@ -159,7 +162,7 @@ try {
     const health = await pollHealth(base, insert);
     const r = await insert;
     if (r.status === 'failed') r.error = await failure(server, r);
-    rows.push({ name: `Insert: ${c.name}`, case: c, ...r, sent: body.length, health, rss: peakRssMb(server.proc.pid), status: statusOf(r), diags: r.status === 200 ? JSON.parse(r.body).intencaoImpressao.diagnostics.length : '' });
+    rows.push({ name: `Insert: ${c.name}`, case: c, ...r, sent: Buffer.byteLength(body), health, rss: peakRssMb(server.proc.pid), status: statusOf(r), diags: r.status === 200 ? JSON.parse(r.body).intencaoImpressao.diagnostics.length : '' });
     console.error(`${c.name}: ${statusOf(r)} in ${r.ms.toFixed(0)} ms, ${r.bytes} bytes; /health max ${pct(health, 100).toFixed(1)} ms`);
     if (r.status === 'failed') {
       await stopServer(server);

@@ -60,6 +60,7 @@ export const DIAGNOSTIC_CODES = {
   'limit/image-too-large': 'error',
   'limit/diagnostics-truncated': 'info',
   'text/normalized': 'info',
+  'text/marks-removed': 'warning',
 } as const satisfies Record<string, Severity>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -30,4 +30,24 @@ describe('code pages', () => {
       expect(() => loadProfile({ extends: 'MAKER5T20', codepage: { encoding } })).toThrow(`unknown code page "${encoding}"`);
     }
   });
+
+  it('never encodes a letter as a C0 byte or DEL, on any single-byte page iconv-lite has: TCVN\'s Ự (DC2) counts as absent', () => {
+    iconv.getCodec('cp850'); // loads iconv-lite's table of encodings
+    const pages = Object.entries(iconv.encodings as Record<string, unknown>).filter(([, v]) => (v as { type?: string })?.type === '_sbcs').map(([name]) => name);
+    expect(pages.length).toBeGreaterThan(50);
+    expect(pages).toEqual(expect.arrayContaining(['tcvn', 'viscii']));
+    for (const name of pages) {
+      const { table } = codepage(name);
+      for (let c = 0; c < 65536; c++) {
+        const b = table![c]!;
+        if (b >= 0 && (b < 0x20 || b === 0x7f)) expect(c, `${name}: U+${c.toString(16)} → ${b}`).toBe(b);
+      }
+    }
+    // Printed as their nearest letter instead, with a warning; never the command byte.
+    const tcvn = compile('Ự Ú', { printer: { extends: 'MAKER5T20', codepage: { encoding: 'tcvn', select: null } } });
+    expect([...tcvn.bytes]).toEqual([0x1b, 0x40, 0x55, 0x20, 0x55, 0x0a]);
+    expect(tcvn.diagnostics.map((d) => d.code)).toEqual(['text/transliterated', 'text/transliterated']);
+    const viscii = compile('Ẳ Ỵ', { printer: { extends: 'MAKER5T20', codepage: { encoding: 'viscii', select: null } } });
+    expect([...viscii.bytes]).toEqual([0x1b, 0x40, 0x41, 0x20, 0x59, 0x0a]);
+  });
 });

@@ -123,3 +123,69 @@ describe('the same Portuguese text in any normalization form', () => {
     );
   });
 });
+
+describe('long runs of combining marks', () => {
+  /** Every string `normalize` is asked about during `run`, by length in code points. */
+  function normalizedLengths(run: () => void): number[] {
+    const original = String.prototype.normalize;
+    const lengths: number[] = [];
+    String.prototype.normalize = function (this: string, form?: string) {
+      lengths.push([...this].length);
+      return original.call(this, form);
+    };
+    try {
+      run();
+    } finally {
+      String.prototype.normalize = original;
+    }
+    return lengths;
+  }
+
+  it('keep 30 marks on one letter and drop the rest, with one warning spanning what was dropped', () => {
+    for (const p of listProfiles()) {
+      const marks = '\u0301\u0327'.repeat(40);
+      const { diagnostics } = compile(`x a${marks} y`, { printer: p });
+      const removed = diagnostics.filter((d) => d.code === 'text/marks-removed');
+      expect(removed.map((d) => [d.severity, d.message, d.span.start.offset, d.span.end.offset])).toEqual([
+        ['warning', '50 combining marks past the first 30 on one character removed', 3 + 30, 3 + 80],
+      ]);
+      // Exactly what the letter with its first 30 marks prints.
+      expect(printed(`x a${marks} y`, p).hex).toBe(printed(`x a${marks.slice(0, 30)} y`, p).hex);
+    }
+  });
+
+  it('keep 30 marks silently: the bound is UAX #15\'s stream-safe one', () => {
+    expect(compile(`a${'\u0301'.repeat(30)}`, { printer: 0 }).diagnostics).toEqual([]);
+    expect(compile(`a${'\u0301'.repeat(31)}`, { printer: 0 }).diagnostics.map((d) => d.code)).toEqual(['text/marks-removed']);
+  });
+
+  it('count an astral mark as one mark', () => {
+    const { diagnostics } = compile(`a${'\u{1D167}'.repeat(32)}`, { printer: 0 });
+    expect(diagnostics.map((d) => [d.message, d.span.start.offset, d.span.end.offset])).toEqual([
+      ['2 combining marks past the first 30 on one character removed', 61, 65],
+    ]);
+  });
+
+  it('never hand normalize() more than a character and 30 marks, however long the run (so compiling stays linear)', () => {
+    // One letter and 64 KiB of alternating marks: normalising the run whole reorders it by
+    // insertion sort, which took seconds at 250 KiB.
+    const run = `a${'\u0301\u0327'.repeat(16 * 1024)}`;
+    for (const printer of [0, 5]) {
+      const lengths = normalizedLengths(() => compile(`${run}\n${'\u0301'.repeat(40_000)}`, { printer }));
+      expect(lengths.length).toBeGreaterThan(0);
+      expect(Math.max(...lengths)).toBeLessThanOrEqual(31);
+    }
+  });
+});
+
+describe('a character the code page lacks, repeated', () => {
+  it('gets its own diagnostic at each place it appears, with the same words', () => {
+    const { diagnostics } = compile('ŝaŝ\nŝ', { printer: 5 });
+    expect(diagnostics.map((d) => [d.code, d.span.start.line, d.span.start.column, d.message])).toEqual([
+      ['text/transliterated', 1, 1, 'U+015D "ŝ" is not in CP850 on Epson TM-T20: printed as "s"'],
+      ['text/transliterated', 1, 3, 'U+015D "ŝ" is not in CP850 on Epson TM-T20: printed as "s"'],
+      ['text/transliterated', 2, 1, 'U+015D "ŝ" is not in CP850 on Epson TM-T20: printed as "s"'],
+    ]);
+    expect(printed('ŝaŝ\nŝ').hex).toBe(printed('sas\ns').hex);
+  });
+});

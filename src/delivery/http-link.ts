@@ -17,7 +17,7 @@ export interface HttpLinkOptions {
   maxAnswerBytes?: number;
 }
 
-/** Text a job carries from its Insert (its referencia; Reportar's answer also its conteudo): at most the service's 2 MiB body. */
+/** Text a job carries from its Insert (its referencia): at most the service's 2 MiB body. */
 const INSERT_TEXT_BYTES = 2 * 1024 * 1024;
 
 /**

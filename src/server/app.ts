@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { authenticate } from './auth/authenticate.js';
 import { LoginGuard, loginLimits, type LoginLimits } from './auth/login-limits.js';
 import { clientErrorHandler } from './client-errors.js';
+import { DEFAULT_CSP, DOCS_CSP, SECURITY_HEADERS } from './security-headers.js';
+import { DEFAULT_CONNECTION_LIMITS, deadlineOptions, limitConnections, type ConnectionLimits } from './connection-limits.js';
 import { inlineCompiler, type Compiler } from './compiler.js';
 import { installErrorHandlers } from './errors.js';
 import { loggerOptions } from './logger.js';
@@ -50,6 +52,12 @@ export interface AppOptions {
    * true (every hop), a hop count, or addresses/CIDRs. Off by default: a client cannot pick its address.
    */
   trustProxy?: boolean | number | string | string[];
+  /**
+   * How long a request may take to arrive, and how many connections are held open (in all, and
+   * per client address): defaults 30 s, 512, 64. The per-address limit is off by default when
+   * `trustProxy` is set: every connection then comes from the proxy, which limits per client.
+   */
+  connections?: Partial<ConnectionLimits>;
   /** Start the store's own maintenance workers (SQLite: the WAL checkpointer thread). Default true. */
   storeWorkers?: boolean;
   /** Workers besides the store's own and the credential sweeper (delivery, expiry, webhooks). */
@@ -79,13 +87,22 @@ const SWEEP_EVERY_MS = 60 * 1000;
 
 export const BODY_LIMIT = 2 * 1024 * 1024;
 
+/** Connections refused over a limit are logged at most this often, as one line with their counts. */
+const REFUSALS_EVERY_MS = 10_000;
+
 /** A hop count becomes proxy-addr's own rule (trust the first n hops), which fastify's types leave out. */
 function trustedProxies(t: NonNullable<AppOptions['trustProxy']>) {
   return typeof t === 'number' ? (_address: string, hop: number) => hop < t : t;
 }
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
+  const connections: ConnectionLimits = {
+    ...DEFAULT_CONNECTION_LIMITS,
+    ...(o.trustProxy === undefined ? {} : { maxPerAddress: 0 }),
+    ...Object.fromEntries(Object.entries(o.connections ?? {}).filter(([, v]) => v !== undefined)),
+  };
   const app = Fastify({
+    ...deadlineOptions(connections.requestTimeoutMs),
     logger: loggerOptions(o.logLevel ?? 'info', o.logStream),
     bodyLimit: BODY_LIMIT,
     // JSON bodies are taken as typed: with coercion a null impressoraId would become 0 (a real
@@ -100,7 +117,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     onConstructorPoisoning: 'remove',
   });
   app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
+    // A page with a policy of its own (the playground) keeps it; /docs' is set after this hook, by its plugin.
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DEFAULT_CSP);
   });
   installErrorHandlers(app);
   // JSON is the only body type: without this parser, text/plain gets 415 like any other type.
@@ -114,7 +133,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       components: { securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'key' }, bearer: { type: 'http', scheme: 'bearer' } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   await app.register(playgroundRoutes);
@@ -150,11 +169,18 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   });
   const delivery = o.directDelivery ? [directDelivery(o.store, jobs, o.directDelivery.stateDir)] : [];
 
+  const limited = limitConnections(app.server, connections);
+  const refusals = periodic('connection-limits', REFUSALS_EVERY_MS, () => {
+    const r = limited.refusals();
+    if (r.total + r.perAddress > 0) {
+      app.log.warn({ refusedOverTotal: r.total, refusedOverPerAddress: r.perAddress, maxConnections: connections.maxConnections, maxPerAddress: connections.maxPerAddress }, 'connections refused over the connection limits');
+    }
+  });
   const sweeper = periodic('credential-sweeper', SWEEP_EVERY_MS, async () => {
     const now = new Date();
     await o.store.credentials.purgeExpired(now);
     await o.store.loginAttempts.purge(new Date(now.getTime() - limits.windowMs));
   });
-  runWorkers(app, [...(o.storeWorkers === false ? [] : o.store.workers()), sweeper, ...jobs.workers(), ...delivery, ...(o.workers ?? [])]);
+  runWorkers(app, [...(o.storeWorkers === false ? [] : o.store.workers()), sweeper, refusals, ...jobs.workers(), ...delivery, ...(o.workers ?? [])]);
   return app;
 }

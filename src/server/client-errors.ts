@@ -6,6 +6,10 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { PROBLEMS, type ProblemCode } from './errors.js';
+import { DEFAULT_CSP, SECURITY_HEADERS } from './security-headers.js';
+
+/** The security headers every answer carries, as raw header lines. */
+const SECURITY_LINES = Object.entries({ ...SECURITY_HEADERS, 'content-security-policy': DEFAULT_CSP }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
 
 /** Node's error code → problem; anything else the parser refuses is a malformed request. */
 const BY_NODE_CODE: Readonly<Record<string, ProblemCode>> = {
@@ -24,7 +28,7 @@ export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: 
     const body = JSON.stringify({ message, code, requestId });
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+        `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n${SECURITY_LINES}connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(err);

@@ -143,8 +143,27 @@ export const IntencaoImpressao = Type.Object({
   confirmacao: Type.Union([Type.Literal('none'), Type.Literal('sent'), Type.Literal('printer')], {
     description: 'How we know it printed: `none` (not printed, or the generic-printer rule), `sent` (every byte written), `printer` (the printer confirmed the end of printing)',
   }),
-  historico: Type.Array(HistoryOut, { description: 'Every transition, oldest first, and every report recorded and ignored' }),
+  historico: Type.Array(HistoryOut, { description: 'Every transition, oldest first, and the first 10 reports ignored' }),
+  reportesIgnorados: Type.Integer({ description: 'Reports ignored (a stale token, a final job): all counted, the first 10 also in historico' }),
 });
+
+/** A job without its content, diagnostics and history: the Reportar answer and ListarRetidas' items. */
+export const IntencaoResumo = Type.Object({
+  id: Type.Integer(),
+  referencia: Type.Union([Type.String(), Type.Null()]),
+  terminalId: Type.Union([Type.String(), Type.Null()]),
+  impressoraId: Type.Integer(),
+  codigoImpressora: Type.String(),
+  aguardarClienteIniciarImpressao: Type.Boolean(),
+  status: Type.String(),
+  tamanhoBytes: Type.Integer(),
+  dataCriacao: Type.String({ description: 'dd/MM/yyyy HH:mm:ss.fff' }),
+  estado: JobState,
+  motivos: Reasons,
+  tentativas: Type.Integer(),
+  confirmacao: Type.Union([Type.Literal('none'), Type.Literal('sent'), Type.Literal('printer')]),
+  reportesIgnorados: Type.Integer(),
+}, { description: 'The job without conteudo, diagnostics and historico (GetById has them)' });
 
 export const IntentionResponse = Type.Object({ data: Type.String(), intencaoImpressao: IntencaoImpressao });
 export type IntentionResponse = Static<typeof IntentionResponse>;
@@ -228,8 +247,11 @@ export const reportSchema = {
   summary: 'Report progress or the outcome of a leased job; `aceito: false` when the token is stale or the job is already final (recorded in its history)',
   querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
   body: ReportBody,
-  response: { 200: Type.Object({ data: Type.String(), aceito: Type.Boolean(), intencaoImpressao: IntencaoImpressao }), ...errors(400, 401, 403, 404) },
+  response: { 200: Type.Object({ data: Type.String(), aceito: Type.Boolean(), intencaoImpressao: IntencaoResumo }), ...errors(400, 401, 403, 404) },
 };
+
+/** ListarRetidas' page: 50 jobs unless `limite` says fewer or more (at most 200). */
+export const HELD_PAGE = { default: 50, max: 200 };
 
 export const RenewBody = Type.Object({
   intencaoImpressaoId: Type.Integer(),
@@ -250,9 +272,21 @@ export const renewSchema = {
 
 export const heldSchema = {
   tags: ['terminal'],
-  summary: "The terminal's jobs waiting to be started: held (aguardarClienteIniciarImpressao) and stopped with outcome-unknown",
-  querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
-  response: { 200: Type.Object({ data: Type.String(), intencoes: Type.Array(IntencaoImpressao) }), ...errors(401, 403) },
+  summary: "The terminal's jobs waiting to be started: held (aguardarClienteIniciarImpressao) and stopped with outcome-unknown, "
+    + 'oldest first, a page at a time: ask again with `apos` set to `proxima` until it is null',
+  querystring: Type.Object({
+    ...TerminalKeyQuery,
+    limite: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: `Jobs looked at in this page (1-${HELD_PAGE.max}, default ${HELD_PAGE.default})` })),
+    apos: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'Only jobs with a greater id (the `proxima` of the page before)' })),
+  }, ignoreUnknown),
+  response: {
+    200: Type.Object({
+      data: Type.String(),
+      intencoes: Type.Array(IntencaoResumo),
+      proxima: Type.Union([Type.Integer(), Type.Null()], { description: 'Pass as `apos` for the next page; null: this was the last' }),
+    }),
+    ...errors(400, 401, 403),
+  },
 };
 
 export const startSchema = {

@@ -21,6 +21,10 @@ export interface ServeOptions {
   jobs?: AppOptions['jobs'];
   /** Where direct delivery keeps its journals (default: `<db>.delivery` beside the SQLite file; `./bobina.delivery` on PostgreSQL). */
   stateDir?: string;
+  /** Request deadline and connection limits (AppOptions.connections). */
+  connections?: AppOptions['connections'];
+  /** How long one compile may run on a worker thread before it is ended (default 10 s). */
+  compileBudgetMs?: number;
   /** The webhook sender's settings besides the address policy (default: from the environment). */
   webhooks?: Partial<SenderOptions>;
 }
@@ -52,9 +56,10 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
     workers: [sender],
     logLevel: o.logLevel ?? process.env.LOG_LEVEL ?? 'info',
     // Compiles run on worker threads: a worst-case job still takes seconds to parse (README: Limits).
-    compiler: workerCompiler(),
+    compiler: workerCompiler(o.compileBudgetMs === undefined ? {} : { budgetMs: o.compileBudgetMs }),
     ...(o.trustProxy === undefined ? {} : { trustProxy: o.trustProxy }),
     ...(o.jobs ? { jobs: o.jobs } : {}),
+    ...(o.connections ? { connections: o.connections } : {}),
     directDelivery: { stateDir: o.stateDir ?? (choice.kind === 'sqlite' ? `${choice.file}.delivery` : POSTGRES_STATE_DIR) },
   }).catch(async (err: unknown) => {
     await store.close();

@@ -109,12 +109,21 @@ function singleBytePage(encoding: string): Codepage {
   // From the last byte down, so that a character a page has at two bytes maps to the first.
   for (let b = 255; b >= 0; b--) {
     const c = decoded.charCodeAt(b);
-    if (c !== 0xfffd) table[c] = b;
+    if (c !== 0xfffd && !isCommandByte(b, c)) table[c] = b;
   }
   // NBSP (U+00A0) is left to the sanitiser, which prints every kind of space as a plain one.
   const printable = (c: number) => c === 9 || c === 10 || (c >= 0x20 && c < 0x7f) || (c > 0xa0 && table[c] !== -1);
   // Display name for messages: "CP850" (UTF-8 never gets here).
   return makePage(encoding.toUpperCase(), table, `^${ranges(printable, 0xff)}`);
+}
+
+/**
+ * A C0 byte or DEL that a page gives to a letter (TCVN and VISCII put Vietnamese capitals there:
+ * Ự is 0x12, DC2): a printer takes the byte as a command, so the letter counts as absent from the
+ * page (transliterated or replaced, with a warning). Only TAB and LF reach the table as themselves.
+ */
+function isCommandByte(b: number, c: number): boolean {
+  return (b < 0x20 || b === 0x7f) && c !== b;
 }
 
 function makePage(name: string, table: CodepageTable, suspectClass: string): Codepage {

@@ -3,9 +3,10 @@
 // any normalization form printed alike (a letter and its combining accents as the precomposed
 // letter, silently; zero-width characters and BOMs removed, silently; other spaces, full-width
 // forms, ligatures… as their compatibility form, with an info); characters the code page lacks
-// transliterated or replaced by "?", with a warning.
+// transliterated or replaced by "?", with a warning; combining marks past 30 on one character
+// dropped, with a warning (normalising a long run of marks costs the square of its length).
 import { cacheMap } from '../caches.js';
-import type { RawDiagnostic } from '../diagnostics.js';
+import type { DiagnosticCode, RawDiagnostic } from '../diagnostics.js';
 import type { Codepage, CodepageTable } from './codepage.js';
 import { compatibilityForm, strippedForm, tableForm } from './transliterate.js';
 
@@ -14,12 +15,21 @@ export interface SanitizeContext {
   /** The printer's name, for messages ("… is not in CP850 on Epson TM-T20"). */
   printer: string;
   diagnostics: RawDiagnostic[];
+  /** What each different character (with its marks) met in this compile prints as; made on first use. */
+  known?: Map<string, Printed>;
 }
 
 /** A combining mark at `lastIndex`: it belongs to the character before it. */
 const MARK = /\p{M}/uy;
 /** Zero-width characters, bidi controls and the BOM: they print nothing, so they go silently. */
 const ZERO_WIDTH = /^[\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]$/;
+/**
+ * The most combining marks one character keeps: UAX #15's stream-safe bound on a run of
+ * non-starters. Normalising reorders a run by insertion sort, so one letter followed by 250 KiB of
+ * alternating marks took seconds; a run past this is dropped, so every call to `normalize` sees at
+ * most one character and 30 marks, and the sanitiser stays linear in its input.
+ */
+export const MAX_MARKS = 30;
 /** Spaces other than U+0020 (NBSP, thin, em, ideographic…): a printer prints them all as a space. */
 const SPACE = /^\p{Zs}$/u;
 
@@ -84,50 +94,85 @@ export function sanitizeSuspect(value: string, offset: number, ctx: SanitizeCont
     out += value.slice(from, i);
     const end = clusterEnd(value, i);
     out += printable(value.slice(i, end), offset + i, offset + end, table, ctx);
-    from = end;
-    find.lastIndex = end;
+    from = marksEnd(value, end);
+    if (from > end) {
+      ctx.diagnostics.push({
+        code: 'text/marks-removed',
+        message: `${countPoints(value, end, from)} combining marks past the first ${MAX_MARKS} on one character removed`,
+        start: offset + end,
+        end: offset + from,
+      });
+    }
+    find.lastIndex = from;
   }
   return from === 0 ? value : out + value.slice(from);
 }
 
-/** What one character and its combining marks print as in the code page, with its diagnostic. */
+/** What one character and its combining marks print as, and the diagnostic that says so (its span aside). */
+interface Printed {
+  text: string;
+  code?: DiagnosticCode;
+  message?: string;
+}
+
+/**
+ * What one character and its combining marks print as in the code page, with its diagnostic. Worked
+ * out once per compile for each different unit (`ctx.known`): text that repeats a character the page
+ * lacks (2 MiB of "ŝ") then costs a lookup per character, not a transliteration.
+ */
 function printable(unit: string, start: number, end: number, table: CodepageTable, ctx: SanitizeContext): string {
-  if (ZERO_WIDTH.test(unit)) return '';
+  const known = (ctx.known ??= new Map());
+  let p = known.get(unit);
+  if (p === undefined) {
+    p = printed(unit, table, ctx);
+    known.set(unit, p);
+  }
+  if (p.code !== undefined) ctx.diagnostics.push({ code: p.code, message: p.message!, start, end });
+  return p.text;
+}
+
+function printed(unit: string, table: CodepageTable, ctx: SanitizeContext): Printed {
+  if (ZERO_WIDTH.test(unit)) return { text: '' };
   // Another normal form of the same text (NFD accents, Ω for Ω) prints the same, silently.
   const ch = unit.length === 1 ? nfcOfUnit(unit.charCodeAt(0)) : unit.normalize('NFC');
   if (table === null) {
-    if (!isLoneSurrogate(ch)) return ch;
-    ctx.diagnostics.push({ code: 'text/replaced', message: `lone surrogate ${codePoint(ch)} replaced by "?"`, start, end });
-    return '?';
+    if (!isLoneSurrogate(ch)) return { text: ch };
+    return { text: '?', code: 'text/replaced', message: `lone surrogate ${codePoint(ch)} replaced by "?"` };
   }
   const encodable = (s: string) => isEncodable(s, table);
   const where = `${ctx.codepage.name} on ${ctx.printer}`;
   const sent = describe(unit);
-  if (SPACE.test(ch) && ch !== ' ') {
-    ctx.diagnostics.push({ code: 'text/normalized', message: `${sent} is printed as a plain space`, start, end });
-    return ' ';
-  }
-  if (encodable(ch)) return ch;
+  if (SPACE.test(ch) && ch !== ' ') return { text: ' ', code: 'text/normalized', message: `${sent} is printed as a plain space` };
+  if (encodable(ch)) return { text: ch };
   const listed = tableForm(ch, encodable);
   const compatible = listed === undefined ? compatibilityForm(ch, encodable) : undefined;
   if (compatible !== undefined) {
-    ctx.diagnostics.push({ code: 'text/normalized', message: `${sent} is not in ${where}: printed in its compatibility form "${compatible}"`, start, end });
-    return compatible;
+    return { text: compatible, code: 'text/normalized', message: `${sent} is not in ${where}: printed in its compatibility form "${compatible}"` };
   }
   const alt = listed ?? strippedForm(ch, encodable);
-  if (alt !== undefined) {
-    ctx.diagnostics.push({ code: 'text/transliterated', message: `${sent} is not in ${where}: printed as "${alt}"`, start, end });
-    return alt;
-  }
-  ctx.diagnostics.push({ code: 'text/replaced', message: `${sent} is not in ${where}: printed as "?"`, start, end });
-  return '?';
+  if (alt !== undefined) return { text: alt, code: 'text/transliterated', message: `${sent} is not in ${where}: printed as "${alt}"` };
+  return { text: '?', code: 'text/replaced', message: `${sent} is not in ${where}: printed as "?"` };
 }
 
-/** The end of the character at `i` (a surrogate pair counts as one) and the combining marks after it. */
+/** The end of the character at `i` (a surrogate pair counts as one) and the first MAX_MARKS combining marks after it. */
 function clusterEnd(value: string, i: number): number {
   let end = i + (isSurrogatePair(value, i) ? 2 : 1);
+  for (let marks = 0; marks < MAX_MARKS && isMark(value, end); marks++) end += isSurrogatePair(value, end) ? 2 : 1;
+  return end;
+}
+
+/** The end of the run of combining marks at `at` (`at` itself when there is none). */
+function marksEnd(value: string, at: number): number {
+  let end = at;
   while (isMark(value, end)) end += isSurrogatePair(value, end) ? 2 : 1;
   return end;
+}
+
+/** Code points in `value` from `start` to `end`. */
+function countPoints(value: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i += isSurrogatePair(value, i) ? 2 : 1) n++;
+  return n;
 }
 
 function isMark(value: string, at: number): boolean {

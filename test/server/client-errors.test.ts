@@ -61,3 +61,11 @@ describe('errors outside the routes', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('answers written by the server itself', () => {
+  it('carry the security headers too', async () => {
+    const res = await exchange(`GET /health HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n`);
+    expect(res.status).toBe(400);
+    expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY', 'content-security-policy': "frame-ancestors 'none'" });
+  });
+});

@@ -200,3 +200,31 @@ describe('bodies that are not JSON', () => {
     expect(res.json()).toMatchObject({ ...problem, code: 'unsupported-media-type' });
   });
 });
+
+describe('security headers', () => {
+  it.each([
+    ['a JSON answer', () => ({ method: 'GET' as const, url: `/ImpressoraTemplate/GetTemplates?key=${key}` })],
+    ['an error', () => ({ method: 'GET' as const, url: '/IntencaoImpressao/GetById?key=nope&intencaoImpressaoId=1' })],
+    ['an unknown path', () => ({ method: 'GET' as const, url: '/no/such/path' })],
+    ['the login', () => ({ method: 'POST' as const, url: '/auth/reconciliation/token', payload: { email: 'x@example.com', password: 'y', grant_type: 'password' } })],
+    ['/health', () => ({ method: 'GET' as const, url: '/health' })],
+    ['the OpenAPI document', () => ({ method: 'GET' as const, url: '/openapi.json' })],
+    ['the docs page', () => ({ method: 'GET' as const, url: '/docs/' })],
+    ['the playground page', () => ({ method: 'GET' as const, url: '/playground/' })],
+  ])('are on %s: no sniffing, no referrer, no framing', async (_what, request) => {
+    const res = await h.app.inject(request());
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['content-security-policy']).toMatch(/(^|; )frame-ancestors 'none'(;|$)/);
+  });
+
+  it('give /docs a Content-Security-Policy that runs only its own scripts', async () => {
+    for (const url of ['/docs/', '/docs/static/swagger-initializer.js']) {
+      const csp = (await h.app.inject(url)).headers['content-security-policy'] as string;
+      expect(csp.split('; ')).toEqual(expect.arrayContaining(["default-src 'self'", "script-src 'self'", "object-src 'none'", "frame-ancestors 'none'"]));
+      // Swagger UI adds an inline <style> while it renders; no script runs that is not its own file.
+      expect(csp.split('; ').find((d) => d.startsWith('script-src '))).toBe("script-src 'self'");
+    }
+  });
+});

@@ -46,14 +46,14 @@ describe('the lifecycle table', () => {
 });
 
 describe('Insert and GetById', () => {
-  it('add estado, motivos, tentativas, confirmacao and historico after the existing fields', async () => {
+  it('add estado, motivos, tentativas, confirmacao, historico and reportesIgnorados after the existing fields', async () => {
     const res = await insert({ conteudo: 'Olá<paperCutFull>', terminalId: 'CAIXA-01' });
     const i = res.json().intencaoImpressao;
     expect(Object.keys(i)).toEqual([
       'id', 'referencia', 'conteudo', 'terminalId', 'impressoraId', 'codigoImpressora', 'aguardarClienteIniciarImpressao', 'status',
-      'diagnostics', 'tamanhoBytes', 'dataCriacao', 'estado', 'motivos', 'tentativas', 'confirmacao', 'historico',
+      'diagnostics', 'tamanhoBytes', 'dataCriacao', 'estado', 'motivos', 'tentativas', 'confirmacao', 'historico', 'reportesIgnorados',
     ]);
-    expect(i).toMatchObject({ status: 'ImpressaoEnviada', estado: 'queued', motivos: [], tentativas: 0, confirmacao: 'none' });
+    expect(i).toMatchObject({ status: 'ImpressaoEnviada', estado: 'queued', motivos: [], tentativas: 0, confirmacao: 'none', reportesIgnorados: 0 });
     expect(i.historico).toEqual([{ estado: 'queued', motivos: [], origem: 'server', data: expect.stringMatching(/^\d\d\/\d\d\/\d{4} /), evento: 'insert-queued', detalhe: null }]);
     expect((await getById(i.id)).json().intencaoImpressao).toEqual(i);
     expect(events).toEqual([expect.objectContaining({ accountId: aliceId, intencaoImpressaoId: i.id, estado: 'queued', status: 'ImpressaoEnviada', sequence: 1 })]);
@@ -112,13 +112,14 @@ describe('the terminal client protocol', () => {
     const done = (await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'completed', confirmacao: 'printer', motivos: ['media-low'] })).json();
     expect(done.aceito).toBe(true);
     expect(done.intencaoImpressao).toMatchObject({ status: 'Impresso', estado: 'completed', confirmacao: 'printer', motivos: ['media-low'] });
-    expect(done.intencaoImpressao.historico.map((x: { estado: string; origem: string }) => `${x.estado}/${x.origem}`)).toEqual([
+    const history = async () => (await getById(i.id)).json().intencaoImpressao.historico as { estado: string; origem: string; evento: string }[];
+    expect((await history()).map((x) => `${x.estado}/${x.origem}`)).toEqual([
       'queued/server', 'acquired/server', 'printing/client', 'completed/printer',
     ]);
-    // A repeated report changes nothing: recorded and ignored.
+    // A repeated report changes nothing: counted, recorded and ignored.
     const again = (await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'failed', motivos: ['other'] })).json();
-    expect(again).toMatchObject({ aceito: false, intencaoImpressao: { estado: 'completed' } });
-    expect(again.intencaoImpressao.historico.at(-1)).toMatchObject({ estado: 'completed', evento: 'ignored-report', origem: 'client' });
+    expect(again).toMatchObject({ aceito: false, intencaoImpressao: { estado: 'completed', reportesIgnorados: 1 } });
+    expect((await history()).at(-1)).toMatchObject({ estado: 'completed', evento: 'ignored-report', origem: 'client' });
     expect(events.filter((e) => e.intencaoImpressaoId === i.id).map((e) => [e.sequence, e.estado])).toEqual([
       [1, 'queued'], [2, 'acquired'], [3, 'printing'], [4, 'completed'],
     ]);
@@ -165,8 +166,8 @@ describe('the terminal client protocol', () => {
     expect(second.tokenEntrega).not.toBe(first.tokenEntrega);
     const stale = (await report(key, { intencaoImpressaoId: i.id, tokenEntrega: first.tokenEntrega, estado: 'completed' })).json();
     expect(stale.aceito).toBe(false);
-    expect(stale.intencaoImpressao.estado).toBe('acquired');
-    expect(stale.intencaoImpressao.historico.at(-1)).toMatchObject({ evento: 'ignored-report', detalhe: expect.stringContaining('stale delivery token') });
+    expect(stale.intencaoImpressao).toMatchObject({ estado: 'acquired', reportesIgnorados: 1 });
+    expect((await getById(i.id)).json().intencaoImpressao.historico.at(-1)).toMatchObject({ evento: 'ignored-report', detalhe: expect.stringContaining('stale delivery token') });
     const ok = (await report(key, { intencaoImpressaoId: i.id, tokenEntrega: second.tokenEntrega, estado: 'completed' })).json();
     expect(ok.intencaoImpressao).toMatchObject({ estado: 'completed', confirmacao: 'sent', tentativas: 2 });
   });
@@ -332,5 +333,83 @@ describe('the job events sink', () => {
     } finally {
       await failing.close();
     }
+  });
+});
+
+describe('what a terminal key can make a job cost (issue 20)', () => {
+  /** Nearly the 2 MiB body (ESC is six bytes of JSON, and removed from the output): the largest job a partner can insert. */
+  const BIG = `Cupom\n${'\x1b'.repeat(Math.floor((2 * 1024 * 1024 - 2048) / 6))}`;
+  const REASONS = Array.from({ length: 16 }, (_, n) => `reason-${n}-${'x'.repeat(50)}`);
+
+  it('counts stale and repeated reports, keeps only the first 10 in the history, and answers each one small', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const insertedAnswer = await insert({ conteudo: BIG, terminalId: 'CAIXA-01' });
+    expect(insertedAnswer.statusCode).toBe(200);
+    const i = insertedAnswer.json().intencaoImpressao;
+    const t = (await next(key)).json().trabalho;
+    expect((await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'completed' })).json().aceito).toBe(true);
+    let last: { statusCode: number; body: string } | undefined;
+    for (let n = 0; n < 100; n++) {
+      last = await report(key, { intencaoImpressaoId: i.id, tokenEntrega: n % 2 ? 'stale-token' : t.tokenEntrega, estado: 'failed', motivos: REASONS, detalhe: 'd'.repeat(500) });
+      expect(JSON.parse(last.body).aceito).toBe(false);
+    }
+    // The Reportar answer: the job's state and counts, not its content, diagnostics or history.
+    const answer = JSON.parse(last!.body);
+    expect(Object.keys(answer.intencaoImpressao)).not.toEqual(expect.arrayContaining(['conteudo']));
+    expect(answer.intencaoImpressao).toMatchObject({ id: i.id, estado: 'completed', tamanhoBytes: i.tamanhoBytes, reportesIgnorados: 100 });
+    expect(answer.intencaoImpressao).not.toHaveProperty('diagnostics');
+    expect(answer.intencaoImpressao).not.toHaveProperty('historico');
+    expect(last!.body.length).toBeLessThan(1024);
+    const got = await getById(i.id);
+    const job = got.json().intencaoImpressao;
+    expect(job.reportesIgnorados).toBe(100);
+    expect(job.historico.filter((x: { evento: string }) => x.evento === 'ignored-report')).toHaveLength(10);
+    expect(job.historico).toHaveLength(3 + 10);
+    // GetById stays within the README's bound: the body plus 64 KiB.
+    expect(got.body.length).toBeLessThan(insertedAnswer.body.length + 64 * 1024);
+  }, 60_000);
+
+  it('renews the lease of a job reported printing again, without a history row or an event', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const t = (await next(key)).json().trabalho;
+    expect((await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'printing' })).json().aceito).toBe(true);
+    const first = (await h.store.intentions.get(aliceId, i.id))!.leaseExpiresAt!;
+    for (let n = 0; n < 20; n++) {
+      expect((await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'printing' })).json()).toMatchObject({ aceito: true, intencaoImpressao: { estado: 'printing' } });
+    }
+    expect((await h.store.intentions.get(aliceId, i.id))!.leaseExpiresAt!.getTime()).toBeGreaterThanOrEqual(first.getTime());
+    const job = (await getById(i.id)).json().intencaoImpressao;
+    expect(job.historico.map((x: { evento: string }) => x.evento)).toEqual(['insert-queued', 'acquire', 'printing']);
+    expect(events.filter((e) => e.intencaoImpressaoId === i.id).map((e) => e.estado)).toEqual(['queued', 'acquired', 'printing']);
+  });
+
+  it('lists held jobs a page at a time, without their content, diagnostics or history', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const ids: number[] = [];
+    for (let n = 0; n < 5; n++) ids.push((await insert({ conteudo: BIG.slice(0, 100_000), terminalId: 'CAIXA-01', aguardarClienteIniciarImpressao: true })).json().intencaoImpressao.id);
+    const list = (query: string) => h.app.inject({ method: 'GET', url: `/TerminalImpressao/ListarRetidas?${query}`, headers: { authorization: `Bearer ${key}` } });
+    const seen: number[] = [];
+    let apos = '';
+    for (let page = 0; page < 5; page++) {
+      const res = await list(`limite=2${apos}`);
+      expect(res.statusCode).toBe(200);
+      const body = res.json() as { intencoes: Record<string, unknown>[]; proxima: number | null };
+      expect(body.intencoes.length).toBeLessThanOrEqual(2);
+      for (const item of body.intencoes) {
+        expect(item).not.toHaveProperty('conteudo');
+        expect(item).not.toHaveProperty('diagnostics');
+        expect(item).not.toHaveProperty('historico');
+        expect(item).toMatchObject({ estado: 'held', tamanhoBytes: expect.any(Number) });
+        seen.push(item.id as number);
+      }
+      expect(res.body.length).toBeLessThan(2048);
+      if (body.proxima === null) break;
+      apos = `&apos=${body.proxima}`;
+    }
+    expect(seen).toEqual(ids);
+    // Without limite: 50 at most; a limite past 200 is 200; a bad one is refused.
+    expect((await list('')).json().intencoes.map((x: { id: number }) => x.id)).toEqual(ids);
+    expect((await list('limite=abc')).statusCode).toBe(400);
   });
 });

@@ -84,13 +84,34 @@ describe('POST /auth/reconciliation/token', () => {
     expect(second.access_token).not.toBe(first.access_token);
     expect(second.user_detail.email).toBe(ALICE.email);
 
+    const templates = await h.app.inject({ url: `/ImpressoraTemplate/GetTemplates?key=${second.access_token}` });
+    expect(templates.statusCode).toBe(200);
+    const third = await post({ grant_type: 'refresh_token', refresh_token: second.refresh_token });
+    expect(third.statusCode).toBe(200);
+    expect(third.json().user_detail.email).toBe(ALICE.email);
+  });
+
+  it('revokes the whole family when a rotated refresh token is presented again (RFC 9700 §4.14.2), and only that family', async () => {
+    const first = await login(h.app);
+    const elsewhere = await login(h.app);
+    const second = (await post({ grant_type: 'refresh_token', refresh_token: first.refresh_token })).json();
+    const third = (await post({ grant_type: 'refresh_token', refresh_token: second.refresh_token })).json();
+    const works = async (access: string) => (await h.app.inject({ url: `/ImpressoraTemplate/GetTemplates?key=${access}` })).statusCode === 200;
+    expect(await works(third.access_token)).toBe(true);
+
+    // Someone presents the first refresh token again (one of the two holders is not the client).
     const reused = await post({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(reused.statusCode).toBe(401);
     expect(reused.json().message).toBe('Invalid access token');
-
-    const templates = await h.app.inject({ url: `/ImpressoraTemplate/GetTemplates?key=${second.access_token}` });
-    expect(templates.statusCode).toBe(200);
-    expect((await post({ grant_type: 'refresh_token', refresh_token: second.refresh_token })).statusCode).toBe(200);
+    // Every token of that family stops working: the latest access and refresh tokens too.
+    expect(await works(third.access_token)).toBe(false);
+    expect(await works(second.access_token)).toBe(false);
+    expect((await post({ grant_type: 'refresh_token', refresh_token: third.refresh_token })).statusCode).toBe(401);
+    // Another login's family is not touched.
+    expect(await works(elsewhere.access_token)).toBe(true);
+    expect((await post({ grant_type: 'refresh_token', refresh_token: elsewhere.refresh_token })).statusCode).toBe(200);
+    expect(h.logs()).toContain('a refresh token was presented again after its rotation');
+    expect(h.logs()).not.toContain(first.refresh_token);
   });
 
   it('refuses a refresh with an unknown or missing refresh token', async () => {

@@ -74,12 +74,12 @@ describe('the PostgreSQL store across instances', () => {
   it('never hands one webhook message to two senders, nor more than perTarget of one target at once', async () => {
     const now = new Date();
     const messages = Array.from({ length: 40 }, (_, n) => ({
-      id: `msg_${randomUUID()}`, accountId, endpointId: null, url: `https://receiver.example/${n}`, eventType: 'intencao.completed',
+      id: `msg_${randomUUID()}`, accountId, endpointId: null, url: `https://r${n}.example/`, target: `origin:https://r${n}.example`, eventType: 'intencao.completed',
       intencaoImpressaoId: n + 1, body: '{}', createdAt: now,
     }));
     // Ten more to one target, queued first so that every sender's first claim reaches for them: at
     // most one of them may be in flight.
-    const crowd = Array.from({ length: 10 }, (_, n) => ({ ...messages[0]!, id: `msg_${randomUUID()}`, url: 'https://one.example/', intencaoImpressaoId: 100 + n }));
+    const crowd = Array.from({ length: 10 }, (_, n) => ({ ...messages[0]!, id: `msg_${randomUUID()}`, url: 'https://one.example/', target: 'origin:https://one.example', intencaoImpressaoId: 100 + n }));
     await a.webhooks.enqueue([...crowd, ...messages]);
     const sender = async (store: Store) => {
       const taken: string[] = [];
@@ -98,7 +98,7 @@ describe('the PostgreSQL store across instances', () => {
 
   it('records an attempt only under the lease it was claimed with', async () => {
     const t = new Date();
-    await a.webhooks.enqueue([{ id: 'msg_lease', accountId, endpointId: null, url: 'https://lease.example/', eventType: 'intencao.failed', intencaoImpressaoId: 7, body: '{}', createdAt: t }]);
+    await a.webhooks.enqueue([{ id: 'msg_lease', accountId, endpointId: null, url: 'https://lease.example/', target: 'origin:https://lease.example', eventType: 'intencao.failed', intencaoImpressaoId: 7, body: '{}', createdAt: t }]);
     const [m] = await b.webhooks.claimDue(t, new Date(t.getTime() + 1000), 10, 1);
     expect(m?.id).toBe('msg_lease');
     const stale = { ...m!, leaseUntil: new Date(m!.leaseUntil.getTime() - 1) };

@@ -10,7 +10,7 @@ import type { Store } from '../../src/server/store/repositories.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import { migrate } from '../../src/server/store/sqlite/migrate.js';
 import { SQLITE_MIGRATIONS } from '../../src/server/store/sqlite-migrations.js';
-import { DuplicateError, type NewIntention } from '../../src/server/store/types.js';
+import { DuplicateError, type NewIntention, type WebhookEndpoint } from '../../src/server/store/types.js';
 import { freshDatabase, STORE_KIND, type StoreKind, type TestDatabase } from '../support/store-target.js';
 
 let database: TestDatabase;
@@ -189,7 +189,7 @@ describe(`the ${STORE_KIND} store`, () => {
 
   both('keeps tokens, terminal keys and webhook endpoints, messages and attempts the same way', async () => {
     const now = new Date(100_000);
-    await store.credentials.storeTokens(accountId, { accessHash: 'a1', refreshHash: 'r1', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000) });
+    await store.credentials.storeTokens(accountId, { accessHash: 'a1', refreshHash: 'r1', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000), family: 'f1' });
     expect(await store.credentials.authenticate('a1', now)).toEqual({ kind: 'account', accountId });
     expect(await store.credentials.authenticate('a1', new Date(200_000))).toBeUndefined();
     const tk = await store.credentials.setTerminalKey(accountId, 'T1', 'tk1', 'bobt_1');
@@ -197,15 +197,25 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(tk).toMatchObject({ accountId, terminalId: 'T1', prefix: 'bobt_1' });
     expect(await store.credentials.authenticate('tk1', now)).toBeUndefined();
     expect(await store.credentials.authenticate('tk2', now)).toEqual({ kind: 'terminal', accountId, terminalId: 'T1' });
-    expect(await store.credentials.takeRefreshToken('r1', now)).toBe(accountId);
-    expect(await store.credentials.takeRefreshToken('r1', now)).toBeUndefined();
-    await store.credentials.storeTokens(accountId, { accessHash: 'a2', refreshHash: 'r2', accessExpiresAt: new Date(1), refreshExpiresAt: new Date(1) });
+    expect(await store.credentials.takeRefreshToken('r1', now, 'f-new')).toEqual({ accountId, family: 'f1' });
+    // Used again: a reuse, and its family (access token a1 with it) is revoked; then nothing is left of it.
+    expect(await store.credentials.takeRefreshToken('r1', now, 'f-new')).toBe('reused');
+    expect(await store.credentials.authenticate('a1', now)).toBeUndefined();
+    expect(await store.credentials.takeRefreshToken('r1', now, 'f-new')).toBeUndefined();
+    expect(await store.credentials.takeRefreshToken('never-issued', now, 'f-new')).toBeUndefined();
+    await store.credentials.storeTokens(accountId, { accessHash: 'a2', refreshHash: 'r2', accessExpiresAt: new Date(1), refreshExpiresAt: new Date(1), family: 'f2' });
     expect(await store.credentials.purgeExpired(now)).toBe(2);
-    expect(await store.credentials.revokeTokens(accountId)).toBe(1);
+    await store.credentials.storeTokens(accountId, { accessHash: 'a3', refreshHash: 'r3', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000), family: 'f3' });
+    expect(await store.credentials.revokeTokens(accountId)).toBe(2);
     expect(await store.accounts.setPasswordHash(accountId, 'h2')).toBe(true);
     expect(await store.accounts.setPasswordHash('nobody', 'h2')).toBe(false);
 
-    const e = await store.webhooks.createEndpoint({ accountId, url: 'https://r.example/hook', events: ['completed', 'failed'], secret: 's1' });
+    const e = await store.webhooks.createEndpoint({ accountId, url: 'https://r.example/hook', events: ['completed', 'failed'], secret: 's1' }, 2) as WebhookEndpoint;
+    // One endpoint per URL (compared as posted to), and at most the limit given.
+    expect(await store.webhooks.createEndpoint({ accountId, url: 'HTTPS://R.example:443/./hook', events: ['completed'], secret: 's9' }, 2)).toEqual({ refused: 'duplicate', webhookId: e.id });
+    const other = await store.webhooks.createEndpoint({ accountId, url: 'https://r.example/other', events: ['completed'], secret: 's8' }, 2) as WebhookEndpoint;
+    expect(await store.webhooks.createEndpoint({ accountId, url: 'https://r.example/third', events: ['completed'], secret: 's7' }, 2)).toEqual({ refused: 'limit', max: 2 });
+    expect(await store.webhooks.removeEndpoint(accountId, other.id)).toBe(true);
     expect(await store.webhooks.listEndpoints(accountId)).toEqual([e]);
     const rotated = await store.webhooks.rotateSecret(accountId, e.id, 's2', new Date(Date.now() + 60_000));
     expect(rotated!.secrets.map((x) => x.secret)).toEqual(['s2', 's1']);
@@ -214,8 +224,8 @@ describe(`the ${STORE_KIND} store`, () => {
     await store.webhooks.setFailing(accountId, e.id, now);
     expect((await store.webhooks.getEndpoint(accountId, e.id))!.failingSince).toEqual(now);
     await store.webhooks.enqueue([
-      { id: 'm1', accountId, endpointId: e.id, url: e.url, eventType: 'intencao.completed', intencaoImpressaoId: 7, body: '{"a":1}', createdAt: now },
-      { id: 'm2', accountId, endpointId: null, url: 'https://cb.example/?intencaoImpressaoId=7', eventType: 'intencao.completed', intencaoImpressaoId: 7, body: '{"a":1}', createdAt: now },
+      { id: 'm1', accountId, endpointId: e.id, url: e.url, target: 'origin:https://r.example', eventType: 'intencao.completed', intencaoImpressaoId: 7, body: '{"a":1}', createdAt: now },
+      { id: 'm2', accountId, endpointId: null, url: 'https://cb.example/?intencaoImpressaoId=7', target: 'origin:https://cb.example', eventType: 'intencao.completed', intencaoImpressaoId: 7, body: '{"a":1}', createdAt: now },
     ]);
     // A disabled endpoint's messages wait; the callback's goes.
     const claimed = await store.webhooks.claimDue(now, new Date(160_000), 10, 1);

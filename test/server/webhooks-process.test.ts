@@ -66,6 +66,25 @@ describe('bobina webhooks', () => {
     expect(bobina(['webhooks', 'add', '--email', 'ana@example.com', '--url', 'https://example.com', '--event', 'printed']).status).toBe(2);
   }, 30_000);
 
+  it('refuses a second endpoint for the same URL, and one past BOBINA_WEBHOOKS_MAX_ENDPOINTS', async () => {
+    const r = await startReceiver();
+    receivers.push(r);
+    const env = { ...LOCAL, BOBINA_WEBHOOKS_MAX_ENDPOINTS: '2' };
+    const first = bobina(['webhooks', 'add', '--email', 'ana@example.com', '--url', `${r.url}/one`], env);
+    expect(first.status, first.stderr).toBe(0);
+    const id = /webhook (wh_\S+)/.exec(first.stderr)![1]!;
+    const again = bobina(['webhooks', 'add', '--email', 'ana@example.com', '--url', `${r.url}/one`], env);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain(`already has webhook ${id} for this URL`);
+    expect(bobina(['webhooks', 'add', '--email', 'ana@example.com', '--url', `${r.url}/two`], env).status).toBe(0);
+    const over = bobina(['webhooks', 'add', '--email', 'ana@example.com', '--url', `${r.url}/three`], env);
+    expect(over.status).toBe(1);
+    expect(over.stderr).toMatch(/has 2 webhook endpoints, the most it may have/);
+    for (const e of JSON.parse(bobina(['webhooks', 'list', '--email', 'ana@example.com', '--json']).stdout) as { id: string }[]) {
+      expect(bobina(['webhooks', 'remove', '--email', 'ana@example.com', '--id', e.id]).status).toBe(0);
+    }
+  }, 30_000);
+
   it('delivers a notice after serve was killed with SIGKILL while sending it: same webhook-id, one 2xx recorded', async () => {
     const r = await startReceiver();
     receivers.push(r);

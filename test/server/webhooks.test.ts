@@ -9,9 +9,11 @@ import type { JobEvent } from '../../src/server/jobs/events.js';
 import type { Store } from '../../src/server/store/repositories.js';
 import { isPrivateAddress, STRICT_POLICY, type AddressPolicy } from '../../src/server/webhooks/address-policy.js';
 import { webhookOutbox } from '../../src/server/webhooks/outbox.js';
+import { afterFailure, DEFAULT_SCHEDULE } from '../../src/server/webhooks/retry.js';
 import { webhookSender, type SenderOptions, type WebhookSender } from '../../src/server/webhooks/sender.js';
-import { ALICE, harness, login, type Harness } from './helpers.js';
-import { startReceiver, until, type Receiver } from './webhook-receiver.js';
+import type { WebhookMessage } from '../../src/server/store/types.js';
+import { ALICE, BOB, harness, login, type Harness } from './helpers.js';
+import { mostOpen, startReceiver, until, type Receiver } from './webhook-receiver.js';
 
 const LOCAL: AddressPolicy = { allowPrivate: true, httpHosts: ['127.0.0.1'] };
 const FAST: Partial<SenderOptions> = { pollMs: 20, timeoutMs: 2_000, retry: { firstDelayMs: 30, maxDelayMs: 200, windowMs: 60_000, jitter: 0 } };
@@ -35,8 +37,8 @@ async function service(sender: Partial<SenderOptions> = {}, policy: AddressPolic
   return { h, key, accountId, sender: worker! };
 }
 
-async function receiver(port?: number) {
-  const r = await startReceiver(port);
+async function receiver(port?: number, host?: string) {
+  const r = await startReceiver(port, undefined, host);
   open.push(r);
   return r;
 }
@@ -101,7 +103,7 @@ describe('a job reaching a final state', { timeout: 30_000 }, () => {
     const { h, key } = await service();
     const a = await receiver();
     await addWebhook(h, key, a.url, ['failed']);
-    const off = await addWebhook(h, key, a.url);
+    const off = await addWebhook(h, key, `${a.url}/all`);
     expect((await h.app.inject({ method: 'POST', url: `/Webhook/Remove?key=${key}`, payload: { webhookId: off.webhook.id } })).statusCode).toBe(200);
     await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload: { conteudo: 'x', terminalId: 'CAIXA-01' } });
     await printNow(h, key);
@@ -310,6 +312,128 @@ describe('the sender', { timeout: 30_000 }, () => {
   });
 });
 
+describe('what one account can make the sender do (issue 20)', { timeout: 30_000 }, () => {
+  it('never tries again sooner than the first backoff step, whatever Retry-After says', async () => {
+    const { h, key, accountId } = await service({ retry: { firstDelayMs: 300, maxDelayMs: 1_000, windowMs: 60_000, jitter: 0 } });
+    const a = await receiver();
+    a.script = [0, 1, 2].map(() => ({ status: 429, headers: { 'retry-after': '0' } }));
+    await addWebhook(h, key, a.url);
+    await printNow(h, key);
+    await until(async () => (await log(h, key)).messages[0]?.state === 'delivered' || undefined, 10_000, 'delivered');
+    const tries = (await h.store.webhooks.listAttempts(accountId, { limit: 10 })).map((x) => x.at.getTime()).reverse();
+    expect(tries).toHaveLength(4);
+    // Each try came no sooner than 300 ms after the one before (Retry-After: 0 asked for at once).
+    for (let i = 1; i < tries.length; i++) expect(tries[i]! - tries[i - 1]!).toBeGreaterThanOrEqual(300);
+  });
+
+  it('plans the next try at the first backoff step for a Retry-After below it, and as asked above it', () => {
+    const now = new Date(1_000_000);
+    const m = { attempts: 0, windowStart: now } as WebhookMessage;
+    expect(afterFailure(m, now, DEFAULT_SCHEDULE, 0)).toEqual({ state: 'pending', nextAttemptAt: new Date(1_005_000) });
+    expect(afterFailure(m, now, DEFAULT_SCHEDULE, 4_999)).toEqual({ state: 'pending', nextAttemptAt: new Date(1_005_000) });
+    expect(afterFailure(m, now, DEFAULT_SCHEDULE, 120_000)).toEqual({ state: 'pending', nextAttemptAt: new Date(1_120_000) });
+    // The 30th try is the last, whatever comes next.
+    expect(afterFailure({ ...m, attempts: 28 }, now, DEFAULT_SCHEDULE, 120_000).state).toBe('pending');
+    expect(afterFailure({ ...m, attempts: 29 }, now, DEFAULT_SCHEDULE, 120_000)).toEqual({ state: 'dead' });
+    expect(DEFAULT_SCHEDULE).toMatchObject({ firstDelayMs: 5_000, maxAttempts: 30 });
+  });
+
+  it('gives a message up after maxAttempts tries, even when Retry-After keeps asking for more', async () => {
+    const { h, key } = await service({ retry: { firstDelayMs: 20, maxDelayMs: 40, windowMs: 60_000, jitter: 0, maxAttempts: 3 } });
+    const a = await receiver();
+    a.fallback = { status: 503, headers: { 'retry-after': '0' } };
+    await addWebhook(h, key, a.url);
+    await printNow(h, key);
+    const dead = await until(async () => (await log(h, key)).messages.find((m) => m.state === 'dead'), 10_000, 'dead');
+    expect(dead.attempts).toBe(3);
+    expect(a.received).toHaveLength(3);
+    // A replay gets a fresh count (and window).
+    a.fallback = { status: 200 };
+    expect((await h.app.inject({ method: 'POST', url: `/Webhook/Replay?key=${key}`, payload: { messageId: dead.messageId } })).statusCode).toBe(200);
+    await until(async () => (await log(h, key)).messages[0]!.state === 'delivered' || undefined, 10_000, 'delivered after replay');
+    expect((await log(h, key)).messages[0]!.attempts).toBe(1);
+  });
+
+  /**
+   * A message from another account to a receiver on another address (127.0.0.2), which neither
+   * limit holds back: once it has arrived, the sender has claimed and posted since everything
+   * before it, so whatever it could send to the others has been sent.
+   */
+  async function barrier(h: Harness) {
+    const z = await receiver(undefined, '127.0.0.2');
+    const bob = (await login(h.app, BOB)).access_token;
+    await addWebhook(h, bob, z.url);
+    const res = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${bob}`, payload: { conteudo: 'x', codigoImpressora: 'GENERICA' } });
+    expect(res.json().intencaoImpressao.status).toBe('Impresso');
+    await z.waitFor(1);
+  }
+  const TWO_ADDRESSES: AddressPolicy = { allowPrivate: true, httpHosts: ['127.0.0.1', '127.0.0.2'] };
+
+  it('has at most 4 messages in flight to one origin, however many endpoints point there', async () => {
+    const { h, key } = await service({ timeoutMs: 8_000 }, TWO_ADDRESSES);
+    const a = await receiver();
+    a.fallback = 'hang';
+    for (let i = 0; i < 20; i++) await addWebhook(h, key, `${a.url}/e${i}`);
+    await printNow(h, key);
+    await a.waitFor(4);
+    await barrier(h);
+    expect(a.received).toHaveLength(4);
+    // Answered one at a time, the rest go four at once at most.
+    for (let n = 5; n <= 20; n++) {
+      a.releaseOne();
+      await a.waitFor(n);
+    }
+    a.release();
+    expect(mostOpen(a)).toBe(4);
+    expect(new Set(a.received.map((r) => r.path.split('?')[0])).size).toBe(20);
+  });
+
+  it('has at most perAddress messages in flight to one IP address, whatever the origins', async () => {
+    // Two receivers on 127.0.0.1 (two origins: two ports), one address.
+    const { h, key } = await service({ timeoutMs: 8_000, perAddress: 1 }, TWO_ADDRESSES);
+    const receivers = [await receiver(), await receiver()];
+    for (const r of receivers) {
+      r.fallback = 'hang';
+      await addWebhook(h, key, r.url);
+    }
+    await printNow(h, key);
+    const first = await until(() => receivers.find((r) => r.received.length > 0), 10_000, 'a first message');
+    await barrier(h);
+    expect(receivers.map((r) => r.received.length).sort()).toEqual([0, 1]);
+    first.releaseOne();
+    await until(() => receivers.every((r) => r.received.length === 1), 10_000, 'the second message');
+    for (const r of receivers) r.release();
+    expect(mostOpen(...receivers)).toBe(1);
+  });
+
+  it('refuses an endpoint past the account\'s limit, and a second one for the same URL, with a JSON problem', async () => {
+    const { h, key } = await service({}, { ...LOCAL, maxEndpoints: 3 });
+    const a = await receiver();
+    const { webhook } = await addWebhook(h, key, `${a.url}/hook`);
+    // The same URL as posted to: host case, default port and dot segments change nothing.
+    const same = await h.app.inject({ method: 'POST', url: `/Webhook/Insert?key=${key}`, payload: { url: `${a.url.replace('http://', 'HTTP://')}/./hook` } });
+    expect(same.statusCode).toBe(409);
+    expect(same.json()).toMatchObject({ code: 'webhook-url-duplicate', webhookId: webhook.id });
+    await addWebhook(h, key, `${a.url}/two`);
+    await addWebhook(h, key, `${a.url}/three`);
+    const over = await h.app.inject({ method: 'POST', url: `/Webhook/Insert?key=${key}`, payload: { url: `${a.url}/four` } });
+    expect(over.statusCode).toBe(409);
+    expect(over.json()).toMatchObject({ code: 'webhook-limit-reached', max: 3 });
+    expect((await h.app.inject({ url: `/Webhook/GetAll?key=${key}` })).json().webhooks).toHaveLength(3);
+    // Another account has its own allowance.
+    const bob = (await login(h.app, BOB)).access_token;
+    expect((await h.app.inject({ method: 'POST', url: `/Webhook/Insert?key=${bob}`, payload: { url: `${a.url}/four` } })).statusCode).toBe(200);
+  });
+
+  it('keeps an account to its limit when endpoints are added at once', async () => {
+    const { h, key } = await service({}, { ...LOCAL, maxEndpoints: 3 });
+    const a = await receiver();
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => h.app.inject({ method: 'POST', url: `/Webhook/Insert?key=${key}`, payload: { url: `${a.url}/p${i}` } })));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 409, 409, 409, 409, 409]);
+    expect((await h.app.inject({ url: `/Webhook/GetAll?key=${key}` })).json().webhooks).toHaveLength(3);
+  });
+});
+
 /** The outbox written directly, as a state change would, with the app closed (its sender stopped). */
 async function printNowDirect(h: Harness) {
   const accountId = (await h.store.accounts.findByEmail(ALICE.email))!.id;
@@ -335,6 +459,19 @@ describe('addresses', { timeout: 30_000 }, () => {
     ['link-local', 'https://[fe80::1]/hook'],
     ['the metadata address', 'https://169.254.169.254/latest/meta-data'],
     ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hook'],
+    ['IPv4-mapped loopback in hex', 'https://[::ffff:7f00:1]/hook'],
+    ['IPv4-compatible loopback (::a.b.c.d)', 'https://[::127.0.0.1]/hook'],
+    ['IPv4-compatible, a public address', 'https://[::8.8.8.8]/hook'],
+    ['IPv4-translated loopback (::ffff:0:a.b.c.d)', 'https://[::ffff:0:127.0.0.1]/hook'],
+    ['6to4 (2002::/16) of a private address', 'https://[2002:a00:1::1]/hook'],
+    ['Teredo (2001::/32)', 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook'],
+    ['local-use NAT64 (64:ff9b:1::/48)', 'https://[64:ff9b:1::a00:1]/hook'],
+    ['the 6to4 relay anycast (192.88.99.0/24)', 'https://192.88.99.1/hook'],
+    ['a tab inside', 'https://example.com/a\tb'],
+    ['a line break in front', '\nhttps://example.com/hook'],
+    ['a NUL (PostgreSQL cannot keep it)', 'https://example.com/hook\u0000'],
+    ['a C1 control', 'https://example.com/\u0085'],
+    ['DEL', 'https://example.com/\u007f'],
     ['plain http to a host not allowed', 'http://example.com/hook'],
     ['another scheme', 'ftp://example.com/hook'],
     ['credentials in the URL', 'https://user:pw@example.com/hook'],
@@ -342,6 +479,16 @@ describe('addresses', { timeout: 30_000 }, () => {
     const res = await h.app.inject({ method: 'POST', url: `/Webhook/Insert?key=${key}`, payload: { url } });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().code).toBe('webhook-url-refused');
+    expect((await h.app.inject({ url: `/Webhook/GetAll?key=${key}` })).json().webhooks).toEqual([]);
+  });
+
+  it.each([
+    ['a NUL', 'https://example.com/cb\u0000'],
+    ['a line break', 'https://example.com/cb\r\n'],
+  ])('refuses a urlCallback with %s on Insert, and stores no job', async (_what, urlCallback) => {
+    const res = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload: { conteudo: 'x', terminalId: 'ANDROID', urlCallback } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'webhook-url-refused', errors: [{ path: '/urlCallback', message: expect.stringMatching(/control character/) }] });
   });
 
   it('refuses a private urlCallback on Insert, before recording anything', async () => {
@@ -351,7 +498,11 @@ describe('addresses', { timeout: 30_000 }, () => {
   });
 
   it('knows the private, loopback, link-local and metadata ranges', () => {
-    for (const ip of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', 'fd00:ec2::254']) {
+    for (const ip of [
+      '127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', 'fd00:ec2::254',
+      '::ffff:7f00:1', '::7f00:1', '::808:808', '::ffff:0:7f00:1', '::ffff:0:808:808', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '64:ff9b::808:808',
+      '64:ff9b:1::808:808', '192.88.99.1', '3fff::1', '::',
+    ]) {
       expect(isPrivateAddress(ip), ip).toBe(true);
     }
     for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '172.32.0.1']) expect(isPrivateAddress(ip), ip).toBe(false);

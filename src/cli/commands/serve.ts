@@ -12,6 +12,8 @@ export interface ServeSettings {
   trustProxy?: boolean | number | string;
   jobs?: { ttlMs?: number; leaseMs?: number; maxAttempts?: number };
   stateDir?: string;
+  compileBudgetMs?: number;
+  connections?: { requestTimeoutMs?: number; maxConnections?: number; maxPerAddress?: number };
 }
 
 /** A duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `7d`. */
@@ -26,7 +28,15 @@ export function duration(name: string, value: string): number {
 const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'database-url': { type: 'string' }, 'trust-proxy': { type: 'string' },
   'job-ttl': { type: 'string' }, lease: { type: 'string' }, 'max-attempts': { type: 'string' }, 'state-dir': { type: 'string' },
+  'compile-timeout': { type: 'string' }, 'request-timeout': { type: 'string' }, 'max-connections': { type: 'string' },
+  'max-connections-per-address': { type: 'string' },
 } as const;
+
+/** A count for a limit: a whole number, 0 for none. */
+function count(name: string, value: string): number {
+  if (!/^\d{1,7}$/.test(value.trim())) throw new UsageError(`invalid ${name} "${value}": a whole number (0 for no limit)`);
+  return Number(value.trim());
+}
 
 /** `true`/`false`, a hop count, or comma-separated proxy addresses and CIDRs (fastify's trustProxy). */
 function trustProxy(value: string): boolean | number | string {
@@ -52,8 +62,14 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv = process.e
     if (!/^[1-9]\d{0,3}$/.test(values['max-attempts'])) throw new UsageError(`invalid --max-attempts "${values['max-attempts']}": a whole number from 1`);
     jobs.maxAttempts = Number(values['max-attempts']);
   }
+  const connections: NonNullable<ServeSettings['connections']> = {};
+  if (values['request-timeout'] !== undefined) connections.requestTimeoutMs = duration('--request-timeout', values['request-timeout']);
+  if (values['max-connections'] !== undefined) connections.maxConnections = count('--max-connections', values['max-connections']);
+  if (values['max-connections-per-address'] !== undefined) connections.maxPerAddress = count('--max-connections-per-address', values['max-connections-per-address']);
   return {
     ...(Object.keys(jobs).length ? { jobs } : {}),
+    ...(Object.keys(connections).length ? { connections } : {}),
+    ...(values['compile-timeout'] !== undefined ? { compileBudgetMs: duration('--compile-timeout', values['compile-timeout']) } : {}),
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
@@ -64,8 +80,8 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv = process.e
 
 export const serveCommand: Command = {
   name: 'serve',
-  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR]',
-  summary: 'run the partner printing service (env PORT, HOST, BOBINA_DB, BOBINA_TRUST_PROXY, LOG_LEVEL, BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS, BOBINA_WEBHOOKS_TIMEOUT_MS, DATABASE_URL, BOBINA_PG_POOL_SIZE, BOBINA_PG_STATEMENT_TIMEOUT_MS, BOBINA_PG_CONNECT_TIMEOUT_MS)',
+  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR] [--compile-timeout 10s] [--request-timeout 30s] [--max-connections 512] [--max-connections-per-address 64]',
+  summary: 'run the partner printing service (env PORT, HOST, BOBINA_DB, BOBINA_TRUST_PROXY, LOG_LEVEL, BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS, BOBINA_WEBHOOKS_TIMEOUT_MS, BOBINA_WEBHOOKS_MAX_ENDPOINTS, DATABASE_URL, BOBINA_PG_POOL_SIZE, BOBINA_PG_STATEMENT_TIMEOUT_MS, BOBINA_PG_CONNECT_TIMEOUT_MS)',
   async run(args, io) {
     const settings = serveSettings(args);
     const { startServer } = await import('../../server/serve.js');

@@ -14,7 +14,7 @@ const policy = async () => (await import('../../server/webhooks/address-policy.j
 async function add(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, url: { type: 'string' }, event: { type: 'string', multiple: true }, ...DB }, 0);
   if (!values.email || !values.url) throw new UsageError('--email and --url are required');
-  const { addEndpoint, chooseEvents, UnknownEvent } = await server();
+  const { addEndpoint, chooseEvents, EndpointRefused, UnknownEvent } = await server();
   const { AddressRefused } = await import('../../server/webhooks/address-policy.js');
   try {
     chooseEvents(values.event);
@@ -31,7 +31,7 @@ async function add(args: string[], io: Io): Promise<number> {
       io.stderr.write(`webhook ${endpoint.id} added for ${account.email} (${endpoint.events.join(', ')}); its secret is shown only this once.\n`);
       return EXIT.ok;
     } catch (err) {
-      if (!(err instanceof AddressRefused)) throw err;
+      if (!(err instanceof AddressRefused) && !(err instanceof EndpointRefused)) throw err;
       io.stderr.write(`bobina webhooks: ${values.url} refused: ${err.message}\n`);
       return EXIT.failed;
     }

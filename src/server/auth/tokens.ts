@@ -1,6 +1,7 @@
-// Issues a fresh access/refresh pair and builds the login response of spec §2.2.
+// Issues a fresh access/refresh pair (in a refresh-token family) and builds the login response of spec §2.2.
 import type { LoginResponse } from '../schemas.js';
 import type { Account, TokenPair } from '../store/types.js';
+import { randomBytes } from 'node:crypto';
 import { newToken, sha256 } from './secrets.js';
 
 export interface TokenLifetimes {
@@ -10,7 +11,11 @@ export interface TokenLifetimes {
   refreshTtl: number;
 }
 
-export function newPair(t: TokenLifetimes, now = Date.now()) {
+/** A new refresh-token family's name (a password login starts one; rotations stay in it). */
+export const newFamily = () => `fam_${randomBytes(12).toString('base64url')}`;
+
+/** A fresh pair, in `family` (a rotation's) or a new one (a password login's). */
+export function newPair(t: TokenLifetimes, family = newFamily(), now = Date.now()) {
   const access = newToken();
   const refresh = newToken();
   const pair: TokenPair = {
@@ -18,6 +23,7 @@ export function newPair(t: TokenLifetimes, now = Date.now()) {
     refreshHash: sha256(refresh),
     accessExpiresAt: new Date(now + t.accessTtl * 1000),
     refreshExpiresAt: new Date(now + t.refreshTtl * 1000),
+    family,
   };
   return { access, refresh, pair };
 }

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { loadProfile } from '../../index.js';
 import { Problem } from '../errors.js';
 import type { Store } from '../store/repositories.js';
-import type { ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, JobRef, NewIntention, Principal } from '../store/types.js';
+import type { ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobRef, NewIntention, Principal } from '../store/types.js';
 import { periodic, type BackgroundWorker } from '../workers/worker.js';
 import { ignoreJobEvents, waitsForPrinter, type Confirmation, type JobEventSink } from './events.js';
 import { acquireJob, fromStates, insertEvent, insertJob, isFinal, recordIgnored, transition, type JobWithHistory } from './lifecycle.js';
@@ -207,9 +207,9 @@ export class Jobs {
 
   /**
    * A client's report on a job it holds. Applied when the job still holds `token` and its state
-   * allows it; otherwise recorded in the history and ignored (`aceito: false`).
+   * allows it; otherwise counted (the first few in its history) and ignored (`aceito: false`).
    */
-  async report(p: Principal, r: Report): Promise<{ aceito: boolean } & JobWithHistory> {
+  async report(p: Principal, r: Report): Promise<{ aceito: boolean; job: Intention }> {
     const { accountId, terminalId } = terminalOf(p);
     const now = new Date();
     const motivos = [...new Set(r.motivos ?? [])];
@@ -223,9 +223,16 @@ export class Jobs {
       let changed: Intention | undefined;
       if (job.leasedTo === terminalId) {
         switch (r.estado) {
-          case 'printing':
-            changed = await transition(tx, this.sink, ref, 'printing', { ...change, motivos: job.motivos }, { leaseExpiresAt: new Date(now.getTime() + this.settings.leaseMs) }, r.token);
+          case 'printing': {
+            const until = new Date(now.getTime() + this.settings.leaseMs);
+            // Printing again: a renewal (Renovar), so the history does not grow.
+            if (job.estado === 'printing') {
+              changed = await tx.intentions.renewLease(ref, ['printing'], { token: r.token, leasedTo: terminalId }, until) ? { ...job, leaseExpiresAt: until } : undefined;
+            } else {
+              changed = await transition(tx, this.sink, ref, 'printing', { ...change, motivos: job.motivos }, { leaseExpiresAt: until }, r.token);
+            }
             break;
+          }
           case 'completed':
             changed = await transition(tx, this.sink, ref, 'completed', change, { confirmacao: r.confirmacao ?? 'sent', leaseToken: null, leaseExpiresAt: null, reprint: false }, r.token);
             break;
@@ -239,10 +246,9 @@ export class Jobs {
       }
       if (!changed) {
         const why = isFinal(job.estado) ? `job already ${job.estado}` : job.leaseToken !== r.token ? 'stale delivery token' : `not allowed in ${job.estado}`;
-        await recordIgnored(tx, job, { origem: 'client', at: now, motivos, detalhe: `report ${r.estado} ignored: ${why}` });
-        return { aceito: false, job, history: await tx.intentions.history(accountId, r.id) };
+        return { aceito: false, job: await recordIgnored(tx, job, { origem: 'client', at: now, motivos, detalhe: `report ${r.estado} ignored: ${why}` }) };
       }
-      return { aceito: true, job: changed, history: await tx.intentions.history(accountId, r.id) };
+      return { aceito: true, job: changed };
     });
     return result;
   }
@@ -259,12 +265,19 @@ export class Jobs {
     return { aceito, leaseMs: this.settings.leaseMs };
   }
 
-  /** The terminal's jobs waiting for someone to start them: held ones, and stopped ones whose outcome is unknown. */
-  async held(p: Principal): Promise<Intention[]> {
+  /**
+   * The terminal's jobs waiting for someone to start them (held ones, and stopped ones whose outcome
+   * is unknown), among the next `limit` held or stopped jobs with ids above `afterId`, without their
+   * content; `next` is the id to go on from, or null when there are no more.
+   */
+  async held(p: Principal, afterId: number, limit: number): Promise<{ jobs: IntentionSummary[]; next: number | null }> {
     const route = await this.route(p);
-    if (!route) return [];
-    const jobs = await this.store.intentions.listForRoute(route, ['held', 'stopped']);
-    return jobs.filter((j) => j.estado === 'held' || j.motivos.includes('outcome-unknown'));
+    if (!route) return { jobs: [], next: null };
+    const page = await this.store.intentions.listSummaries(route, ['held', 'stopped'], afterId, limit);
+    return {
+      jobs: page.filter((j) => j.estado === 'held' || j.motivos.includes('outcome-unknown')),
+      next: page.length === limit ? page[page.length - 1]!.id : null,
+    };
   }
 
   /** Starts a held job, or prints again one whose outcome was unknown (the client's journal lets it through). */

@@ -152,12 +152,20 @@ export async function acquireJob(
   return job;
 }
 
+/** Ignored reports kept as history rows per job; the rest are only counted (`ignoredReports`). */
+export const MAX_IGNORED_IN_HISTORY = 10;
+
 /**
- * A report that changes nothing (a stale token, a job already final, a repeat): recorded in the
- * history with the job's current state, and no event (nothing happened to the job).
+ * A report that changes nothing (a stale token, a job already final, a repeat): counted on the job,
+ * and for the first MAX_IGNORED_IN_HISTORY recorded in the history with the job's current state;
+ * no event (nothing happened to the job). A client repeating reports cannot grow the job.
  */
-export async function recordIgnored(tx: Repositories, job: Intention, c: Change): Promise<HistoryEntry> {
-  return tx.intentions.appendHistory(job.id, {
-    estado: job.estado, evento: 'ignored-report', motivos: c.motivos ?? [], origem: c.origem, detalhe: c.detalhe ?? null, at: c.at,
-  });
+export async function recordIgnored(tx: Repositories, job: Intention, c: Change): Promise<Intention> {
+  const ignoredReports = await tx.intentions.countIgnoredReport(job);
+  if (ignoredReports <= MAX_IGNORED_IN_HISTORY) {
+    await tx.intentions.appendHistory(job.id, {
+      estado: job.estado, evento: 'ignored-report', motivos: c.motivos ?? [], origem: c.origem, detalhe: c.detalhe ?? null, at: c.at,
+    });
+  }
+  return { ...job, ignoredReports };
 }

@@ -1,8 +1,10 @@
-// How a stored print intention is shown to the partner (the Insert and GetById response).
+// How a stored print intention is shown: whole to the partner (the Insert and GetById response), and
+// as a summary to a terminal's client (the Reportar answer, ListarRetidas).
+import type { Static } from 'typebox';
 import type { Diagnostic } from '../../index.js';
 import { formatData } from '../dates.js';
-import type { IntentionResponse } from '../schemas.js';
-import type { HistoryEntry, Intention } from '../store/types.js';
+import type { IntencaoResumo, IntentionResponse } from '../schemas.js';
+import type { HistoryEntry, Intention, IntentionSummary } from '../store/types.js';
 
 export const diagnosticView = (d: Diagnostic) => ({
   code: d.code,
@@ -36,6 +38,27 @@ export function intentionRecord(i: Intention, history: readonly HistoryEntry[]):
     tentativas: i.tentativas,
     confirmacao: i.confirmacao,
     historico: history.map(historyView),
+    reportesIgnorados: i.ignoredReports,
+  };
+}
+
+/** A job without its content, diagnostics and history (the Reportar answer, ListarRetidas' items). */
+export function intentionSummary(i: Intention | IntentionSummary): Static<typeof IntencaoResumo> {
+  return {
+    id: i.id,
+    referencia: i.referencia,
+    terminalId: i.terminalId,
+    impressoraId: i.impressoraId,
+    codigoImpressora: i.codigoImpressora,
+    aguardarClienteIniciarImpressao: i.aguardarClienteIniciarImpressao,
+    status: i.status,
+    tamanhoBytes: 'size' in i ? i.size : i.bytes.length,
+    dataCriacao: formatData(i.createdAt),
+    estado: i.estado,
+    motivos: i.motivos,
+    tentativas: i.tentativas,
+    confirmacao: i.confirmacao,
+    reportesIgnorados: i.ignoredReports,
   };
 }
 

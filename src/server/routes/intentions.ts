@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasErrors } from '../../index.js';
-import type { Compiler } from '../compiler.js';
+import { CompileTimeout, type CompileTask, type Compiler } from '../compiler.js';
 import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
 import { Problem } from '../errors.js';
 import type { Jobs } from '../jobs/jobs.js';
@@ -39,6 +39,16 @@ async function checkCallback(url: string, policy: AddressPolicy): Promise<void> 
   }
 }
 
+/** Compiles for an account (the pool takes accounts in turn); a compile past its time budget is 422 compile-timeout. */
+async function compileFor(compiler: Compiler, accountId: string, task: CompileTask) {
+  try {
+    return await compiler.run(task, accountId);
+  } catch (err) {
+    if (err instanceof CompileTimeout) throw new Problem('compile-timeout', { budgetMs: err.budgetMs }, `The content took longer than ${err.budgetMs} ms to compile; nothing was stored`);
+    throw err;
+  }
+}
+
 export async function intentionRoutes(app: FastifyInstance, { store, compiler, jobs, webhookPolicy }: IntentionRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post('/IntencaoImpressao/Insert', { schema: insertSchema }, async (request, reply) => {
@@ -53,7 +63,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     }
     if (body.urlCallback) await checkCallback(body.urlCallback, webhookPolicy);
     const profile = await resolvePrinter(store, accountId, body);
-    const { bytes, diagnostics } = await compiler.run({ conteudo: body.conteudo, printer: profile.id });
+    const { bytes, diagnostics } = await compileFor(compiler, accountId, { conteudo: body.conteudo, printer: profile.id });
     if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
     const aguardar = body.aguardarClienteIniciarImpressao ?? false;
     const recorded = await jobs.insert(
@@ -87,7 +97,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
   // Compiled as Insert compiles: on the pool, with the same limits, and refused the same way.
   api.post('/IntencaoImpressao/Recompilar', { schema: recompileSchema, serializerCompiler: plainJson }, async (request) => {
     return intentionView(await jobs.recompile(request.principal.accountId, Number(request.query.intencaoImpressaoId), async (conteudo, printer) => {
-      const { bytes, diagnostics } = await compiler.run({ conteudo, printer });
+      const { bytes, diagnostics } = await compileFor(compiler, request.principal.accountId, { conteudo, printer });
       if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
       return { bytes, diagnostics };
     }));

@@ -4,11 +4,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { LoginGuard } from '../auth/login-limits.js';
 import { DUMMY_PASSWORD_HASH, sha256, verifyPassword } from '../auth/secrets.js';
-import { loginResponse, newPair, type TokenLifetimes } from '../auth/tokens.js';
+import { loginResponse, newFamily, newPair, type TokenLifetimes } from '../auth/tokens.js';
 import { LOGIN_PATH, Problem } from '../errors.js';
 import { loginSchema, type LoginRequest } from '../schemas.js';
 import type { Store } from '../store/repositories.js';
-import type { Account, TokenPair } from '../store/types.js';
+import type { Account } from '../store/types.js';
 
 export interface LoginOptions extends TokenLifetimes {
   store: Store;
@@ -17,12 +17,18 @@ export interface LoginOptions extends TokenLifetimes {
 
 const bodyOf = (r: FastifyRequest) => (r.body && typeof r.body === 'object' ? (r.body as LoginRequest) : undefined);
 
-/** Consumes the refresh token and stores the new pair in one transaction: the account, or undefined. */
-function rotate(store: Store, refreshHash: string, next: TokenPair, now: Date): Promise<string | undefined> {
+/**
+ * Uses up the refresh token and stores the next pair, in its family, in one transaction: the
+ * account and the new tokens. A token used before revokes its family (committed: the caller then
+ * refuses the login) and answers `reused`.
+ */
+function rotate(store: Store, refreshHash: string, o: TokenLifetimes, now: Date) {
   return store.transaction(async (tx) => {
-    const accountId = await tx.credentials.takeRefreshToken(refreshHash, now);
-    if (accountId !== undefined) await tx.credentials.storeTokens(accountId, next);
-    return accountId;
+    const taken = await tx.credentials.takeRefreshToken(refreshHash, now, newFamily());
+    if (taken === undefined || taken === 'reused') return taken;
+    const next = newPair(o, taken.family, now.getTime());
+    await tx.credentials.storeTokens(taken.accountId, next.pair);
+    return { accountId: taken.accountId, ...next };
   });
 }
 
@@ -40,14 +46,18 @@ export async function loginRoutes(app: FastifyInstance, o: LoginOptions) {
     reply.header('cache-control', 'no-store');
     const body = bodyOf(request);
     if (request.validationError || !body) throw new Problem('credentials-required');
-    const { access, refresh, pair } = newPair(o);
     if (body.grant_type === 'refresh_token') {
+      let tokens: { access: string; refresh: string } | undefined;
       const account = await attempt(request, undefined, async () => {
-        const accountId = body.refresh_token ? await rotate(o.store, sha256(body.refresh_token), pair, new Date()) : undefined;
-        return accountId === undefined ? undefined : o.store.accounts.findById(accountId);
+        const rotated = body.refresh_token ? await rotate(o.store, sha256(body.refresh_token), o, new Date()) : undefined;
+        if (rotated === 'reused') request.log.warn('a refresh token was presented again after its rotation: every token of its family is revoked');
+        if (rotated === undefined || rotated === 'reused') return undefined;
+        tokens = rotated;
+        return o.store.accounts.findById(rotated.accountId);
       });
-      return loginResponse(account, access, refresh, o);
+      return loginResponse(account, tokens!.access, tokens!.refresh, o);
     }
+    const { access, refresh, pair } = newPair(o);
     if (!body.email && !body.password) throw new Problem('credentials-required');
     if (!body.grant_type) throw new Problem('request-token-error');
     const account = await attempt(request, body.email, async () => {

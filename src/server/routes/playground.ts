@@ -12,8 +12,8 @@ const TYPES: Readonly<Record<string, string>> = {
   '.css': 'text/css; charset=utf-8',
 };
 
-/** The page runs only its own scripts; the inline <style> of the SVG preview needs inline styles. */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'none'";
+/** The page runs only its own scripts; the inline <style> of the SVG preview needs inline styles; no frame may show it. */
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'none'; frame-ancestors 'none'";
 
 interface File {
   type: string;

@@ -3,7 +3,7 @@
 //   POST /TerminalImpressao/ObterProxima?espera=30  lease the next job (long-poll, ≤ 60 s)
 //   POST /TerminalImpressao/Reportar                 printing | completed | stopped | failed, with the delivery token
 //   POST /TerminalImpressao/Renovar                  keep the lease of a job still being delivered
-//   GET  /TerminalImpressao/ListarRetidas            jobs waiting to be started
+//   GET  /TerminalImpressao/ListarRetidas            jobs waiting to be started, a page at a time, without their content
 //   POST /TerminalImpressao/Iniciar?intencaoImpressaoId=N
 //   POST /TerminalImpressao/Retomar                  the printer is ready again: stopped jobs queued again
 import type { FastifyInstance } from 'fastify';
@@ -11,8 +11,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatData } from '../dates.js';
 import { Problem } from '../errors.js';
 import { MAX_WAIT_MS, type Jobs } from '../jobs/jobs.js';
-import { heldSchema, nextSchema, renewSchema, reportSchema, resumeSchema, startSchema } from '../schemas.js';
-import { intentionRecord, intentionView } from './intention-view.js';
+import { HELD_PAGE, heldSchema, nextSchema, renewSchema, reportSchema, resumeSchema, startSchema } from '../schemas.js';
+import { intentionSummary, intentionView } from './intention-view.js';
 
 const DEFAULT_WAIT_MS = 30_000;
 
@@ -60,7 +60,8 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
       id: b.intencaoImpressaoId, token: b.tokenEntrega, estado: b.estado,
       ...(b.motivos ? { motivos: b.motivos } : {}), ...(b.confirmacao ? { confirmacao: b.confirmacao } : {}), ...(b.detalhe ? { detalhe: b.detalhe } : {}),
     });
-    return { data: formatData(new Date()), aceito: r.aceito, intencaoImpressao: intentionRecord(r.job, r.history) };
+    // A summary: the whole job (2 MiB of content, the history) is GetById's to send.
+    return { data: formatData(new Date()), aceito: r.aceito, intencaoImpressao: intentionSummary(r.job) };
   });
 
   api.post('/TerminalImpressao/Renovar', { schema: renewSchema, serializerCompiler: plainJson }, async (request) => {
@@ -69,9 +70,10 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
   });
 
   api.get('/TerminalImpressao/ListarRetidas', { schema: heldSchema, serializerCompiler: plainJson }, async (request) => {
-    const held = await jobs.held(request.principal);
-    const withHistory = await Promise.all(held.map(async (j) => (await jobs.get(j.accountId, j.id)) ?? { job: j, history: [] }));
-    return { data: formatData(new Date()), intencoes: withHistory.map((h) => intentionRecord(h.job, h.history)) };
+    const { limite, apos } = request.query;
+    const limit = Math.min(HELD_PAGE.max, Math.max(1, limite === undefined ? HELD_PAGE.default : Number(limite)));
+    const page = await jobs.held(request.principal, apos === undefined ? 0 : Number(apos), limit);
+    return { data: formatData(new Date()), intencoes: page.jobs.map(intentionSummary), proxima: page.next };
   });
 
   api.post('/TerminalImpressao/Iniciar', { schema: startSchema, serializerCompiler: plainJson }, async (request) => intentionView(await jobs.start(request.principal, Number(request.query.intencaoImpressaoId))));

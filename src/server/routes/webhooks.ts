@@ -7,7 +7,7 @@ import { Problem } from '../errors.js';
 import { webhookInsertSchema, webhookListSchema, webhookLogSchema, webhookRemoveSchema, webhookReplaySchema, webhookRotateSchema } from '../schemas.js';
 import type { Store } from '../store/repositories.js';
 import { AddressRefused, type AddressPolicy } from '../webhooks/address-policy.js';
-import { addEndpoint, attemptView, endpointView, messageView, rotateEndpointSecret } from '../webhooks/endpoints.js';
+import { addEndpoint, attemptView, EndpointRefused, endpointView, messageView, rotateEndpointSecret } from '../webhooks/endpoints.js';
 
 export interface WebhookRouteOptions {
   store: Store;
@@ -29,6 +29,12 @@ export async function webhookRoutes(app: FastifyInstance, { store, policy, wake 
       return { data: formatData(new Date()), webhook: endpointView(endpoint), secret };
     } catch (err) {
       if (err instanceof AddressRefused) throw new Problem('webhook-url-refused', { errors: [{ path: '/url', message: err.message }] }, `url: ${err.message}`);
+      if (err instanceof EndpointRefused) {
+        const { refusal } = err;
+        throw refusal.refused === 'limit'
+          ? new Problem('webhook-limit-reached', { max: refusal.max }, err.message)
+          : new Problem('webhook-url-duplicate', { webhookId: refusal.webhookId }, err.message);
+      }
       throw err;
     }
   });

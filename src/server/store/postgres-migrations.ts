@@ -167,4 +167,22 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_attempts_message ON webhook_attempts(message_seq, id);
     `,
   },
+  {
+    version: 2,
+    name: 'an intention counts the reports it ignored (only the first few are kept in its history)',
+    sql: `
+      ALTER TABLE intentions ADD COLUMN ignored_reports INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
+  {
+    version: 3,
+    name: 'refresh-token families: a used refresh token is kept until it expires, and its reuse revokes its family',
+    sql: `
+      ALTER TABLE refresh_tokens ADD COLUMN family TEXT;
+      ALTER TABLE refresh_tokens ADD COLUMN used_at BIGINT;
+      ALTER TABLE access_tokens ADD COLUMN family TEXT;
+      CREATE INDEX refresh_tokens_family ON refresh_tokens(family);
+      CREATE INDEX access_tokens_family ON access_tokens(family);
+    `,
+  },
 ];

@@ -17,10 +17,11 @@
 //   LOCKED` in the subquery. LoginAttemptRepository.hit is written that way today.
 import type { BackgroundWorker } from '../workers/worker.js';
 import type {
-  Account, ApiKey, AttemptCounter, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, JobPatch, JobRef, LeaseGuard,
-  JobState, NewAccount, NewApiKey, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, Terminal, TerminalKey, TokenPair, WebhookAttempt,
+  Account, ApiKey, AttemptCounter, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobPatch, JobRef, LeaseGuard,
+  JobState, NewAccount, NewApiKey, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, RefreshTaken, Terminal, TerminalKey, TokenPair, WebhookAttempt,
   WebhookEndpoint, WebhookMessage,
 } from './types.js';
+import type { EndpointRefusal } from './webhook-rows.js';
 
 export interface AccountRepository {
   /** Adds an account; throws DuplicateError when the e-mail (compared case-insensitively) is taken. */
@@ -54,8 +55,13 @@ export interface CredentialRepository {
   /** Deletes one of the account's API keys; false when it has no key with that id. */
   revokeApiKey(accountId: string, id: string): Promise<boolean>;
   storeTokens(accountId: string, tokens: TokenPair): Promise<void>;
-  /** Consumes an unexpired refresh token (it never works again): the account it was issued to. */
-  takeRefreshToken(refreshHash: string, now: Date): Promise<string | undefined>;
+  /**
+   * Uses up an unexpired refresh token (it never works again, and is kept until it expires): its
+   * account and family. A token already used is a reuse: every access and refresh token of its
+   * family is revoked, and the answer is `reused`. Undefined for a token never issued (or expired
+   * before use). `newFamily` names the family of a token issued before families were kept.
+   */
+  takeRefreshToken(refreshHash: string, now: Date, newFamily: string): Promise<RefreshTaken | undefined>;
   /** Revokes every access and refresh token of an account (its API keys stay); how many. */
   revokeTokens(accountId: string): Promise<number>;
   /** Deletes access and refresh tokens expired at `now`; how many. */
@@ -98,6 +104,10 @@ export interface IntentionRepository {
   mismatched(route: ClaimRoute, states: readonly JobState[], limit: number): Promise<(JobRef & { codigoImpressora: string })[]>;
   /** The jobs `route` may take (or holds) in one of `states`, oldest first. */
   listForRoute(route: ClaimRoute, states: readonly JobState[]): Promise<Intention[]>;
+  /** The same, without content, bytes or diagnostics: at most `limit`, with ids above `afterId`, oldest first. */
+  listSummaries(route: ClaimRoute, states: readonly JobState[], afterId: number, limit: number): Promise<IntentionSummary[]>;
+  /** Counts one more ignored report on the job (one statement); the count now, or 0 when there is no such job. */
+  countIgnoredReport(ref: JobRef): Promise<number>;
   /** Jobs in one of `states` whose lease ran out before `now`. */
   dueLeases(states: readonly JobState[], now: Date, limit: number): Promise<JobRef[]>;
   /** Jobs in one of `states` whose expiry time is before `now`. */
@@ -129,7 +139,11 @@ export interface LoginAttemptRepository {
 
 /** Webhook endpoints, the outbox of messages to them, and every delivery attempt (src/server/webhooks/). */
 export interface WebhookRepository {
-  createEndpoint(endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint>;
+  /**
+   * Adds an endpoint, unless the account has `maxPerAccount` already or one posting to the same URL
+   * (webhook-rows.ts endpointRefusal): checked and written under one lock on the account's endpoints.
+   */
+  createEndpoint(endpoint: NewWebhookEndpoint, maxPerAccount: number): Promise<WebhookEndpoint | EndpointRefusal>;
   /** An account's endpoints, oldest first. */
   listEndpoints(accountId: string): Promise<WebhookEndpoint[]>;
   getEndpoint(accountId: string, id: string): Promise<WebhookEndpoint | undefined>;

@@ -71,7 +71,15 @@ export interface TokenPair {
   refreshHash: string;
   accessExpiresAt: Date;
   refreshExpiresAt: Date;
+  /**
+   * The refresh-token family: every pair rotated from one password login. A refresh token used a
+   * second time revokes the whole family (RFC 9700 §4.14.2).
+   */
+  family: string;
 }
+
+/** What presenting a refresh token did: rotated (its account and family), or found used before (its family is now revoked). */
+export type RefreshTaken = { accountId: string; family: string } | 'reused';
 
 export type { JobState, Confirmation } from '../jobs/events.js';
 import type { JobState, Confirmation } from '../jobs/events.js';
@@ -126,7 +134,12 @@ export interface Intention extends NewIntention {
   leaseExpiresAt: Date | null;
   /** Started again after an unknown outcome: the client prints it even if its journal saw it start. */
   reprint: boolean;
+  /** Reports ignored (a stale token, a final job, a repeat): counted; only the first few are history rows. */
+  ignoredReports: number;
 }
+
+/** A job without its content, bytes and diagnostics (lists of many jobs): `size` is its bytes' length. */
+export type IntentionSummary = Omit<Intention, 'conteudo' | 'bytes' | 'diagnostics'> & { size: number };
 
 /** What a transition writes besides the state (absent fields stay as they are). */
 export interface JobPatch {
@@ -237,6 +250,7 @@ export interface WebhookMessage {
   intencaoImpressaoId: number;
   body: string;
   state: WebhookMessageState;
+  /** Tries since the first attempt or the last replay. */
   attempts: number;
   nextAttemptAt: Date;
   /** Retries stop (the message goes dead) once the first attempt since this moment is older than the retry window. */
@@ -246,7 +260,13 @@ export interface WebhookMessage {
   lastError: string | null;
 }
 
-export type NewWebhookMessage = Pick<WebhookMessage, 'id' | 'accountId' | 'endpointId' | 'url' | 'eventType' | 'intencaoImpressaoId' | 'body' | 'createdAt'>;
+export type NewWebhookMessage = Pick<WebhookMessage, 'id' | 'accountId' | 'endpointId' | 'url' | 'eventType' | 'intencaoImpressaoId' | 'body' | 'createdAt'> & {
+  /**
+   * What the sender limits in-flight messages by (`perTarget`): the origin posted to (`https://host:port`),
+   * whatever endpoint or account the message is for, so that many endpoints on one receiver add nothing.
+   */
+  target: string;
+};
 
 /** A message leased to one sender until `leaseUntil`; what it reports back is guarded by that lease. */
 export interface ClaimedWebhookMessage extends WebhookMessage {

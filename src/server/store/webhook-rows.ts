@@ -38,3 +38,20 @@ export function rotatedSecrets(current: readonly WebhookSecret[], secret: string
     .map((s) => ({ secret: s.secret, expiresAt: s.expiresAt && s.expiresAt < previousExpireAt ? s.expiresAt : previousExpireAt }));
   return [{ secret, expiresAt: null }, ...kept];
 }
+
+/** Why an endpoint was not registered: the account has `max` already, or one with the same URL. */
+export type EndpointRefusal = { refused: 'limit'; max: number } | { refused: 'duplicate'; webhookId: string };
+
+/** A URL as it is posted to (scheme and host in lower case, default port and `.` segments gone…), to compare two. */
+const sameUrl = (url: string) => URL.canParse(url) ? new URL(url).href : url;
+
+/**
+ * Whether an account with these endpoints may register `url`: at most `max` endpoints, and none
+ * posting to the same URL. Both backends call it under a lock on the account's endpoints.
+ */
+export function endpointRefusal(existing: ReadonlyArray<{ id: string; url: string }>, url: string, max: number): EndpointRefusal | undefined {
+  const same = existing.find((e) => sameUrl(e.url) === sameUrl(url));
+  if (same) return { refused: 'duplicate', webhookId: same.id };
+  if (existing.length >= max) return { refused: 'limit', max };
+  return undefined;
+}

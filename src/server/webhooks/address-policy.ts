@@ -10,15 +10,19 @@ export interface AddressPolicy {
   allowPrivate: boolean;
   /** Hosts that may be reached over plain http (BOBINA_WEBHOOKS_HTTP_HOSTS, comma-separated). */
   httpHosts: readonly string[];
+  /** Endpoints one account may register (BOBINA_WEBHOOKS_MAX_ENDPOINTS; default 20, endpoints.ts). */
+  maxEndpoints?: number;
 }
 
 export const STRICT_POLICY: AddressPolicy = { allowPrivate: false, httpHosts: [] };
 
 /** The policy the operator set in the environment (read by `bobina serve` and the CLI). */
 export function policyFromEnv(env: NodeJS.ProcessEnv = process.env): AddressPolicy {
+  const max = Number(env.BOBINA_WEBHOOKS_MAX_ENDPOINTS);
   return {
     allowPrivate: env.BOBINA_WEBHOOKS_ALLOW_PRIVATE === '1',
     httpHosts: (env.BOBINA_WEBHOOKS_HTTP_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    ...(Number.isInteger(max) && max > 0 ? { maxEndpoints: max } : {}),
   };
 }
 
@@ -26,10 +30,19 @@ const blocked = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
   ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
+  // The 6to4 relay anycast: a packet to it goes on to whatever IPv4 address the relay decodes.
+  ['192.88.99.0', 24],
   ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) blocked.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96], ['100::', 64],
+  // ::, ::1 and the IPv4-compatible ::a.b.c.d (deprecated; a route to the IPv4 address inside).
+  ['::', 96],
+  // IPv4-translated ::ffff:0:a.b.c.d (SIIT). (IPv4-mapped ::ffff:a.b.c.d is checked as its IPv4 address.)
+  ['::ffff:0:0:0', 96],
+  ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['3fff::', 20], ['100::', 64],
+  // NAT64 (well-known and local-use prefixes), 6to4, and the IETF protocol block with Teredo
+  // (2001::/32): each carries an IPv4 address, or reaches one, through a translator or relay.
+  ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['2002::', 16], ['2001::', 23],
   // The AWS IPv6 metadata address, in case it is not caught by the ranges above.
   ['fd00:ec2::254', 128],
 ] as const) blocked.addSubnet(net, bits, 'ipv6');
@@ -49,8 +62,17 @@ export class AddressRefused extends Error {
   override name = 'AddressRefused';
 }
 
+/**
+ * C0 and C1 control characters and DEL. The URL parser drops tabs and line breaks and trims the
+ * rest at the ends, so what was stored (and shown, and compared) would not be what is posted to;
+ * PostgreSQL cannot store a NUL at all.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
 /** The URL's scheme and shape; throws AddressRefused. */
 export function checkUrlShape(raw: string, policy: AddressPolicy): URL {
+  const control = CONTROL.exec(raw);
+  if (control) throw new AddressRefused(`a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) at offset ${control.index} is not accepted in a URL`);
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,7 +1,9 @@
 // What the CLI (`bobina webhooks`) and the API routes (/Webhook/…) both do with endpoints: check
-// the address, pick the events, make the secret, and show an endpoint without its secrets.
+// the address, pick the events, keep to the account's limit and one endpoint per URL, make the
+// secret, and show an endpoint without its secrets.
 import type { Store } from '../store/repositories.js';
 import type { WebhookAttempt, WebhookEndpoint, WebhookEvent, WebhookMessage } from '../store/types.js';
+import type { EndpointRefusal } from '../store/webhook-rows.js';
 import { checkWebhookUrl, type AddressPolicy } from './address-policy.js';
 import { DEFAULT_EVENTS, WEBHOOK_EVENTS } from './outbox.js';
 import { newWebhookSecret } from './sign.js';
@@ -13,6 +15,19 @@ export class UnknownEvent extends Error {
   override name = 'UnknownEvent';
 }
 
+/** An account may register this many endpoints (BOBINA_WEBHOOKS_MAX_ENDPOINTS): each event is one message per endpoint. */
+export const DEFAULT_MAX_ENDPOINTS = 20;
+
+/** The account already has the most endpoints it may, or one posting to the same URL. */
+export class EndpointRefused extends Error {
+  override name = 'EndpointRefused';
+  constructor(readonly refusal: EndpointRefusal) {
+    super(refusal.refused === 'limit'
+      ? `this account has ${refusal.max} webhook endpoints, the most it may have; remove one first`
+      : `this account already has webhook ${refusal.webhookId} for this URL`);
+  }
+}
+
 /** The events asked for (none: every final state); throws UnknownEvent naming the first unknown one. */
 export function chooseEvents(asked: readonly string[] | undefined): WebhookEvent[] {
   const events = (asked ?? []).flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean);
@@ -22,12 +37,13 @@ export function chooseEvents(asked: readonly string[] | undefined): WebhookEvent
   return WEBHOOK_EVENTS.filter((e) => events.includes(e));
 }
 
-/** Registers an endpoint; the secret is returned this once. Throws AddressRefused or UnknownEvent. */
+/** Registers an endpoint; the secret is returned this once. Throws AddressRefused, UnknownEvent or EndpointRefused. */
 export async function addEndpoint(store: Store, accountId: string, url: string, events: readonly string[] | undefined, policy: AddressPolicy) {
   const chosen = chooseEvents(events);
   await checkWebhookUrl(url, policy);
   const secret = newWebhookSecret();
-  const endpoint = await store.webhooks.createEndpoint({ accountId, url, events: chosen, secret });
+  const endpoint = await store.webhooks.createEndpoint({ accountId, url, events: chosen, secret }, policy.maxEndpoints ?? DEFAULT_MAX_ENDPOINTS);
+  if ('refused' in endpoint) throw new EndpointRefused(endpoint);
   return { endpoint, secret };
 }
 

@@ -46,6 +46,11 @@ export function withIntentionId(address: string, id: number): string {
   return url.toString();
 }
 
+/** The unit the sender limits in-flight messages by: the receiver's origin (scheme, host, port). */
+export function webhookTarget(address: string): string {
+  return `origin:${new URL(address).origin}`;
+}
+
 export interface OutboxOptions {
   /** Called after messages were written (the transaction may still roll back): wakes an in-process sender early. */
   onEnqueued?: () => void;
@@ -59,7 +64,7 @@ export function webhookOutbox(options: OutboxOptions = {}): JobEventSink {
     const body = webhookBody(event);
     const type = eventType(event.estado);
     const message = (endpointId: string | null, url: string): NewWebhookMessage => ({
-      id: newMessageId(), accountId: event.accountId, endpointId, url: withIntentionId(url, event.intencaoImpressaoId),
+      id: newMessageId(), accountId: event.accountId, endpointId, url: withIntentionId(url, event.intencaoImpressaoId), target: webhookTarget(url),
       eventType: type, intencaoImpressaoId: event.intencaoImpressaoId, body, createdAt: event.at,
     });
     const endpoints = await tx.webhooks.listEndpoints(event.accountId);

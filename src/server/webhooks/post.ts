@@ -1,10 +1,12 @@
 // One POST of a webhook message, on node:http/https: the host is resolved and checked against the
 // address policy first, and the connection goes to that checked address (no second lookup a DNS
 // rebinding could change). Redirects are not followed; the whole try, DNS included, is bounded by
-// a timeout; the response body is read (at most 64 KiB) and dropped.
+// a timeout, waiting for a free connection to the address included (address-gate.ts); the
+// response body is read (at most 64 KiB) and dropped.
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import type { AddressGate } from './address-gate.js';
 import { checkUrlShape, resolveAllowed, type AddressPolicy } from './address-policy.js';
 
 export interface PostResult {
@@ -24,7 +26,7 @@ const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Age
  * on the sender's long-lived stop signal would keep a listener per try on it (Node 20).
  */
 export async function postWebhook(
-  address: string, headers: Record<string, string>, body: string, policy: AddressPolicy, timeoutMs: number, stop?: AbortSignal,
+  address: string, headers: Record<string, string>, body: string, policy: AddressPolicy, timeoutMs: number, stop?: AbortSignal, gate?: AddressGate,
 ): Promise<PostResult> {
   const started = performance.now();
   const controller = new AbortController();
@@ -39,11 +41,18 @@ export async function postWebhook(
   if (stop?.aborted) abort('stopping');
   stop?.addEventListener('abort', onStop, { once: true });
   const done = (r: Omit<PostResult, 'latencyMs'>): PostResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
+  let release: (() => void) | undefined;
+  let waitingFor: string | undefined;
   try {
     const url = checkUrlShape(address, policy);
     const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
     aborted.catch(() => {});
     const [target] = await Promise.race([resolveAllowed(url.hostname, policy), aborted]);
+    if (gate) {
+      waitingFor = target!.address;
+      release = await gate.acquire(target!.address, signal);
+      waitingFor = undefined;
+    }
     const pinned: LookupFunction = (_host, options, callback) => {
       if (options.all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [target!]);
       else callback(null, target!.address, target!.family);
@@ -74,9 +83,11 @@ export async function postWebhook(
   } catch (err) {
     const e = err as Error & { code?: string };
     if (why === 'stopping') return done({ statusCode: null, error: 'service stopping' });
+    if (why === 'timeout' && waitingFor) return done({ statusCode: null, error: `timeout after ${timeoutMs} ms waiting for a free connection to ${waitingFor} (at most ${gate!.limit} at once)` });
     if (why === 'timeout') return done({ statusCode: null, error: `timeout after ${timeoutMs} ms` });
     return done({ statusCode: null, error: e.name === 'AddressRefused' ? `refused: ${e.message}` : (e.code ? `${e.code}: ${e.message}` : e.message) });
   } finally {
+    release?.();
     clearTimeout(timer);
     stop?.removeEventListener('abort', onStop);
   }

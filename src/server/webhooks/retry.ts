@@ -1,6 +1,7 @@
 // When a failed message is tried again: exponential backoff from `firstDelayMs`, doubling up to
 // `maxDelayMs`, each delay moved by ±jitter; a receiver's Retry-After (429, 503) wins over the
-// schedule. Once the next try would fall outside `windowMs` of the first, the message is dead.
+// schedule, but never brings the next try sooner than `firstDelayMs`. Once the next try would fall
+// outside `windowMs` of the first, or `maxAttempts` tries were made, the message is dead.
 import type { AttemptOutcome, WebhookMessage } from '../store/types.js';
 
 export interface RetrySchedule {
@@ -10,10 +11,15 @@ export interface RetrySchedule {
   windowMs: number;
   /** The fraction each delay is moved by, at random, either way (0.2: ±20%). */
   jitter: number;
+  /** Tries of one message (since its first attempt or replay, like the window) before it is dead. */
+  maxAttempts: number;
 }
 
-/** 5 s, 10 s, 20 s … doubling to 6 h between tries, for 3 days: about 24 attempts (README: Webhooks). */
-export const DEFAULT_SCHEDULE: RetrySchedule = { firstDelayMs: 5_000, maxDelayMs: 6 * 3600_000, windowMs: 3 * 24 * 3600_000, jitter: 0.2 };
+/**
+ * 5 s, 10 s, 20 s … doubling to 6 h between tries, for 3 days: about 24 attempts (README: Webhooks).
+ * The cap of 30 only ever stops a receiver whose Retry-After keeps asking for tries sooner than that.
+ */
+export const DEFAULT_SCHEDULE: RetrySchedule = { firstDelayMs: 5_000, maxDelayMs: 6 * 3600_000, windowMs: 3 * 24 * 3600_000, jitter: 0.2, maxAttempts: 30 };
 
 /** The delay after the n-th failed attempt (n from 1), before jitter. */
 export const backoff = (n: number, s: RetrySchedule): number => Math.min(s.maxDelayMs, s.firstDelayMs * 2 ** Math.min(n - 1, 40));
@@ -29,9 +35,11 @@ export function retryAfterMs(value: string | undefined, now: Date): number | und
 
 /** What follows a failed attempt (the message's `attempts` not yet counting it). */
 export function afterFailure(m: WebhookMessage, now: Date, s: RetrySchedule, retryAfter?: number, random: () => number = Math.random): AttemptOutcome {
-  // Retry-After is honoured as sent; one beyond the retry window makes the message dead now.
+  if (m.attempts + 1 >= s.maxAttempts) return { state: 'dead' };
+  // Retry-After is honoured, but no sooner than the first backoff step (`Retry-After: 0` once made
+  // thousands of tries a second); one beyond the retry window makes the message dead now.
   const delay = retryAfter !== undefined
-    ? retryAfter
+    ? Math.max(retryAfter, s.firstDelayMs)
     : backoff(m.attempts + 1, s) * (1 - s.jitter + 2 * s.jitter * random());
   const next = now.getTime() + Math.round(delay);
   if (next - m.windowStart.getTime() > s.windowMs) return { state: 'dead' };

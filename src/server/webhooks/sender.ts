@@ -1,10 +1,11 @@
-// The webhook sender, a BackgroundWorker: leases due messages from the outbox (a few per target at
-// a time, so a slow receiver holds only its own), posts each signed, and records the attempt and
-// its outcome in one transaction. Everything it needs to resume lives in the store: a restart (or
+// The webhook sender, a BackgroundWorker: leases due messages from the outbox (a few per receiving
+// origin at a time, so a slow receiver holds only its own), posts each signed (a few per address
+// at a time, address-gate.ts), and records the attempt and its outcome in one transaction. Everything it needs to resume lives in the store: a restart (or
 // a crash, once the lease runs out) picks up where it stopped. Secrets never reach the logs.
 import type { Store } from '../store/repositories.js';
 import type { AttemptOutcome, ClaimedWebhookMessage, WebhookSecret } from '../store/types.js';
 import type { BackgroundWorker, WorkerLog } from '../workers/worker.js';
+import { AddressGate } from './address-gate.js';
 import type { AddressPolicy } from './address-policy.js';
 import { postWebhook, type PostResult } from './post.js';
 import { afterFailure, DEFAULT_SCHEDULE, retryAfterMs, type RetrySchedule } from './retry.js';
@@ -19,8 +20,14 @@ export interface SenderOptions {
   pollMs?: number;
   /** Messages in flight at once, in all (default 64). */
   maxInFlight?: number;
-  /** Messages in flight at once to one endpoint or callback address (default 4): a slow receiver holds at most these. */
+  /**
+   * Messages in flight at once to one origin (scheme, host and port), however many endpoints or
+   * accounts point there (default 4): a slow receiver holds at most these, and many endpoints on
+   * one receiver add nothing.
+   */
   perTarget?: number;
+  /** Messages in flight at once from this process to one IP address, whatever the names that lead there (default 4). */
+  perAddress?: number;
   /** The clock (tests). */
   now?: () => Date;
 }
@@ -49,6 +56,7 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
   const pollMs = o.pollMs ?? 500;
   const maxInFlight = o.maxInFlight ?? 64;
   const perTarget = o.perTarget ?? 4;
+  const gate = new AddressGate(o.perAddress ?? 4);
   const now = o.now ?? (() => new Date());
   const stopping = new AbortController();
   const running = new Set<Promise<void>>();
@@ -94,7 +102,7 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
         'content-type': 'application/json', 'user-agent': 'bobina-webhooks/1', 'webhook-id': m.id, 'webhook-timestamp': String(timestamp),
         ...(signature ? { 'webhook-signature': signature } : {}),
       };
-      result = await postWebhook(m.url, headers, m.body, o.policy, timeoutMs, stopping.signal);
+      result = await postWebhook(m.url, headers, m.body, o.policy, timeoutMs, stopping.signal, gate);
     }
     const code = result.statusCode;
     let outcome: AttemptOutcome;

@@ -45,13 +45,21 @@ export function postgresCredentials(db: Db): CredentialRepository {
       return (await db.query('DELETE FROM api_keys WHERE user_id = $1 AND id = $2', [accountId, id])).rowCount === 1;
     },
     async storeTokens(accountId, t) {
-      await db.query(`WITH a AS (INSERT INTO access_tokens (token_hash, user_id, expires_at) VALUES ($1, $3, $4))
-        INSERT INTO refresh_tokens (token_hash, user_id, expires_at) VALUES ($2, $3, $5)`,
-      [t.accessHash, t.refreshHash, accountId, t.accessExpiresAt.getTime(), t.refreshExpiresAt.getTime()]);
+      await db.query(`WITH a AS (INSERT INTO access_tokens (token_hash, user_id, expires_at, family) VALUES ($1, $3, $4, $6))
+        INSERT INTO refresh_tokens (token_hash, user_id, expires_at, family) VALUES ($2, $3, $5, $6)`,
+      [t.accessHash, t.refreshHash, accountId, t.accessExpiresAt.getTime(), t.refreshExpiresAt.getTime(), t.family]);
     },
-    async takeRefreshToken(hash, now) {
-      const { rows } = await db.query<{ user_id: string }>('DELETE FROM refresh_tokens WHERE token_hash = $1 AND expires_at > $2 RETURNING user_id', [hash, now.getTime()]);
-      return rows[0]?.user_id;
+    async takeRefreshToken(hash, now, newFamily) {
+      // One statement each: used up (only if unused: of two at once, one wins), else, if it was
+      // used before, its family revoked (idempotent: a second reuse finds nothing left).
+      const { rows } = await db.query<{ user_id: string; family: string }>(`UPDATE refresh_tokens SET used_at = $1, family = COALESCE(family, $2)
+        WHERE token_hash = $3 AND used_at IS NULL AND expires_at > $1 RETURNING user_id, family`, [now.getTime(), newFamily, hash]);
+      if (rows[0]) return { accountId: rows[0].user_id, family: rows[0].family };
+      const n = await count(db, `WITH used AS (SELECT family FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL),
+        a AS (DELETE FROM access_tokens WHERE family IN (SELECT family FROM used)),
+        r AS (DELETE FROM refresh_tokens WHERE family IN (SELECT family FROM used))
+        SELECT count(*) AS n FROM used`, [hash]);
+      return n > 0 ? 'reused' : undefined;
     },
     async revokeTokens(accountId) {
       return count(db, `WITH a AS (DELETE FROM access_tokens WHERE user_id = $1 RETURNING 1), r AS (DELETE FROM refresh_tokens WHERE user_id = $1 RETURNING 1)

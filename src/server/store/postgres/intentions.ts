@@ -2,7 +2,7 @@
 // Idempotency-Key answers given for them. State changes are single guarded statements; a claim
 // locks the row it takes with FOR UPDATE SKIP LOCKED, so two instances never lease one job.
 import type { IntentionRepository } from '../repositories.js';
-import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type JobPatch, type JobState } from '../types.js';
+import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type IntentionSummary, type JobPatch, type JobState } from '../types.js';
 import { AWAITS_PERSON } from '../../jobs/events.js';
 import type { Db } from './db.js';
 
@@ -11,8 +11,9 @@ interface Row {
   impressora_id: number; codigo_impressora: string; aguardar: boolean; status: string; bytes: Buffer;
   diagnostics: Intention['diagnostics']; created_at: number; estado: JobState; motivos: string[]; tentativas: number; confirmacao: Intention['confirmacao'];
   leased_to: string | null; lease_token: string | null; lease_expires_at: number | null; expires_at: number | null; reprint: boolean;
-  url_callback: string | null;
+  url_callback: string | null; ignored_reports: number;
 }
+type SummaryRow = Omit<Row, 'conteudo' | 'bytes' | 'diagnostics'> & { size: number };
 interface IdemRow { request_hash: string; status_code: number; body: string }
 interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: string[]; origem: HistoryEntry['origem']; detalhe: Buffer | null; at: number }
 
@@ -22,14 +23,24 @@ const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 const utf8 = (s: string | null) => (s === null ? null : Buffer.from(s, 'utf8'));
 const text = (b: Buffer | null) => (b === null ? null : b.toString('utf8'));
 
-const toIntention = (r: Row): Intention => ({
-  id: r.id, accountId: r.user_id, referencia: text(r.referencia), conteudo: r.conteudo.toString('utf8'), terminalId: r.terminal_id,
+const toSummary = (r: SummaryRow): IntentionSummary => ({
+  id: r.id, accountId: r.user_id, referencia: text(r.referencia), terminalId: r.terminal_id,
   impressoraId: r.impressora_id, codigoImpressora: r.codigo_impressora, aguardarClienteIniciarImpressao: r.aguardar,
-  status: r.status, bytes: new Uint8Array(r.bytes), diagnostics: r.diagnostics, createdAt: new Date(r.created_at),
+  status: r.status, createdAt: new Date(r.created_at),
   estado: r.estado, motivos: r.motivos, tentativas: r.tentativas, confirmacao: r.confirmacao,
   leasedTo: r.leased_to, leaseToken: r.lease_token, leaseExpiresAt: date(r.lease_expires_at), expiresAt: date(r.expires_at), reprint: r.reprint,
-  urlCallback: r.url_callback,
+  urlCallback: r.url_callback, ignoredReports: r.ignored_reports, size: Number(r.size),
 });
+
+const toIntention = (r: Row): Intention => {
+  const { size: _size, ...rest } = toSummary({ ...r, size: r.bytes.length });
+  return { ...rest, conteudo: r.conteudo.toString('utf8'), bytes: new Uint8Array(r.bytes), diagnostics: r.diagnostics };
+};
+
+/** Every column but the heavy ones (content, bytes, diagnostics), and the bytes' length. */
+const SUMMARY_COLUMNS = `c.id, c.user_id, c.referencia, c.terminal_id, c.impressora_id, c.codigo_impressora, c.aguardar, c.status, c.created_at,
+  c.estado, c.motivos, c.tentativas, c.confirmacao, c.leased_to, c.lease_token, c.lease_expires_at, c.expires_at, c.reprint, c.url_callback,
+  c.ignored_reports, octet_length(c.bytes) AS size`;
 
 const toHistory = (r: HistoryRow): HistoryEntry => ({
   seq: r.seq, estado: r.estado, evento: r.evento, motivos: r.motivos, origem: r.origem, detalhe: text(r.detalhe), at: new Date(r.at),
@@ -92,7 +103,7 @@ export function postgresIntentions(db: Db): IntentionRepository {
       ]);
       return {
         ...i, id: rows[0]!.id, estado, confirmacao, motivos: i.motivos ?? [], tentativas: 0,
-        leasedTo: null, leaseToken: null, leaseExpiresAt: null, expiresAt: i.expiresAt ?? null, reprint: false,
+        leasedTo: null, leaseToken: null, leaseExpiresAt: null, expiresAt: i.expiresAt ?? null, reprint: false, ignoredReports: 0,
       };
     },
     async get(accountId, id) {
@@ -157,6 +168,18 @@ export function postgresIntentions(db: Db): IntentionRepository {
       const where = routeWhere('c', route, params);
       const { rows } = await db.query<Row>(`SELECT * FROM intentions c WHERE ${where} AND c.estado = ANY(${params.add([...states])}::text[]) ORDER BY c.id`, params.values);
       return rows.map(toIntention);
+    },
+    async listSummaries(route, states, afterId, limit) {
+      const params = new Params();
+      const where = routeWhere('c', route, params);
+      const { rows } = await db.query<SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${where}
+        AND c.estado = ANY(${params.add([...states])}::text[]) AND c.id > ${params.add(afterId)} ORDER BY c.id LIMIT ${params.add(limit)}`, params.values);
+      return rows.map(toSummary);
+    },
+    async countIgnoredReport(ref) {
+      const { rows } = await db.query<{ ignored_reports: number }>(
+        'UPDATE intentions SET ignored_reports = ignored_reports + 1 WHERE id = $1 AND user_id = $2 RETURNING ignored_reports', [ref.id, ref.accountId]);
+      return rows[0]?.ignored_reports ?? 0;
     },
     async dueLeases(states, now, limit) {
       const { rows } = await db.query<{ user_id: string; id: number }>(

@@ -1,11 +1,11 @@
 // webhooks: per-account endpoints, the outbox (webhook_messages, one row per event and target)
-// and the attempts made at each message. A message's `target` is its endpoint id, or `url:` and
-// the callback address: the unit of ordering and of concurrency (at most perTarget in flight).
+// and the attempts made at each message. A message's `target` is the origin it is posted to
+// (outbox.ts): the unit of ordering and of concurrency (at most perTarget in flight per target).
 import { randomBytes } from 'node:crypto';
 import type { WebhookRepository } from '../repositories.js';
 import type { ClaimedWebhookMessage, WebhookEndpoint, WebhookSecret } from '../types.js';
 import type { Db } from './db.js';
-import { date, rotatedSecrets, toAttempt, toMessage, type AttemptRow, type MessageRow } from '../webhook-rows.js';
+import { date, endpointRefusal, rotatedSecrets, toAttempt, toMessage, type AttemptRow, type MessageRow } from '../webhook-rows.js';
 
 interface EndpointRow {
   id: string; user_id: string; url: string; events: WebhookEndpoint['events']; secrets: Array<{ secret: string; expiresAt: number | null }>; enabled: boolean;
@@ -19,6 +19,9 @@ const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
 });
 
 const secretsJson = (secrets: readonly WebhookSecret[]) => JSON.stringify(secrets.map((s) => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null })));
+
+/** An account's endpoints are added one at a time ('bobe', hashtext(account)): the limit and the duplicate check hold. */
+const ENDPOINTS_LOCK = 'SELECT pg_advisory_xact_lock(1651466853, hashtext($1))';
 
 /** The claim's advisory lock ('bobw', hashtext(schema)): claims on one schema take turns. */
 const CLAIM_LOCK = 'SELECT pg_advisory_xact_lock(1651466871, hashtext(current_schema()))';
@@ -47,15 +50,21 @@ const CLAIM = `
 
 export function postgresWebhooks(db: Db): WebhookRepository {
   return {
-    async createEndpoint(e) {
-      const endpoint: WebhookEndpoint = {
-        id: `wh_${randomBytes(9).toString('base64url')}`, accountId: e.accountId, url: e.url, events: [...e.events],
-        secrets: [{ secret: e.secret, expiresAt: null }], enabled: true, disabledReason: null, failingSince: null, createdAt: new Date(),
-      };
-      await db.query(`INSERT INTO webhook_endpoints (id, user_id, url, events, secrets, enabled, disabled_reason, failing_since, created_at)
-        VALUES ($1, $2, $3, $4, $5, true, NULL, NULL, $6)`,
-      [endpoint.id, endpoint.accountId, endpoint.url, JSON.stringify(endpoint.events), secretsJson(endpoint.secrets), endpoint.createdAt.getTime()]);
-      return endpoint;
+    createEndpoint(e, max) {
+      return db.atomic(async (tx) => {
+        await tx.query(ENDPOINTS_LOCK, [e.accountId]);
+        const { rows } = await tx.query<{ id: string; url: string }>('SELECT id, url FROM webhook_endpoints WHERE user_id = $1', [e.accountId]);
+        const refused = endpointRefusal(rows, e.url, max);
+        if (refused) return refused;
+        const endpoint: WebhookEndpoint = {
+          id: `wh_${randomBytes(9).toString('base64url')}`, accountId: e.accountId, url: e.url, events: [...e.events],
+          secrets: [{ secret: e.secret, expiresAt: null }], enabled: true, disabledReason: null, failingSince: null, createdAt: new Date(),
+        };
+        await tx.query(`INSERT INTO webhook_endpoints (id, user_id, url, events, secrets, enabled, disabled_reason, failing_since, created_at)
+          VALUES ($1, $2, $3, $4, $5, true, NULL, NULL, $6)`,
+        [endpoint.id, endpoint.accountId, endpoint.url, JSON.stringify(endpoint.events), secretsJson(endpoint.secrets), endpoint.createdAt.getTime()]);
+        return endpoint;
+      });
     },
     async listEndpoints(accountId) {
       const { rows } = await db.query<EndpointRow>('SELECT * FROM webhook_endpoints WHERE user_id = $1 ORDER BY created_at, seq', [accountId]);
@@ -99,7 +108,7 @@ export function postgresWebhooks(db: Db): WebhookRepository {
       const rows = messages.map((m) => {
         const t = m.createdAt.getTime();
         const base = values.length;
-        values.push(m.id, m.accountId, m.endpointId, m.endpointId ?? `url:${m.url}`, m.url, m.eventType, m.intencaoImpressaoId, m.body, t);
+        values.push(m.id, m.accountId, m.endpointId, m.target, m.url, m.eventType, m.intencaoImpressaoId, m.body, t);
         const p = (k: number) => `$${base + k}`;
         return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, 'pending', 0, ${p(9)}, NULL, ${p(9)}, ${p(9)}, NULL, NULL)`;
       });
@@ -141,8 +150,8 @@ export function postgresWebhooks(db: Db): WebhookRepository {
       return Number(rows[0]?.changed) === 1;
     },
     async replay(accountId, messageId, now) {
-      const { rows } = await db.query<MessageRow>(`UPDATE webhook_messages SET state = 'pending', next_attempt_at = $1, window_start = $1, lease_until = NULL
-        WHERE user_id = $2 AND id = $3 RETURNING *`, [now.getTime(), accountId, messageId]);
+      const { rows } = await db.query<MessageRow>(`UPDATE webhook_messages SET state = 'pending', next_attempt_at = $1, window_start = $1, lease_until = NULL,
+        attempts = 0 WHERE user_id = $2 AND id = $3 RETURNING *`, [now.getTime(), accountId, messageId]);
       return rows[0] && toMessage(rows[0]);
     },
     async getMessage(accountId, messageId) {

@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import type { CredentialRepository } from '../repositories.js';
-import type { ApiKey } from '../types.js';
+import type { ApiKey, RefreshTaken } from '../types.js';
 import type { Sync } from './bind.js';
 
 interface KeyRow { id: string; user_id: string; name: string; prefix: string | null; created_at: number }
@@ -22,9 +22,13 @@ export function sqliteCredentials(db: Database.Database): Sync<CredentialReposit
     insertKey: db.prepare('INSERT INTO api_keys (key_hash, user_id, name, created_at, id, prefix) VALUES (?, ?, ?, ?, ?, ?)'),
     keys: db.prepare<[string], KeyRow>('SELECT id, user_id, name, prefix, created_at FROM api_keys WHERE user_id = ? ORDER BY created_at, rowid'),
     revokeKey: db.prepare('DELETE FROM api_keys WHERE user_id = ? AND id = ?'),
-    insertAccess: db.prepare('INSERT INTO access_tokens (token_hash, user_id, expires_at) VALUES (?, ?, ?)'),
-    insertRefresh: db.prepare('INSERT INTO refresh_tokens (token_hash, user_id, expires_at) VALUES (?, ?, ?)'),
-    takeRefresh: db.prepare<[string, number], string>('DELETE FROM refresh_tokens WHERE token_hash = ? AND expires_at > ? RETURNING user_id').pluck(),
+    insertAccess: db.prepare('INSERT INTO access_tokens (token_hash, user_id, expires_at, family) VALUES (?, ?, ?, ?)'),
+    insertRefresh: db.prepare('INSERT INTO refresh_tokens (token_hash, user_id, expires_at, family) VALUES (?, ?, ?, ?)'),
+    useRefresh: db.prepare<[number, string, string, number], { user_id: string; family: string }>(`UPDATE refresh_tokens SET used_at = ?, family = COALESCE(family, ?)
+      WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id, family`),
+    usedFamily: db.prepare<[string], string>('SELECT family FROM refresh_tokens WHERE token_hash = ? AND used_at IS NOT NULL').pluck(),
+    revokeFamilyAccess: db.prepare('DELETE FROM access_tokens WHERE family = ?'),
+    revokeFamilyRefresh: db.prepare('DELETE FROM refresh_tokens WHERE family = ?'),
     revokeAccess: db.prepare('DELETE FROM access_tokens WHERE user_id = ?'),
     revokeRefresh: db.prepare('DELETE FROM refresh_tokens WHERE user_id = ?'),
     purgeAccess: db.prepare('DELETE FROM access_tokens WHERE expires_at <= ?'),
@@ -54,10 +58,21 @@ export function sqliteCredentials(db: Database.Database): Sync<CredentialReposit
     listApiKeys: (accountId) => q.keys.all(accountId).map(toKey),
     revokeApiKey: (accountId, id) => q.revokeKey.run(accountId, id).changes === 1,
     storeTokens(accountId, t) {
-      q.insertAccess.run(t.accessHash, accountId, t.accessExpiresAt.getTime());
-      q.insertRefresh.run(t.refreshHash, accountId, t.refreshExpiresAt.getTime());
+      q.insertAccess.run(t.accessHash, accountId, t.accessExpiresAt.getTime(), t.family);
+      q.insertRefresh.run(t.refreshHash, accountId, t.refreshExpiresAt.getTime(), t.family);
     },
-    takeRefreshToken: (hash, now) => q.takeRefresh.get(hash, now.getTime()),
+    takeRefreshToken(hash, now, newFamily) {
+      // One write transaction (a savepoint inside the caller's): used up, or found used and its family revoked.
+      return db.transaction((): RefreshTaken | undefined => {
+        const fresh = q.useRefresh.get(now.getTime(), newFamily, hash, now.getTime());
+        if (fresh) return { accountId: fresh.user_id, family: fresh.family };
+        const family = q.usedFamily.get(hash);
+        if (family === undefined) return undefined;
+        q.revokeFamilyAccess.run(family);
+        q.revokeFamilyRefresh.run(family);
+        return 'reused';
+      })();
+    },
     revokeTokens: (accountId) => q.revokeAccess.run(accountId).changes + q.revokeRefresh.run(accountId).changes,
     purgeExpired: (now) => q.purgeAccess.run(now.getTime()).changes + q.purgeRefresh.run(now.getTime()).changes,
   };

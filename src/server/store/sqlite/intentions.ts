@@ -3,7 +3,7 @@
 // states they may start from is jobs/lifecycle.ts's table, passed in as `from`.
 import type Database from 'better-sqlite3';
 import type { IntentionRepository } from '../repositories.js';
-import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type JobPatch, type JobState } from '../types.js';
+import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type IntentionSummary, type JobPatch, type JobState } from '../types.js';
 import { AWAITS_PERSON } from '../../jobs/events.js';
 import type { Sync } from './bind.js';
 
@@ -12,21 +12,32 @@ interface Row {
   impressora_id: number; codigo_impressora: string; aguardar: number; status: string; bytes: Buffer;
   diagnostics: string; created_at: number; estado: JobState; motivos: string; tentativas: number; confirmacao: Intention['confirmacao'];
   leased_to: string | null; lease_token: string | null; lease_expires_at: number | null; expires_at: number | null; reprint: number;
-  url_callback: string | null;
+  url_callback: string | null; ignored_reports: number;
 }
+type SummaryRow = Omit<Row, 'conteudo' | 'bytes' | 'diagnostics'> & { size: number };
 interface IdemRow { request_hash: string; status_code: number; body: string }
 interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: string; origem: HistoryEntry['origem']; detalhe: string | null; at: number }
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
-const toIntention = (r: Row): Intention => ({
-  id: r.id, accountId: r.user_id, referencia: r.referencia, conteudo: r.conteudo, terminalId: r.terminal_id,
+const toSummary = (r: SummaryRow): IntentionSummary => ({
+  id: r.id, accountId: r.user_id, referencia: r.referencia, terminalId: r.terminal_id,
   impressoraId: r.impressora_id, codigoImpressora: r.codigo_impressora, aguardarClienteIniciarImpressao: r.aguardar === 1,
-  status: r.status, bytes: new Uint8Array(r.bytes), diagnostics: JSON.parse(r.diagnostics), createdAt: new Date(r.created_at),
+  status: r.status, createdAt: new Date(r.created_at),
   estado: r.estado, motivos: JSON.parse(r.motivos), tentativas: r.tentativas, confirmacao: r.confirmacao,
   leasedTo: r.leased_to, leaseToken: r.lease_token, leaseExpiresAt: date(r.lease_expires_at), expiresAt: date(r.expires_at), reprint: r.reprint === 1,
-  urlCallback: r.url_callback,
+  urlCallback: r.url_callback, ignoredReports: r.ignored_reports, size: r.size,
 });
+
+const toIntention = (r: Row): Intention => {
+  const { size: _size, ...rest } = toSummary({ ...r, size: r.bytes.length });
+  return { ...rest, conteudo: r.conteudo, bytes: new Uint8Array(r.bytes), diagnostics: JSON.parse(r.diagnostics) };
+};
+
+/** Every column but the heavy ones (content, bytes, diagnostics), and the bytes' length. */
+const SUMMARY_COLUMNS = `c.id, c.user_id, c.referencia, c.terminal_id, c.impressora_id, c.codigo_impressora, c.aguardar, c.status, c.created_at,
+  c.estado, c.motivos, c.tentativas, c.confirmacao, c.leased_to, c.lease_token, c.lease_expires_at, c.expires_at, c.reprint, c.url_callback,
+  c.ignored_reports, length(c.bytes) AS size`;
 
 const toHistory = (r: HistoryRow): HistoryEntry => ({
   seq: r.seq, estado: r.estado, evento: r.evento, motivos: JSON.parse(r.motivos), origem: r.origem, detalhe: r.detalhe, at: new Date(r.at),
@@ -81,6 +92,7 @@ export function sqliteIntentions(db: Database.Database): Sync<IntentionRepositor
     append: db.prepare<unknown[], { seq: number }>(`INSERT INTO job_history (intention_id, seq, estado, evento, motivos, origem, detalhe, at)
       VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM job_history WHERE intention_id = ?), ?, ?, ?, ?, ?, ?) RETURNING seq`),
     idem: db.prepare<[string, string], IdemRow>('SELECT request_hash, status_code, body FROM idempotency WHERE user_id = ? AND key = ?'),
+    ignored: db.prepare<[number, string], { ignored_reports: number }>('UPDATE intentions SET ignored_reports = ignored_reports + 1 WHERE id = ? AND user_id = ? RETURNING ignored_reports'),
     saveIdem: db.prepare('INSERT INTO idempotency (user_id, key, request_hash, status_code, body, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
   };
   // Statements whose text depends on the number of states or the patch's fields, prepared once each.
@@ -101,7 +113,7 @@ export function sqliteIntentions(db: Database.Database): Sync<IntentionRepositor
       );
       return {
         ...i, id: Number(lastInsertRowid), estado, confirmacao, motivos: i.motivos ?? [], tentativas: 0,
-        leasedTo: null, leaseToken: null, leaseExpiresAt: null, expiresAt: i.expiresAt ?? null, reprint: false,
+        leasedTo: null, leaseToken: null, leaseExpiresAt: null, expiresAt: i.expiresAt ?? null, reprint: false, ignoredReports: 0,
       };
     },
     get(accountId, id) {
@@ -152,6 +164,12 @@ export function sqliteIntentions(db: Database.Database): Sync<IntentionRepositor
       const sql = `SELECT * FROM intentions c WHERE ${where} AND c.estado IN (${marks(states.length)}) ORDER BY c.id`;
       return (prepared(sql).all(...whereValues, ...states) as Row[]).map(toIntention);
     },
+    listSummaries(route, states, afterId, limit) {
+      const [where, whereValues] = routeWhere('c', route);
+      const sql = `SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${where} AND c.estado IN (${marks(states.length)}) AND c.id > ? ORDER BY c.id LIMIT ?`;
+      return (prepared(sql).all(...whereValues, ...states, afterId, limit) as SummaryRow[]).map(toSummary);
+    },
+    countIgnoredReport: (ref) => q.ignored.get(ref.id, ref.accountId)?.ignored_reports ?? 0,
     dueLeases(states, now, limit) {
       const sql = `SELECT user_id, id FROM intentions WHERE estado IN (${marks(states.length)}) AND lease_expires_at < ? ORDER BY lease_expires_at LIMIT ?`;
       return (prepared(sql).all(...states, now.getTime(), limit) as { user_id: string; id: number }[]).map((r) => ({ accountId: r.user_id, id: r.id }));

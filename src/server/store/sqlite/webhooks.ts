@@ -1,12 +1,12 @@
 // webhooks: per-account endpoints, the outbox (webhook_messages, one row per event and target)
-// and the attempts made at each message. A message's `target` is its endpoint id, or `url:` and
-// the callback address: the unit of ordering and of concurrency (one message in flight per target).
+// and the attempts made at each message. A message's `target` is the origin it is posted to
+// (outbox.ts): the unit of ordering and of concurrency (at most perTarget in flight per target).
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import type { WebhookRepository } from '../repositories.js';
-import type { ClaimedWebhookMessage, WebhookEndpoint, WebhookSecret } from '../types.js';
+import type { ClaimedWebhookMessage, NewWebhookEndpoint, WebhookEndpoint, WebhookSecret } from '../types.js';
 import type { Sync } from './bind.js';
-import { date, rotatedSecrets, toAttempt, toMessage, type AttemptRow, type MessageRow } from '../webhook-rows.js';
+import { date, endpointRefusal, rotatedSecrets, toAttempt, toMessage, type AttemptRow, type MessageRow } from '../webhook-rows.js';
 
 interface EndpointRow {
   id: string; user_id: string; url: string; events: string; secrets: string; enabled: number;
@@ -27,6 +27,7 @@ export function sqliteWebhooks(db: Database.Database): Sync<WebhookRepository> {
       VALUES (?, ?, ?, ?, ?, 1, NULL, NULL, ?)`),
     endpoints: db.prepare<[string], EndpointRow>('SELECT * FROM webhook_endpoints WHERE user_id = ? ORDER BY created_at, rowid'),
     endpoint: db.prepare<[string, string], EndpointRow>('SELECT * FROM webhook_endpoints WHERE user_id = ? AND id = ?'),
+    urls: db.prepare<[string], { id: string; url: string }>('SELECT id, url FROM webhook_endpoints WHERE user_id = ?'),
     deleteEndpoint: db.prepare('DELETE FROM webhook_endpoints WHERE user_id = ? AND id = ?'),
     orphan: db.prepare("UPDATE webhook_messages SET state = 'dead', lease_until = NULL, last_error = 'endpoint removed' WHERE user_id = ? AND endpoint_id = ? AND state = 'pending'"),
     setEnabled: db.prepare('UPDATE webhook_endpoints SET enabled = ?, disabled_reason = ?, failing_since = CASE WHEN ? = 1 THEN NULL ELSE failing_since END WHERE user_id = ? AND id = ?'),
@@ -60,8 +61,8 @@ export function sqliteWebhooks(db: Database.Database): Sync<WebhookRepository> {
     outcome: db.prepare(`UPDATE webhook_messages SET state = @state, attempts = attempts + 1, lease_until = NULL,
       next_attempt_at = COALESCE(@next, next_attempt_at), delivered_at = COALESCE(@delivered, delivered_at), last_error = @error
       WHERE seq = @seq AND lease_until = @lease AND state = 'pending'`),
-    replay: db.prepare<[number, number, string, string], MessageRow>(`UPDATE webhook_messages SET state = 'pending', next_attempt_at = ?, window_start = ?, lease_until = NULL
-      WHERE user_id = ? AND id = ? RETURNING *`),
+    replay: db.prepare<[number, number, string, string], MessageRow>(`UPDATE webhook_messages SET state = 'pending', next_attempt_at = ?, window_start = ?, lease_until = NULL,
+      attempts = 0 WHERE user_id = ? AND id = ? RETURNING *`),
     message: db.prepare<[string, string], MessageRow>('SELECT * FROM webhook_messages WHERE user_id = ? AND id = ?'),
     messages: db.prepare<{ user: string; endpoint: string | null; intention: number | null; limit: number }, MessageRow>(`
       SELECT * FROM webhook_messages WHERE user_id = @user AND (@endpoint IS NULL OR endpoint_id = @endpoint)
@@ -75,15 +76,20 @@ export function sqliteWebhooks(db: Database.Database): Sync<WebhookRepository> {
   };
   const seqOf = db.prepare<[string], { seq: number }>('SELECT seq FROM webhook_messages WHERE id = ?');
 
+  // Checked and written in one write transaction (IMMEDIATE: another process waits), or within the caller's.
+  const createEndpoint = db.transaction((e: NewWebhookEndpoint, max: number) => {
+    const refused = endpointRefusal(q.urls.all(e.accountId), e.url, max);
+    if (refused) return refused;
+    const endpoint: WebhookEndpoint = {
+      id: `wh_${randomBytes(9).toString('base64url')}`, accountId: e.accountId, url: e.url, events: [...e.events],
+      secrets: [{ secret: e.secret, expiresAt: null }], enabled: true, disabledReason: null, failingSince: null, createdAt: new Date(),
+    };
+    q.insertEndpoint.run(endpoint.id, endpoint.accountId, endpoint.url, JSON.stringify(endpoint.events), secretsJson(endpoint.secrets), endpoint.createdAt.getTime());
+    return endpoint;
+  });
+
   return {
-    createEndpoint(e) {
-      const endpoint: WebhookEndpoint = {
-        id: `wh_${randomBytes(9).toString('base64url')}`, accountId: e.accountId, url: e.url, events: [...e.events],
-        secrets: [{ secret: e.secret, expiresAt: null }], enabled: true, disabledReason: null, failingSince: null, createdAt: new Date(),
-      };
-      q.insertEndpoint.run(endpoint.id, endpoint.accountId, endpoint.url, JSON.stringify(endpoint.events), secretsJson(endpoint.secrets), endpoint.createdAt.getTime());
-      return endpoint;
-    },
+    createEndpoint: (e, max) => (db.inTransaction ? createEndpoint(e, max) : createEndpoint.immediate(e, max)),
     listEndpoints: (accountId) => q.endpoints.all(accountId).map(toEndpoint),
     getEndpoint(accountId, id) {
       const r = q.endpoint.get(accountId, id);
@@ -107,7 +113,7 @@ export function sqliteWebhooks(db: Database.Database): Sync<WebhookRepository> {
     enqueue(messages) {
       for (const m of messages) {
         const t = m.createdAt.getTime();
-        q.enqueue.run(m.id, m.accountId, m.endpointId, m.endpointId ?? `url:${m.url}`, m.url, m.eventType, m.intencaoImpressaoId, m.body, t, t, t);
+        q.enqueue.run(m.id, m.accountId, m.endpointId, m.target, m.url, m.eventType, m.intencaoImpressaoId, m.body, t, t, t);
       }
     },
     claimDue(now, leaseUntil, limit, perTarget) {
