@@ -5,7 +5,7 @@
 // its history row (or its outbox row, the sink's). Nothing else in the service writes a job's state.
 import type { Repositories } from '../store/repositories.js';
 import type { ClaimRoute, HistoryEntry, Intention, JobPatch, JobRef, LeaseGuard, NewIntention, Origin } from '../store/types.js';
-import { FINAL_STATES, type JobEvent, type JobEventSink, type JobState } from './events.js';
+import { AWAITS_PERSON, FINAL_STATES, type JobEvent, type JobEventSink, type JobState } from './events.js';
 
 /** What happens to a job. `insert-*` start one; the rest move it. */
 export type LifecycleEvent =
@@ -79,6 +79,12 @@ export function next(state: JobState | 'new', event: LifecycleEvent): JobState |
 }
 
 export const isFinal = (s: JobState) => FINAL_STATES.includes(s);
+
+/**
+ * A job in this state with one of these reasons waits for a person, not for its printer: the
+ * store's claim (store/sql/intentions.ts) does not let it hold its terminal's queue back.
+ */
+export const WAITS_FOR_PERSON: { readonly estado: JobState; readonly motivos: readonly string[] } = { estado: 'stopped', motivos: AWAITS_PERSON };
 
 /** The first event of a new job (spec §3's generic-printer rule, and aguardarClienteIniciarImpressao). */
 export function insertEvent(o: { generic: boolean; aguardar: boolean }): LifecycleEvent {
