@@ -56,7 +56,8 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     ...(target.options !== undefined || searchPath.length > 0 ? { options: [target.options, ...searchPath].filter(Boolean).join(' ') } : {}),
     types,
   };
-  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
+  // Pipelined: a transaction's BEGIN goes out with its first statement (postgres/db.ts).
+  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10, pipeline: true });
   // An idle client whose connection dies is dropped by the pool; without a listener the 'error'
   // event would end the process.
   pool.on('error', (err) => options.onIdleError?.(storeError(err) as Error));

@@ -114,25 +114,33 @@ export class Connections {
     return this.begin((db) => this.context.run(token, () => fn(db)), token);
   }
 
+  /**
+   * BEGIN goes out with the transaction's first statement, in one write (the pool's clients
+   * pipeline: pg sends a query without waiting for the answer to the one before): one round trip
+   * less per transaction. A transaction that ran no statement sends nothing at all.
+   */
   private begin<T>(fn: (db: Db) => Promise<T>, token = { open: true }): Promise<T> {
     return withClient(this.pool, async (client) => {
+      let begun = false;
       const db: Db = {
         inTransaction: true,
         query: async <R>(sql: string, values: readonly unknown[] = []) => {
           if (!token.open) throw new Error('store: this transaction has already ended');
-          const r = await client.query(sql, sendable(values)).catch(rethrow);
+          const begin = begun ? undefined : client.query('BEGIN');
+          begun = true;
+          const statement = client.query(sql, sendable(values));
+          const [, r] = await Promise.all([begin, statement]).catch(rethrow);
           return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
         },
         atomic: (inner) => inner(db),
       };
-      await client.query('BEGIN').catch(rethrow);
       try {
         const result = await fn(db);
-        await client.query('COMMIT').catch(rethrow);
+        if (begun) await client.query('COMMIT').catch(rethrow);
         return result;
       } catch (err) {
         // A dead connection cannot roll back (the server already did); its error is the one to report.
-        if (!isGone(err)) await client.query('ROLLBACK').catch(noop);
+        if (begun && !isGone(err)) await client.query('ROLLBACK').catch(noop);
         throw err;
       } finally {
         token.open = false;
