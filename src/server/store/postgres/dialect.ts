@@ -51,6 +51,10 @@ export function postgresExec(db: Db): Exec {
     inTransaction: db.inTransaction,
     all: async <R>(statement: Sql) => (await query<R>(statement)).rows,
     run: async (statement) => (await query(statement)).rowCount,
+    write(statement) {
+      const { text, values } = render(statement, POSTGRES);
+      return db.write(text, values);
+    },
     async batch(statements) {
       const { rows } = await query<Record<string, number>>(batched(statements));
       return statements.map((_, i) => Number(rows[0]![`w${i}`]));

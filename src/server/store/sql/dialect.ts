@@ -44,6 +44,11 @@ export interface Exec {
   /** Runs a statement that returns no rows: how many rows it changed. */
   run(statement: Sql): Promise<number>;
   /**
+   * Runs a statement whose answer nobody waits for: inside a PostgreSQL transaction it is sent
+   * with what follows it (pipelined), and if it fails the next statement or the commit does.
+   */
+  write(statement: Sql): Promise<void>;
+  /**
    * Writes that do not depend on each other's effects, applied together or not at all (on
    * PostgreSQL as one statement of CTEs, which all see the same snapshot): the rows each changed.
    */
@@ -60,5 +65,5 @@ export async function one<R>(x: Exec, statement: Sql): Promise<R | undefined> {
 /** Takes the dialect's advisory lock, if it has one. */
 export async function lock(x: Exec, name: LockName, ...keys: unknown[]): Promise<void> {
   const statement = x.dialect.lock(name, ...keys);
-  if (statement) await x.all(statement);
+  if (statement) await x.write(statement);
 }

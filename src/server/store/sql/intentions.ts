@@ -81,8 +81,14 @@ const refs = (rows: { user_id: string; id: number }[]) => rows.map((r) => ({ acc
 /** Tries at numbering a history row when another transaction took the same number meanwhile (PostgreSQL). */
 const HISTORY_TRIES = 100;
 
+const historyRow = (id: number, seq: Sql, e: Omit<HistoryEntry, 'seq'>) => sql`INSERT INTO job_history
+  (intention_id, seq, estado, evento, motivos, origem, detalhe, at)
+  VALUES (${id}, ${seq}, ${e.estado}, ${e.evento}, ${json(e.motivos)}, ${e.origem}, ${utf8(e.detalhe)}, ${e.at})`;
+
 export function intentions(x: Exec): IntentionRepository {
   const d = x.dialect;
+  /** Jobs this transaction inserted, and the number of their next history row. */
+  const inserted = new Map<number, number>();
   const job = async (statement: Sql) => {
     const r = await one<Row>(x, statement);
     return r && toIntention(d, r);
@@ -98,6 +104,7 @@ export function intentions(x: Exec): IntentionRepository {
         VALUES (${i.accountId}, ${utf8(i.referencia)}, ${utf8(i.conteudo)}, ${i.terminalId}, ${i.impressoraId}, ${i.codigoImpressora},
           ${i.aguardarClienteIniciarImpressao}, ${i.status}, ${i.bytes}, ${json(i.diagnostics)}, ${i.createdAt}, ${estado}, ${confirmacao},
           ${expiresAt}, ${json(motivos)}, ${i.urlCallback ?? null}) RETURNING id`);
+      if (x.inTransaction) inserted.set(r!.id, 1);
       return {
         ...i, id: r!.id, estado, confirmacao, motivos, tentativas: 0, leasedTo: null, leaseToken: null, leaseExpiresAt: null,
         expiresAt, reprint: false, ignoredReports: 0,
@@ -110,19 +117,26 @@ export function intentions(x: Exec): IntentionRepository {
       return rows.map((r) => toHistory(d, r));
     },
     async appendHistory(id, e) {
-      // Numbered one past the job's last. Inside a transaction, the one that changed the job holds
-      // its row already (one statement); outside one, the row is locked first. A number another
-      // transaction took meanwhile (PostgreSQL) inserts nothing, and is tried again with that row in sight.
+      // Numbered one past the job's last. A job this transaction inserted has no other writer (no
+      // one else sees it): its numbers are known, and the row is written without waiting for an
+      // answer. Inside a transaction, the one that changed the job holds its row already; outside
+      // one, the row is locked first. A number another transaction took meanwhile (PostgreSQL)
+      // inserts nothing, and is tried again with that row in sight.
+      const known = inserted.get(id);
+      if (known !== undefined) {
+        inserted.set(id, known + 1);
+        await x.write(historyRow(id, sql`${known}`, e));
+        return { ...e, seq: known };
+      }
       if (!x.inTransaction) {
         return x.atomic(async (t) => {
-          await t.all(sql`SELECT id FROM intentions WHERE id = ${id}${d.forUpdate}`);
+          await t.write(sql`SELECT id FROM intentions WHERE id = ${id}${d.forUpdate}`);
           return intentions(t).appendHistory(id, e);
         });
       }
+      const next = sql`(SELECT COALESCE(MAX(seq), 0) + 1 FROM job_history WHERE intention_id = ${id})`;
       for (let i = 0; i < HISTORY_TRIES; i++) {
-        const r = await one<{ seq: number }>(x, sql`INSERT INTO job_history (intention_id, seq, estado, evento, motivos, origem, detalhe, at)
-          VALUES (${id}, (SELECT COALESCE(MAX(seq), 0) + 1 FROM job_history WHERE intention_id = ${id}), ${e.estado}, ${e.evento},
-            ${json(e.motivos)}, ${e.origem}, ${utf8(e.detalhe)}, ${e.at}) ON CONFLICT DO NOTHING RETURNING seq`);
+        const r = await one<{ seq: number }>(x, sql`${historyRow(id, next, e)} ON CONFLICT DO NOTHING RETURNING seq`);
         if (r) return { ...e, seq: r.seq };
       }
       throw new Error(`store: job ${id}'s history kept changing while a row was appended`);

@@ -56,6 +56,7 @@ export function sqliteExecutor(db: Database.Database, transact: Transact): (run:
         });
       },
       run: (statement) => run(() => changes(statement)),
+      write: (statement) => run(() => void changes(statement)),
       // One synchronous call: nothing else runs on the connection meanwhile; a savepoint inside a transaction.
       batch: (statements) => run(() => db.transaction(() => statements.map(changes)).immediate()),
       atomic: (fn) => (inTransaction ? fn(x) : transact((inner) => fn(exec(inner, true)))),
