@@ -48,6 +48,7 @@ function request(): void {
   }
   inFlight = true;
   dirty = false;
+  status.dataset.settled = 'false';
   sent += 1;
   for (const k of keystrokes) k.seq ??= sent;
   send({ type: 'compile', seq: sent, conteudo: source.value, printer: Number(printerSelect.value) });
@@ -102,6 +103,8 @@ worker.onmessage = ({ data }: MessageEvent<FromWorker>) => {
     show(data);
     if (dirty) request();
     else {
+      // The page shows the text as it is now (tests and tools wait for this).
+      status.dataset.settled = 'true';
       send({ type: 'listing', seq: data.seq });
       if (downloadWhenDone && !data.errors) saveDownload();
       downloadWhenDone = false;
