@@ -29,7 +29,8 @@ function readPng(file: File): Promise<string | undefined> {
   });
 }
 
-function control(tool: Tool, area: HTMLTextAreaElement, say: (message: string) => void): HTMLElement[] {
+/** A tool's button, with its menu beside it (the two stay together when the toolbar wraps). */
+function control(tool: Tool, area: HTMLTextAreaElement, say: (message: string) => void): HTMLElement {
   const button = document.createElement('button');
   button.type = 'button';
   button.id = `tool-${tool.id}`;
@@ -64,7 +65,10 @@ function control(tool: Tool, area: HTMLTextAreaElement, say: (message: string) =
   } else {
     button.addEventListener('click', () => insertAt(area, tool.insert(selected(area), menu?.value ?? '')));
   }
-  return [button, ...(menu ? [menu] : []), ...out];
+  const box = document.createElement('span');
+  box.className = 'tool';
+  box.append(button, ...(menu ? [menu] : []), ...out);
+  return box;
 }
 
 /** Fills `host` with the tool groups; Ctrl/⌘ + a tool's key in the editor runs it too. */
@@ -74,7 +78,7 @@ export function buildToolbar(host: HTMLElement, area: HTMLTextAreaElement, say: 
     box.className = 'tool-group';
     box.setAttribute('role', 'group');
     box.setAttribute('aria-label', group.name);
-    for (const tool of group.tools) box.append(...control(tool, area, say));
+    for (const tool of group.tools) box.append(control(tool, area, say));
     host.append(box);
   }
   const byKey = new Map(TOOL_GROUPS.flatMap((g) => g.tools).filter((t) => t.keys).map((t) => [t.keys!.split('+')[1]!.toLowerCase(), t]));
