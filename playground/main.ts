@@ -86,6 +86,15 @@ function show(result: Extract<FromWorker, { type: 'result' }>): void {
   measureRepaint(result.seq);
 }
 
+/** The listing waits for a pause in typing: a burst of keystrokes asks for it once. */
+let listingTimer = 0;
+function listingSoon(seq: number): void {
+  clearTimeout(listingTimer);
+  listingTimer = window.setTimeout(() => {
+    if (seq === shown && !inFlight && !dirty) send({ type: 'listing', seq });
+  }, 200);
+}
+
 function saveDownload(): void {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(new Blob([bytes.slice()], { type: 'application/octet-stream' }));
@@ -105,7 +114,7 @@ worker.onmessage = ({ data }: MessageEvent<FromWorker>) => {
     else {
       // The page shows the text as it is now (tests and tools wait for this).
       status.dataset.settled = 'true';
-      send({ type: 'listing', seq: data.seq });
+      listingSoon(data.seq);
       if (downloadWhenDone && !data.errors) saveDownload();
       downloadWhenDone = false;
     }
@@ -177,6 +186,8 @@ download.addEventListener('click', () => {
 });
 share.addEventListener('click', async () => {
   const hash = await linkHash(current());
+  // Chromium refuses addresses past 2 MB: a receipt with large images cannot travel in a link.
+  if (hash.length > 2_000_000) return say('this receipt is too large for a link (its images, most likely): download it instead');
   history.replaceState(null, '', hash);
   shareLink.value = location.href;
   shareLink.hidden = false;
