@@ -1,25 +1,6 @@
-// The diagnostics shown twice: as a list (each entry selects its span in the source), and as marks
-// behind the editor's text at their line and column.
+// The diagnostics as a list, each entry selecting its span in the source (backdrop.ts draws them
+// behind the editor's text).
 import type { Diagnostic } from 'bobina';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-
-/** The source with each diagnostic's span wrapped in a <mark> (drawn behind the textarea). */
-export function highlighted(text: string, diagnostics: readonly Diagnostic[]): string {
-  let html = '';
-  let at = 0;
-  for (const d of diagnostics) {
-    const start = Math.max(at, d.span.start.offset);
-    // An empty span (an insertion point) still shows: one character wide.
-    const end = Math.min(text.length, Math.max(d.span.end.offset, start + 1));
-    if (end <= start) continue;
-    html += escapeHtml(text.slice(at, start));
-    html += `<mark class="${d.severity}" data-code="${d.code}">${escapeHtml(text.slice(start, end))}</mark>`;
-    at = end;
-  }
-  // A final newline needs something after it, or the backdrop is a line shorter than the textarea.
-  return html + escapeHtml(text.slice(at)) + '\n';
-}
 
 export function showDiagnostics(list: HTMLUListElement, source: HTMLTextAreaElement, diagnostics: readonly Diagnostic[]): void {
   list.replaceChildren(

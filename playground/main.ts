@@ -4,7 +4,8 @@
 // preview is redrawn only where it changed (preview.ts), so typing stays fast on long receipts;
 // the text is kept across reloads and can be shared as a link (persist.ts); the bytes can be
 // downloaded as a .bin for the printer once there are no errors. Nothing is sent anywhere.
-import { highlighted, showDiagnostics } from './diagnostics-view.js';
+import { Backdrop } from './backdrop.js';
+import { showDiagnostics } from './diagnostics-view.js';
 import { fromHash, linkHash, loadSaved, save, type Saved } from './persist.js';
 import { Preview } from './preview.js';
 import type { FromWorker, ProfileEntry, ToWorker } from './protocol.js';
@@ -24,6 +25,7 @@ const shareLink = $<HTMLInputElement>('share-link');
 const notice = $<HTMLParagraphElement>('notice');
 
 const preview = new Preview($('preview'));
+const marks = new Backdrop(backdrop);
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 const send = (message: ToWorker) => worker.postMessage(message);
 
@@ -74,8 +76,7 @@ function show(result: Extract<FromWorker, { type: 'result' }>): void {
   bytes = result.bytes;
   const started = performance.now();
   const created = preview.update(result.preview);
-  // The marks behind the text are only needed where there is something to mark.
-  backdrop.innerHTML = result.diagnostics.length > 0 ? highlighted(source.value, result.diagnostics) : '';
+  marks.update(source.value, result.diagnostics.map((d) => ({ severity: d.severity, code: d.code, start: d.span.start.offset, end: d.span.end.offset })));
   backdrop.scrollTop = source.scrollTop;
   showDiagnostics(diagnosticsView, source, result.diagnostics);
   performance.measure('repaint:dom', { start: started, end: performance.now() });

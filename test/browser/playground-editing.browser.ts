@@ -236,25 +236,27 @@ describe.skipIf(!haveChromium)('editing in the playground', () => {
     const script = await (await fetch(`${served!.base}/playground/playground.js`)).text();
     expect(script).not.toMatch(/lib\/|import\(/);
 
+    // Counts the elements put into and taken out of the preview's marks and the editor's backdrop lines.
     await page.evaluate(() => {
-      const w = window as unknown as { added: number; removed: number };
-      w.added = 0;
-      w.removed = 0;
-      new MutationObserver((records) => {
+      const w = window as unknown as { counts: Record<string, number> };
+      w.counts = { added: 0, removed: 0, linesAdded: 0, linesRemoved: 0 };
+      const count = (added: string, removed: string) => (records: MutationRecord[]) => {
         for (const r of records) {
-          w.added += [...r.addedNodes].filter((n) => n.nodeType === 1).length;
-          w.removed += [...r.removedNodes].filter((n) => n.nodeType === 1).length;
+          w.counts[added]! += [...r.addedNodes].filter((n) => n.nodeType === 1).length;
+          w.counts[removed]! += [...r.removedNodes].filter((n) => n.nodeType === 1).length;
         }
-      }).observe(document.querySelector('#preview g.marks')!, { childList: true });
+      };
+      new MutationObserver(count('added', 'removed')).observe(document.querySelector('#preview g.marks')!, { childList: true });
+      new MutationObserver(count('linesAdded', 'linesRemoved')).observe(document.querySelector('#backdrop')!, { childList: true });
     });
     const repaints = () => page.evaluate(() => performance.getEntriesByName('keystroke→repaint').length);
-    const mutations = () => page.evaluate(() => {
-      const w = window as unknown as { added: number; removed: number };
-      const out = { added: w.added, removed: w.removed };
-      w.added = 0;
-      w.removed = 0;
-      return out;
-    });
+    const mutations = () =>
+      page.evaluate(() => {
+        const w = window as unknown as { counts: Record<string, number> };
+        const out = { ...w.counts };
+        for (const k of Object.keys(w.counts)) w.counts[k] = 0;
+        return out;
+      });
     /** One key at the end of line `line` (1-based), then the repaint it causes. */
     const keystroke = async (line: number, key: string) => {
       const before = await repaints();
@@ -271,12 +273,14 @@ describe.skipIf(!haveChromium)('editing in the playground', () => {
       return mutations();
     };
 
-    // A letter in line 10 (in sight in the preview) replaces that line's one mark; no other is touched.
-    expect(await keystroke(10, 'x')).toEqual({ added: 1, removed: 1 });
+    // A letter in line 10 (in sight in the preview) replaces that line's one mark, and that line's
+    // one <div> behind the editor's text; no other is touched.
+    expect(await keystroke(10, 'x')).toEqual({ added: 1, removed: 1, linesAdded: 1, linesRemoved: 1 });
     // A new line moves the marks below it by their transform (the page frame, a few elements, grows):
     // at most the edited mark and one coming into sight at the bottom are drawn.
     const enter = await keystroke(10, 'Enter');
     expect(enter.added).toBeLessThanOrEqual(2);
+    expect(enter.linesAdded).toBeLessThanOrEqual(2);
     expect(Number(await page.getAttribute('#preview', 'data-marks'))).toBe(marks);
 
     // The figures: 30 single keystrokes on lines in sight in the preview (each one redraws a mark:
