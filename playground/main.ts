@@ -64,6 +64,8 @@ function measureRepaint(seq: number): void {
   requestAnimationFrame(() =>
     setTimeout(() => {
       const end = performance.now();
+      // The figures of the last thousand keystrokes are kept, not a whole day's.
+      if (performance.getEntriesByName('keystroke→repaint').length > 1000) performance.clearMeasures();
       for (const k of done) performance.measure('keystroke→repaint', { start: k.at, end });
       const last = end - done[done.length - 1]!.at;
       status.dataset.repaintMs = last.toFixed(1);
