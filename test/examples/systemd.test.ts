@@ -3,8 +3,11 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { bobina, ROOT } from '../support/cli.js';
+import { describe, expect, it, vi } from 'vitest';
+import { bobina, CLI_TEST_TIMEOUT, ROOT } from '../support/cli.js';
+
+// The first test runs the CLI as a child process (support/cli.ts).
+vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT });
 
 const UNIT = join(ROOT, 'examples', 'systemd', 'bobina-agent@.service');
 const unit = readFileSync(UNIT, 'utf8');
@@ -16,7 +19,8 @@ describe('examples/systemd', () => {
   it("runs `bobina agent` with flags the agent's usage line names, the required ones included", () => {
     const exec = unit.match(/^ExecStart=.*\bbobina agent (.*)$/m);
     expect(exec).not.toBeNull();
-    const usage = bobina(['agent', '--help']).stdout.toString('utf8') + bobina(['agent', '--help']).stderr;
+    const help = bobina(['agent', '--help']);
+    const usage = help.stdout.toString('utf8') + help.stderr;
     const accepted = new Set(flags(usage));
     expect(flags(exec![1]!).filter((f) => !accepted.has(f))).toEqual([]);
     // The key comes from the environment file (BOBINA_TERMINAL_KEY), never the command line.
