@@ -60,3 +60,19 @@ export function textSizeLowering(missing: Missing): Lowering<TextSizeNode> {
     ctx.state.height = height;
   };
 }
+
+/**
+ * Writes text a printer prints in its plain font whatever the styles (a raster barcode's human-
+ * readable line, as native HRI is: Epson's GS !, ESC E, ESC - and GS B leave HRI alone) with the
+ * styles and size in force turned off around it, and on again after.
+ */
+export function inPlainText(ctx: LowerContext, start: number, end: number, write: () => void): void {
+  const { state, out } = ctx;
+  const on = (['bold', 'underline', 'invert'] as const).filter((s) => state[s]);
+  const sized = state.width !== 1 || state.height !== 1;
+  for (const s of on) out.push({ op: 'style', style: s, on: false, start, end });
+  if (sized) out.push({ op: 'size', width: 1, height: 1, start, end });
+  write();
+  for (const s of on) out.push({ op: 'style', style: s, on: true, start, end });
+  if (sized) out.push({ op: 'size', width: state.width, height: state.height, start, end });
+}

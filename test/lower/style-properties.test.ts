@@ -6,7 +6,7 @@
 // MP-4200's ESC ! for condensed, its ESC/Bema bracket around a native QR) is followed by them again.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compile, disassemble, listProfiles, loadProfile, parse, type Profile } from '../../src/index.js';
+import { compile, disassemble, listProfiles, loadProfile, lower, parse, type Profile } from '../../src/index.js';
 import { withOverride } from '../../src/profiles/index.js';
 import { attributeValue, conteudo } from '../support/arbitraries.js';
 
@@ -122,5 +122,19 @@ describe('text styles', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('a raster barcode under a style', () => {
+  it('prints its human-readable line in the plain font, the styles turned off around it and on again after', () => {
+    const { ops } = lower(parse('<textBoldOn><textSize width="2"><barcode type="code128" text="both">AB12</barcode>x').ast, 'MAKER3DR800');
+    const shape = ops.map((o) => (o.op === 'style' ? `${o.style} ${o.on ? 'on' : 'off'}` : o.op === 'size' ? `size ${o.width}x${o.height}` : o.op === 'text' ? JSON.stringify(o.text) : o.op));
+    expect(shape).toEqual([
+      'bold on', 'size 2x1',
+      'bold off', 'size 1x1', '"AB12\\n"', 'bold on', 'size 2x1',
+      'image',
+      'bold off', 'size 1x1', '"AB12\\n"', 'bold on', 'size 2x1',
+      '"x"',
+    ]);
   });
 });
