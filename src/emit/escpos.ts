@@ -93,7 +93,6 @@ function restore(s: State, start: number, end: number): void {
   if (s.align !== 'left') command(s, ALIGN[s.align], start, end);
   if (s.condensed) command(s, 'condensedOn', start, end);
   if (!(s.condensed && s.resets.has('condensedOn'))) styles(s, start, end); // else condensedOn sent them
-
 }
 
 function codepage(s: State, start: number, end: number): void {
