@@ -7,37 +7,10 @@
 import { deliver, type DeliveryResult } from './deliver.js';
 import type { Journal } from './journal.js';
 import { keepLease } from './lease.js';
+import type { TerminalOffer, TerminalReport, TerminalState } from './protocol.js';
 import { openPrinter, type OpenOptions } from './session.js';
 
-/** A job as the service hands it to a terminal's client. */
-export interface TerminalOffer {
-  id: number;
-  token: string;
-  codigoImpressora: string;
-  bytes: Uint8Array;
-  /** Started again after an unknown outcome: print even if the journal saw it start. */
-  reprint: boolean;
-  tentativas: number;
-  /** How long the lease runs from the offer (and from each renewal); renewed every third of it. */
-  leaseMs?: number;
-}
-
-export interface TerminalReport {
-  id: number;
-  token: string;
-  estado: 'printing' | 'completed' | 'stopped' | 'failed';
-  motivos?: string[];
-  confirmacao?: 'sent' | 'printer';
-  detalhe?: string;
-}
-
-/** The terminal as the service says it is now. */
-export interface TerminalState {
-  /** The code of the printer linked to the terminal (null: none): the dialect the device speaks. */
-  codigoImpressora: string | null;
-  /** The terminal's jobs stopped on its printer, waiting for it to clear (0: nothing waits for it). */
-  parados: number;
-}
+export type { TerminalOffer, TerminalReport, TerminalState };
 
 /** The service, as a terminal's client sees it. */
 export interface TerminalLink {

@@ -1,6 +1,7 @@
 // TypeBox schemas of the partner API: the single source for validation, serialisation and the
 // generated OpenAPI document. Field names are the spec's (sections 2 and 4).
 import { Type, type Static } from 'typebox';
+import { RenewJson, ReportJson, TerminalStateJson, TrabalhoJson } from '../delivery/protocol.js';
 
 export const Problem = Type.Object(
   {
@@ -203,25 +204,6 @@ export const cancelSchema = {
 // ---- terminal client protocol (a terminal's own key: `bobina terminals add … --print-key`)
 const TerminalKeyQuery = { key: Type.Optional(Type.String({ description: "The terminal's own key (or send Authorization: Bearer)" })) };
 
-export const Trabalho = Type.Object({
-  intencaoImpressaoId: Type.Integer(),
-  referencia: Type.Union([Type.String(), Type.Null()]),
-  tokenEntrega: Type.String({ description: 'Delivery token of this lease: every report carries it; a report with an older token is recorded and ignored' }),
-  codigoImpressora: Type.String({ description: 'The template the bytes were compiled for (its status queries too)' }),
-  impressoraId: Type.Integer(),
-  bytes: Type.String({ description: 'The compiled ESC/POS bytes, base64' }),
-  tamanhoBytes: Type.Integer(),
-  tentativas: Type.Integer({ description: 'This is attempt number N' }),
-  reimprimir: Type.Boolean({ description: 'Started again after an unknown outcome: print even if your journal saw it start' }),
-  prazoSegundos: Type.Number({ description: 'Seconds until the lease runs out: renew it (Renovar) every prazoSegundos / 3 while delivering' }),
-});
-
-export const TerminalState = Type.Object({
-  impressoraId: Type.Union([Type.Integer(), Type.Null()], { description: "The template of the printer linked to the terminal now (null: none)" }),
-  codigoImpressora: Type.Union([Type.String(), Type.Null()], { description: "Its code: the dialect to ask the printer's status in" }),
-  parados: Type.Integer({ description: "The terminal's jobs stopped on its printer, waiting for it to clear (0: nothing waits for the printer)" }),
-}, { description: 'The terminal as it is now (its printer may have been changed since a job was compiled)' });
-
 export const nextSchema = {
   tags: ['terminal'],
   summary: "Lease the terminal's next job: answers as soon as one is queued, or `trabalho: null` after `espera` seconds (0-60, default 30)",
@@ -229,41 +211,26 @@ export const nextSchema = {
     ...TerminalKeyQuery,
     terminalId: Type.Optional(Type.String({ description: 'The terminal the client believes it serves: refused (403 terminal-mismatch) when the key is of another' })),
     espera: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}(\\.[0-9]{1,3})?$', description: 'Seconds to wait, at most 60' })) }, ignoreUnknown),
-  response: { 200: Type.Object({ data: Type.String(), trabalho: Type.Union([Trabalho, Type.Null()]), terminal: Type.Union([TerminalState, Type.Null()]) }), ...errors(400, 401, 403) },
+  response: { 200: Type.Object({ data: Type.String(), trabalho: Type.Union([TrabalhoJson, Type.Null()]), terminal: Type.Union([TerminalStateJson, Type.Null()]) }), ...errors(400, 401, 403) },
 };
-
-export const ReportBody = Type.Object({
-  intencaoImpressaoId: Type.Integer(),
-  tokenEntrega: Type.String({ maxLength: 200 }),
-  estado: Type.Union([Type.Literal('printing'), Type.Literal('completed'), Type.Literal('stopped'), Type.Literal('failed')]),
-  motivos: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z][a-z0-9-]{0,63}$' }), { maxItems: 16 })),
-  confirmacao: Type.Optional(Type.Union([Type.Literal('sent'), Type.Literal('printer')])),
-  detalhe: Type.Optional(Type.String({ maxLength: 500 })),
-}, ignoreUnknown);
-export type ReportBody = Static<typeof ReportBody>;
 
 export const reportSchema = {
   tags: ['terminal'],
   summary: 'Report progress or the outcome of a leased job; `aceito: false` when the token is stale or the job is already final (recorded in its history)',
   querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
-  body: ReportBody,
+  body: ReportJson,
   response: { 200: Type.Object({ data: Type.String(), aceito: Type.Boolean(), intencaoImpressao: IntencaoResumo }), ...errors(400, 401, 403, 404) },
 };
 
 /** ListarRetidas' page: 50 jobs unless `limite` says fewer or more (at most 200). */
 export const HELD_PAGE = { default: 50, max: 200 };
 
-export const RenewBody = Type.Object({
-  intencaoImpressaoId: Type.Integer(),
-  tokenEntrega: Type.String({ maxLength: 200 }),
-}, ignoreUnknown);
-
 export const renewSchema = {
   tags: ['terminal'],
   summary: 'Keep the lease of a job you are still delivering: send it every prazoSegundos / 3 from ObterProxima until your final report. '
     + 'Changes nothing else (no history row); `aceito: false` when you no longer hold the job',
   querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
-  body: RenewBody,
+  body: RenewJson,
   response: {
     200: Type.Object({ data: Type.String(), aceito: Type.Boolean(), prazoSegundos: Type.Number({ description: 'Seconds the lease now runs' }) }),
     ...errors(400, 401, 403),

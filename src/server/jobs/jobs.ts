@@ -4,12 +4,13 @@
 // (notifier.ts) once that transaction has committed. The routes and the service's own direct
 // delivery both call this, so a job is delivered the same way whoever delivers it.
 import { randomBytes } from 'node:crypto';
+import { MAX_WAIT_MS, reportOrigin, type ReportState, type TerminalReport, type TerminalView } from '../../delivery/protocol.js';
 import { loadProfile } from '../../index.js';
 import { Problem } from '../errors.js';
 import type { Store } from '../store/repositories.js';
 import type { ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobRef, NewIntention, Principal } from '../store/types.js';
 import { periodic, type BackgroundWorker } from '../workers/worker.js';
-import { ignoreJobEvents, waitsForPrinter, type Confirmation, type JobEventSink } from './events.js';
+import { ignoreJobEvents, waitsForPrinter, type JobEventSink } from './events.js';
 import { acquireJob, fromStates, insertEvent, insertJob, isFinal, recordIgnored, transition, type JobWithHistory } from './lifecycle.js';
 import { QueueNotifier } from './notifier.js';
 import { notRecompilable, recompiled, stopMismatched, type Recompiled } from './printer-change.js';
@@ -25,8 +26,6 @@ export interface JobSettings {
 
 export const DEFAULT_JOB_SETTINGS: JobSettings = { leaseMs: 30_000, maxAttempts: 5, ttlMs: 24 * 60 * 60 * 1000 };
 
-/** The longest a client may wait for its next job in one request. */
-export const MAX_WAIT_MS = 60_000;
 
 /** What a client is handed: the job, its bytes, the template to speak, and the delivery token. */
 export interface Offer {
@@ -34,27 +33,10 @@ export interface Offer {
   token: string;
 }
 
-export type ReportState = 'printing' | 'completed' | 'stopped' | 'failed';
-
-/** A terminal as its client sees it (Jobs.terminalView). */
-export interface TerminalView {
-  impressoraId: number | null;
-  codigoImpressora: string | null;
-  /** Jobs stopped on the terminal's printer, waiting for it to clear (Retomar). */
-  parados: number;
-}
-
-export interface Report {
-  id: number;
-  token: string;
-  estado: ReportState;
-  motivos?: string[];
-  confirmacao?: Exclude<Confirmation, 'none'>;
-  detalhe?: string;
-}
-
-/** What the printer itself said (the rest are the client's words). */
-const PRINTER_REASONS = new Set(['media-empty', 'media-low', 'cover-open', 'offline', 'other']);
+export { MAX_WAIT_MS };
+export type { ReportState, TerminalView };
+/** A client's report on a job it holds (the terminal protocol's). */
+export type Report = TerminalReport;
 
 const terminalOf = (p: Principal): { accountId: string; terminalId: string } => {
   if (p.kind !== 'terminal') throw new Problem('terminal-key-required');
@@ -213,7 +195,7 @@ export class Jobs {
     const { accountId, terminalId } = terminalOf(p);
     const now = new Date();
     const motivos = [...new Set(r.motivos ?? [])];
-    const origem = r.confirmacao === 'printer' || motivos.some((m) => PRINTER_REASONS.has(m)) ? 'printer' : 'client';
+    const origem = reportOrigin(r, motivos);
     const change = { origem, at: now, motivos, detalhe: r.detalhe ?? null } as const;
     const result = await this.store.transaction(async (tx) => {
       const job = await tx.intentions.get(accountId, r.id);

@@ -1,5 +1,5 @@
-// The terminal client protocol (README: "Terminal client protocol"), for `bobina agent` or a
-// partner's own client, authenticated with the terminal's own key:
+// The terminal client protocol's routes (its wire objects and mapping: src/delivery/protocol.ts),
+// for `bobina agent` or a partner's own client, authenticated with the terminal's own key:
 //   POST /TerminalImpressao/ObterProxima?espera=30  lease the next job (long-poll, ≤ 60 s)
 //   POST /TerminalImpressao/Reportar                 printing | completed | stopped | failed, with the delivery token
 //   POST /TerminalImpressao/Renovar                  keep the lease of a job still being delivered
@@ -10,7 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatData } from '../dates.js';
 import { Problem } from '../errors.js';
-import { MAX_WAIT_MS, type Jobs } from '../jobs/jobs.js';
+import { fromRenewJson, fromReportJson, MAX_WAIT_MS, toTrabalho } from '../../delivery/protocol.js';
+import type { Jobs } from '../jobs/jobs.js';
 import { HELD_PAGE, heldSchema, nextSchema, renewSchema, reportSchema, resumeSchema, startSchema } from '../schemas.js';
 import { intentionSummary, intentionView } from './intention-view.js';
 
@@ -38,34 +39,20 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
     try {
       const offer = await jobs.next(request.principal, waitMs, gone.signal);
       const terminal = (await jobs.terminalView(request.principal)) ?? null;
-      if (!offer) return { data: formatData(new Date()), trabalho: null, terminal };
-      const { job, token } = offer;
-      return {
-        data: formatData(new Date()),
-        trabalho: {
-          intencaoImpressaoId: job.id, referencia: job.referencia, tokenEntrega: token, codigoImpressora: job.codigoImpressora,
-          impressoraId: job.impressoraId, bytes: Buffer.from(job.bytes).toString('base64'), tamanhoBytes: job.bytes.length,
-          tentativas: job.tentativas, reimprimir: job.reprint, prazoSegundos: jobs.settings.leaseMs / 1000,
-        },
-        terminal,
-      };
+      return { data: formatData(new Date()), trabalho: offer ? toTrabalho(offer.job, offer.token, jobs.settings.leaseMs) : null, terminal };
     } finally {
       reply.raw.off('close', onClose);
     }
   });
 
   api.post('/TerminalImpressao/Reportar', { schema: reportSchema, serializerCompiler: plainJson }, async (request) => {
-    const b = request.body;
-    const r = await jobs.report(request.principal, {
-      id: b.intencaoImpressaoId, token: b.tokenEntrega, estado: b.estado,
-      ...(b.motivos ? { motivos: b.motivos } : {}), ...(b.confirmacao ? { confirmacao: b.confirmacao } : {}), ...(b.detalhe ? { detalhe: b.detalhe } : {}),
-    });
+    const r = await jobs.report(request.principal, fromReportJson(request.body));
     // A summary: the whole job (2 MiB of content, the history) is GetById's to send.
     return { data: formatData(new Date()), aceito: r.aceito, intencaoImpressao: intentionSummary(r.job) };
   });
 
   api.post('/TerminalImpressao/Renovar', { schema: renewSchema, serializerCompiler: plainJson }, async (request) => {
-    const { aceito, leaseMs } = await jobs.renew(request.principal, { id: request.body.intencaoImpressaoId, token: request.body.tokenEntrega });
+    const { aceito, leaseMs } = await jobs.renew(request.principal, fromRenewJson(request.body));
     return { data: formatData(new Date()), aceito, prazoSegundos: leaseMs / 1000 };
   });
 

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { Journal, JournalLockedError } from '../../delivery/journal.js';
 import { DeliveryLoop, type TerminalLink } from '../../delivery/loop.js';
+import { offerOf, terminalStateOf } from '../../delivery/protocol.js';
 import type { Jobs } from '../jobs/jobs.js';
 import type { Store } from '../store/repositories.js';
 import type { Principal, Terminal } from '../store/types.js';
@@ -22,21 +23,10 @@ export function inProcessLink(jobs: Jobs, principal: Principal): TerminalLink {
       const offer = await jobs.next(principal, waitMs, signal);
       if (!offer && signal.aborted) return {};
       const view = await jobs.terminalView(principal);
-      const terminal = view ? { terminal: { codigoImpressora: view.codigoImpressora, parados: view.parados } } : {};
-      if (!offer) return terminal;
-      const { job, token } = offer;
-      return {
-        offer: { id: job.id, token, codigoImpressora: job.codigoImpressora, bytes: job.bytes, reprint: job.reprint, tentativas: job.tentativas, leaseMs: jobs.settings.leaseMs },
-        ...terminal,
-      };
+      const terminal = view ? { terminal: terminalStateOf(view) } : {};
+      return offer ? { offer: offerOf(offer.job, offer.token, jobs.settings.leaseMs), ...terminal } : terminal;
     },
-    async report(r) {
-      const { aceito } = await jobs.report(principal, {
-        id: r.id, token: r.token, estado: r.estado,
-        ...(r.motivos ? { motivos: r.motivos } : {}), ...(r.confirmacao ? { confirmacao: r.confirmacao } : {}), ...(r.detalhe ? { detalhe: r.detalhe } : {}),
-      });
-      return { aceito };
-    },
+    report: async (r) => ({ aceito: (await jobs.report(principal, r)).aceito }),
     renew: async (id, token) => ({ aceito: (await jobs.renew(principal, { id, token })).aceito }),
     resume: () => jobs.resume(principal),
   };
