@@ -160,7 +160,7 @@ describe('the terminal client protocol', () => {
     const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
     const first = (await next(key)).json().trabalho;
     // The lease runs out: the job is offered again with a new token.
-    expect(await h.app.jobs.expireLeases(new Date(Date.now() + 120_000))).toBe(1);
+    expect(await h.app.jobs.sweeps.expireLeases(new Date(Date.now() + 120_000))).toBe(1);
     const second = (await next(key)).json().trabalho;
     expect(second).toMatchObject({ intencaoImpressaoId: i.id, tentativas: 2 });
     expect(second.tokenEntrega).not.toBe(first.tokenEntrega);
@@ -186,11 +186,11 @@ describe('the terminal client protocol', () => {
     const after = await h.store.intentions.get(aliceId, i.id);
     expect(after!.leaseExpiresAt!.getTime()).toBeGreaterThan(before!.leaseExpiresAt!.getTime());
     // The lease ran out by the old end, not by the renewed one: the sweep leaves the job with its holder.
-    expect(await h.app.jobs.expireLeases(new Date(before!.leaseExpiresAt!.getTime() + 1))).toBe(0);
+    expect(await h.app.jobs.sweeps.expireLeases(new Date(before!.leaseExpiresAt!.getTime() + 1))).toBe(0);
     expect((await renew(otherKey, t.tokenEntrega)).json().aceito).toBe(false);
     expect((await renew(key, 'not-the-token')).json().aceito).toBe(false);
     expect((await getById(i.id)).json().intencaoImpressao.historico.map((x: { estado: string }) => x.estado)).toEqual(['queued', 'acquired']);
-    expect(await h.app.jobs.expireLeases(new Date(Date.now() + 120_000))).toBe(1);
+    expect(await h.app.jobs.sweeps.expireLeases(new Date(Date.now() + 120_000))).toBe(1);
     expect((await renew(key, t.tokenEntrega)).json().aceito).toBe(false);
   });
 
@@ -228,7 +228,7 @@ describe('the terminal client protocol', () => {
     const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
     for (let attempt = 1; attempt <= 2; attempt++) {
       expect((await next(key)).json().trabalho.tentativas).toBe(attempt);
-      await h.app.jobs.expireLeases(new Date(Date.now() + 120_000));
+      await h.app.jobs.sweeps.expireLeases(new Date(Date.now() + 120_000));
     }
     const failed = (await getById(i.id)).json().intencaoImpressao;
     expect(failed).toMatchObject({ status: 'FalhaImpressao', estado: 'failed', tentativas: 2, motivos: ['lease-expired', 'max-attempts'] });
@@ -240,7 +240,7 @@ describe('the terminal client protocol', () => {
     const held = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
     await next(key);
     const waiting = (await insert({ conteudo: 'y', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
-    expect(await h.app.jobs.expireJobs(new Date(Date.now() + 2 * 3_600_000))).toBe(1);
+    expect(await h.app.jobs.sweeps.expireJobs(new Date(Date.now() + 2 * 3_600_000))).toBe(1);
     expect((await getById(waiting.id)).json().intencaoImpressao).toMatchObject({ status: 'Expirado', estado: 'expired' });
     expect((await getById(held.id)).json().intencaoImpressao.estado).toBe('acquired');
   });

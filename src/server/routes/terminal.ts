@@ -37,8 +37,8 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
     // (The response's close, not the request's: a request closes as soon as its body has been read.)
     reply.raw.once('close', onClose);
     try {
-      const offer = await jobs.next(request.principal, waitMs, gone.signal);
-      const terminal = (await jobs.terminalView(request.principal)) ?? null;
+      const offer = await jobs.terminal.next(request.principal, waitMs, gone.signal);
+      const terminal = (await jobs.terminal.terminalView(request.principal)) ?? null;
       return { data: formatData(new Date()), trabalho: offer ? toTrabalho(offer.job, offer.token, jobs.settings.leaseMs) : null, terminal };
     } finally {
       reply.raw.off('close', onClose);
@@ -46,24 +46,24 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
   });
 
   api.post('/TerminalImpressao/Reportar', { schema: reportSchema, serializerCompiler: plainJson }, async (request) => {
-    const r = await jobs.report(request.principal, fromReportJson(request.body));
+    const r = await jobs.terminal.report(request.principal, fromReportJson(request.body));
     // A summary: the whole job (2 MiB of content, the history) is GetById's to send.
     return { data: formatData(new Date()), aceito: r.aceito, intencaoImpressao: intentionSummary(r.job) };
   });
 
   api.post('/TerminalImpressao/Renovar', { schema: renewSchema, serializerCompiler: plainJson }, async (request) => {
-    const { aceito, leaseMs } = await jobs.renew(request.principal, fromRenewJson(request.body));
+    const { aceito, leaseMs } = await jobs.terminal.renew(request.principal, fromRenewJson(request.body));
     return { data: formatData(new Date()), aceito, prazoSegundos: leaseMs / 1000 };
   });
 
   api.get('/TerminalImpressao/ListarRetidas', { schema: heldSchema, serializerCompiler: plainJson }, async (request) => {
     const { limite, apos } = request.query;
     const limit = Math.min(HELD_PAGE.max, Math.max(1, limite === undefined ? HELD_PAGE.default : Number(limite)));
-    const page = await jobs.held(request.principal, apos === undefined ? 0 : Number(apos), limit);
+    const page = await jobs.terminal.held(request.principal, apos === undefined ? 0 : Number(apos), limit);
     return { data: formatData(new Date()), intencoes: page.jobs.map(intentionSummary), proxima: page.next };
   });
 
-  api.post('/TerminalImpressao/Iniciar', { schema: startSchema, serializerCompiler: plainJson }, async (request) => intentionView(await jobs.start(request.principal, Number(request.query.intencaoImpressaoId))));
+  api.post('/TerminalImpressao/Iniciar', { schema: startSchema, serializerCompiler: plainJson }, async (request) => intentionView(await jobs.terminal.start(request.principal, Number(request.query.intencaoImpressaoId))));
 
-  api.post('/TerminalImpressao/Retomar', { schema: resumeSchema, serializerCompiler: plainJson }, async (request) => ({ data: formatData(new Date()), retomadas: await jobs.resume(request.principal) }));
+  api.post('/TerminalImpressao/Retomar', { schema: resumeSchema, serializerCompiler: plainJson }, async (request) => ({ data: formatData(new Date()), retomadas: await jobs.terminal.resume(request.principal) }));
 }
