@@ -113,7 +113,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     ...(o.trustProxy === undefined ? {} : { trustProxy: trustedProxies(o.trustProxy) }),
     clientErrorHandler,
-    // Unknown fields are ignored (schemas.ts), and these two as well: removed while parsing.
+    // Unknown fields are ignored (schemas/common.ts), and these two as well: removed while parsing.
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
   });

@@ -12,7 +12,7 @@ import { formatData } from '../dates.js';
 import { Problem } from '../errors.js';
 import { fromRenewJson, fromReportJson, MAX_WAIT_MS, toTrabalho } from '../../delivery/protocol.js';
 import type { Jobs } from '../jobs/jobs.js';
-import { HELD_PAGE, heldSchema, nextSchema, renewSchema, reportSchema, resumeSchema, startSchema } from '../schemas.js';
+import { HELD_PAGE, heldSchema, nextSchema, renewSchema, reportSchema, resumeSchema, startSchema } from '../schemas/terminal.js';
 import { intentionSummary, intentionView } from './intention-view.js';
 
 const DEFAULT_WAIT_MS = 30_000;
