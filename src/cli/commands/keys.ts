@@ -2,6 +2,7 @@
 // when created; only its hash is stored, and listings show its id, name, age and first characters.
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
+import { dispatch, type Subcommand } from '../subcommands.js';
 import { columns } from '../table.js';
 import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
 
@@ -51,15 +52,11 @@ async function revoke(args: string[], io: Io): Promise<number> {
   });
 }
 
-const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { create, list, revoke };
+const SUBCOMMANDS: Record<string, Subcommand> = { create, list, revoke };
 
 export const keysCommand: Command = {
   name: 'keys',
   usage: 'bobina keys create --email E [--name N] | list --email E [--json] | revoke --email E --id ID  [--db F | --database-url URL]',
   summary: 'API keys of an account: create one (printed once, stored hashed), list them (never the key), revoke one',
-  run(args, io) {
-    const sub = SUBCOMMANDS[args[0] ?? ''];
-    if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
-    return sub(args.slice(1), io);
-  },
+  run: dispatch(SUBCOMMANDS),
 };

@@ -7,6 +7,7 @@
 import { loadProfile } from '../../index.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
+import { dispatch, type Subcommand } from '../subcommands.js';
 import { columns } from '../table.js';
 import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
 
@@ -101,15 +102,11 @@ async function rotateKey(args: string[], io: Io): Promise<number> {
   });
 }
 
-const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { add, list, 'rotate-key': rotateKey };
+const SUBCOMMANDS: Record<string, Subcommand> = { add, list, 'rotate-key': rotateKey };
 
 export const terminalsCommand: Command = {
   name: 'terminals',
   usage: 'bobina terminals add --email E --terminal ID [--printer <id|code>] [--device tcp://host:port|file:PATH] [--template-jobs] [--print-key] [--disabled] [--db F | --database-url URL] | list --email E [--json] [--db F | --database-url URL] | rotate-key --email E --terminal ID [--db F | --database-url URL]',
   summary: "an account's terminals: link one to a printer template (or none), a device the service prints to, template jobs; list them; issue or replace a key (printed once, last line)",
-  run(args, io) {
-    const sub = SUBCOMMANDS[args[0] ?? ''];
-    if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
-    return sub(args.slice(1), io);
-  },
+  run: dispatch(SUBCOMMANDS),
 };

@@ -2,6 +2,7 @@
 // passwords, taken from a prompt or stdin rather than the command line).
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
+import { dispatch, type Subcommand } from '../subcommands.js';
 import { PASSWORD_OPTIONS, readPassword } from '../password.js';
 import { columns } from '../table.js';
 import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
@@ -60,15 +61,11 @@ async function passwd(args: string[], io: Io): Promise<number> {
   });
 }
 
-const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { add, list, passwd };
+const SUBCOMMANDS: Record<string, Subcommand> = { add, list, passwd };
 
 export const usersCommand: Command = {
   name: 'users',
   usage: 'bobina users add --email E --name N [--password-stdin | --password P] [--meta key=value ...] [--role R ...] | list [--json] | passwd --email E [--password-stdin | --password P]  [--db F | --database-url URL]',
   summary: 'partner accounts: add one, list them, change a password (asked on the terminal unless given)',
-  run(args, io) {
-    const sub = SUBCOMMANDS[args[0] ?? ''];
-    if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
-    return sub(args.slice(1), io);
-  },
+  run: dispatch(SUBCOMMANDS),
 };

@@ -4,12 +4,13 @@
 // BOBINA_WEBHOOKS_HTTP_HOSTS).
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
+import { dispatch, type Subcommand } from '../subcommands.js';
 import { columns } from '../table.js';
 import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
 
 const DB = STORE_OPTIONS;
 const server = () => import('../../server/webhooks/endpoints.js');
-const policy = async () => (await import('../../server/webhooks/address-policy.js')).policyFromEnv();
+const policy = async () => (await import('../../server/environment.js')).webhookPolicy(process.env);
 
 async function add(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, url: { type: 'string' }, event: { type: 'string', multiple: true }, ...DB }, 0);
@@ -138,15 +139,11 @@ async function replay(args: string[], io: Io): Promise<number> {
   });
 }
 
-const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { add, list, remove, 'rotate-secret': rotateSecret, enable, log, replay };
+const SUBCOMMANDS: Record<string, Subcommand> = { add, list, remove, 'rotate-secret': rotateSecret, enable, log, replay };
 
 export const webhooksCommand: Command = {
   name: 'webhooks',
   usage: 'bobina webhooks add --email E --url U [--event completed|failed|canceled|expired|stopped ...] | list --email E [--json] | remove --email E --id ID | rotate-secret --email E --id ID | enable --email E --id ID [--disable] | log --email E [--id ID] [--message M] [--intention N] [--limit N] [--json] | replay --email E --message M  [--db F | --database-url URL]',
   summary: 'end-of-job webhook endpoints of an account: add one (secret printed once), list, remove, rotate its secret, re-enable, see delivery attempts, replay a message (env BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS)',
-  run(args, io) {
-    const sub = SUBCOMMANDS[args[0] ?? ''];
-    if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
-    return sub(args.slice(1), io);
-  },
+  run: dispatch(SUBCOMMANDS),
 };
