@@ -1,7 +1,7 @@
 // POST /IntencaoImpressao/Insert, GET /IntencaoImpressao/GetById (spec §4.3, §4.4), POST
 // /IntencaoImpressao/Cancelar and /IntencaoImpressao/Recompilar, behind the printing scope's
 // authentication. Insert resolves the printer, compiles (see compiler.ts), and commits bytes +
-// diagnostics + the job's first state and history row before answering (jobs/jobs.ts).
+// diagnostics + the job's first state and history row before answering (jobs/partner.ts).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasErrors } from '../../index.js';
@@ -9,7 +9,7 @@ import { CompileTimeout, type CompileTask, type Compiler } from '../compiler.js'
 import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
 import { Problem } from '../errors.js';
 import type { Jobs } from '../jobs/jobs.js';
-import { cancelSchema, getByIdSchema, insertSchema, recompileSchema } from '../schemas.js';
+import { cancelSchema, getByIdSchema, insertSchema, recompileSchema } from '../schemas/intentions.js';
 import type { Store } from '../store/repositories.js';
 import type { IdempotentAnswer } from '../store/types.js';
 import { assertWellFormed, insertRequestHash } from './insert-request.js';
