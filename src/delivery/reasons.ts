@@ -4,8 +4,17 @@ import type { StatusReason } from '../profiles/status-schema.js';
 
 export type { StatusReason };
 
+/** Delivery cannot tell whether the job printed (it may be on paper): a person decides. */
+export const OUTCOME_UNKNOWN = 'outcome-unknown';
+
+/** Any other trouble (also what a stopped or failed report says when it gives no reason). */
+export const OTHER: StatusReason = 'other';
+
+/** The job was compiled for another printer than the terminal's: it is never sent. */
+export const PRINTER_MISMATCH = 'printer-mismatch';
+
 /** A job's reasons: the printer's, plus `outcome-unknown` when delivery cannot tell if it printed. */
-export type Reason = StatusReason | 'outcome-unknown';
+export type Reason = StatusReason | typeof OUTCOME_UNKNOWN;
 
 /** Each reason the printer can give (StatusReasonSchema's, every one), in the order reports list them; `stops`: the job must not be sent while it holds. */
 export const REASONS: Readonly<Record<StatusReason, { stops: boolean; says: string }>> = {

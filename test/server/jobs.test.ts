@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compile } from '../../src/index.js';
 import { sha256 } from '../../src/server/auth/secrets.js';
 import type { JobEvent } from '../../src/server/jobs/events.js';
-import { fromStates, target, TRANSITIONS, type LifecycleEvent } from '../../src/server/jobs/lifecycle.js';
+import { allows, fromStates, phaseOf, target, TRANSITIONS, WAITS_FOR_PERSON, type LifecycleEvent } from '../../src/server/jobs/lifecycle.js';
 import { harness, login, type Harness } from './helpers.js';
 
 let h: Harness;
@@ -42,6 +42,22 @@ describe('the lifecycle table', () => {
     for (const s of ['completed', 'failed', 'canceled', 'expired'] as const) expect(TRANSITIONS[s]).toEqual({});
     expect(fromStates('cancel').sort()).toEqual(['held', 'queued', 'stopped']);
     expect(fromStates('acquire')).toEqual(['queued']);
+  });
+
+  it('tells a stopped job that waits for a person from one that waits for its printer, by its reasons', () => {
+    const stopped = (...motivos: string[]) => ({ estado: 'stopped' as const, motivos });
+    expect(phaseOf(stopped('media-empty'))).toBe('stopped');
+    expect(phaseOf(stopped('outcome-unknown', 'media-empty'))).toBe('unknown-outcome');
+    expect(phaseOf(stopped('printer-mismatch'))).toBe('mismatched');
+    expect(allows(stopped('cover-open'), 'resume')).toBe(true);
+    expect(allows(stopped('cover-open'), 'start')).toBe(false);
+    expect(allows(stopped('outcome-unknown'), 'start')).toBe(true);
+    expect(allows(stopped('outcome-unknown'), 'resume')).toBe(false);
+    expect(allows(stopped('printer-mismatch'), 'start')).toBe(false);
+    expect(allows(stopped('printer-mismatch'), 'recompile')).toBe(true);
+    // What the stores' claim reads: these stopped jobs do not hold their terminal's queue back.
+    expect(WAITS_FOR_PERSON).toEqual({ estado: 'stopped', motivos: ['outcome-unknown', 'printer-mismatch'] });
+    expect(fromStates('start')).toEqual(['held', 'stopped']);
   });
 });
 

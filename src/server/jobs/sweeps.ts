@@ -2,7 +2,7 @@
 // never printed within their time-to-live (expired), as background workers.
 import { periodic, type BackgroundWorker } from '../workers/worker.js';
 import type { JobContext } from './context.js';
-import { transition } from './lifecycle.js';
+import { fromStates, transition } from './lifecycle.js';
 
 export class JobSweeps {
   /** Leases are not expired before this time (set when the sweeps start). */
@@ -16,7 +16,7 @@ export class JobSweeps {
    */
   async expireLeases(now = new Date()): Promise<number> {
     if (now.getTime() < this.graceUntil) return 0;
-    const due = await this.c.store.intentions.dueLeases(['acquired', 'printing'], now, 100);
+    const due = await this.c.store.intentions.dueLeases(fromStates('lease-expired'), now, 100);
     let count = 0;
     for (const ref of due) {
       const job = await this.c.store.transaction(async (tx) => {
@@ -40,7 +40,7 @@ export class JobSweeps {
 
   /** Jobs never printed within the time-to-live. */
   async expireJobs(now = new Date()): Promise<number> {
-    const due = await this.c.store.intentions.dueExpiry(['held', 'queued', 'stopped'], now, 100);
+    const due = await this.c.store.intentions.dueExpiry(fromStates('expire'), now, 100);
     let count = 0;
     for (const ref of due) {
       const job = await this.c.store.transaction((tx) => transition(tx, this.c.sink, ref, 'expire', { origem: 'server', at: now, motivos: [], detalhe: 'not printed in time' }));

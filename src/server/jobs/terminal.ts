@@ -4,12 +4,12 @@
 // so a job is delivered the same way whoever delivers it.
 import { randomBytes } from 'node:crypto';
 import { MAX_WAIT_MS, reportOrigin, type TerminalReport, type TerminalView } from '../../delivery/protocol.js';
+import { OTHER } from '../../delivery/reasons.js';
 import { loadProfile } from '../../index.js';
 import { Problem } from '../errors.js';
 import type { ClaimRoute, Intention, IntentionSummary, JobRef, Principal } from '../store/types.js';
 import type { JobContext } from './context.js';
-import { waitsForPrinter } from './events.js';
-import { acquireJob, fromStates, isFinal, recordIgnored, transition, type JobWithHistory } from './lifecycle.js';
+import { acquireJob, allows, fromStates, isFinal, next, phaseOf, recordIgnored, REPORTS, transition, type JobWithHistory } from './lifecycle.js';
 import { QueueNotifier } from './notifier.js';
 import { stopMismatched } from './printer-change.js';
 
@@ -74,11 +74,11 @@ export class TerminalJobs {
   async terminalView(p: Principal): Promise<TerminalView | undefined> {
     const route = await this.route(p);
     if (!route) return undefined;
-    const stopped = await this.c.store.intentions.listForRoute(route, ['stopped']);
+    const stopped = await this.c.store.intentions.listForRoute(route, fromStates('resume'));
     const printer = route.printerId === null ? undefined : loadProfile(route.printerId);
     return {
       impressoraId: printer?.id ?? null, codigoImpressora: printer?.code ?? null,
-      parados: stopped.filter((j) => j.leasedTo === route.terminalId && waitsForPrinter(j.motivos)).length,
+      parados: stopped.filter((j) => j.leasedTo === route.terminalId && allows(j, 'resume')).length,
     };
   }
 
@@ -99,26 +99,17 @@ export class TerminalJobs {
       const ref: JobRef = { accountId, id: r.id };
       let changed: Intention | undefined;
       if (job.leasedTo === terminalId) {
-        switch (r.estado) {
-          case 'printing': {
-            const until = new Date(now.getTime() + this.c.settings.leaseMs);
-            // Printing again: a renewal (Renovar), so the history does not grow.
-            if (job.estado === 'printing') {
-              changed = await tx.intentions.renewLease(ref, ['printing'], { token: r.token, leasedTo: terminalId }, until) ? { ...job, leaseExpiresAt: until } : undefined;
-            } else {
-              changed = await transition(tx, this.c.sink, ref, 'printing', { ...change, motivos: job.motivos }, { leaseExpiresAt: until }, r.token);
-            }
-            break;
-          }
-          case 'completed':
-            changed = await transition(tx, this.c.sink, ref, 'completed', change, { confirmacao: r.confirmacao ?? 'sent', leaseToken: null, leaseExpiresAt: null, reprint: false }, r.token);
-            break;
-          case 'stopped':
-            changed = await transition(tx, this.c.sink, ref, 'stopped', { ...change, motivos: motivos.length ? motivos : ['other'] }, { leaseToken: null, leaseExpiresAt: null }, r.token);
-            break;
-          case 'failed':
-            changed = await transition(tx, this.c.sink, ref, 'failed', { ...change, motivos: motivos.length ? motivos : ['other'] }, { leaseToken: null, leaseExpiresAt: null }, r.token);
-            break;
+        const rule = REPORTS[r.estado];
+        const until = new Date(now.getTime() + this.c.settings.leaseMs);
+        if (rule.lease === 'extend' && next(phaseOf(job), rule.event) === job.estado) {
+          // The same report again (printing): a renewal (Renovar), so the history does not grow.
+          changed = await tx.intentions.renewLease(ref, [job.estado], { token: r.token, leasedTo: terminalId }, until) ? { ...job, leaseExpiresAt: until } : undefined;
+        } else {
+          const reasons = rule.reasons === 'job' ? job.motivos : rule.reasons === 'report-or-other' && motivos.length === 0 ? [OTHER] : motivos;
+          changed = await transition(tx, this.c.sink, ref, rule.event, { ...change, motivos: reasons }, {
+            ...(rule.lease === 'extend' ? { leaseExpiresAt: until } : { leaseToken: null, leaseExpiresAt: null }),
+            ...(rule.confirms ? { confirmacao: r.confirmacao ?? 'sent', reprint: false } : {}),
+          }, r.token);
         }
       }
       if (!changed) {
@@ -150,9 +141,9 @@ export class TerminalJobs {
   async held(p: Principal, afterId: number, limit: number): Promise<{ jobs: IntentionSummary[]; next: number | null }> {
     const route = await this.route(p);
     if (!route) return { jobs: [], next: null };
-    const page = await this.c.store.intentions.listSummaries(route, ['held', 'stopped'], afterId, limit);
+    const page = await this.c.store.intentions.listSummaries(route, fromStates('start'), afterId, limit);
     return {
-      jobs: page.filter((j) => j.estado === 'held' || j.motivos.includes('outcome-unknown')),
+      jobs: page.filter((j) => allows(j, 'start')),
       next: page.length === limit ? page[page.length - 1]!.id : null,
     };
   }
@@ -163,8 +154,9 @@ export class TerminalJobs {
     const route = await this.route(p);
     const found = await this.c.store.intentions.get(accountId, id);
     if (!found || !route || !this.mayServe(route, found)) throw new Problem('intention-not-found', { intencaoImpressaoId: id });
-    const reprint = found.estado === 'stopped' && found.motivos.includes('outcome-unknown');
-    if (found.estado !== 'held' && !reprint) throw new Problem('job-not-startable', { intencaoImpressaoId: id, estado: found.estado });
+    // A job whose outcome was unknown is printed again (the client's journal lets it through).
+    const reprint = phaseOf(found) === 'unknown-outcome';
+    if (!allows(found, 'start')) throw new Problem('job-not-startable', { intencaoImpressaoId: id, estado: found.estado });
     const result = await this.c.store.transaction(async (tx) => {
       const changed = await transition(
         tx, this.c.sink, found, 'start',
@@ -182,7 +174,7 @@ export class TerminalJobs {
   async resume(p: Principal): Promise<number> {
     const route = await this.route(p);
     if (!route) return 0;
-    const stopped = (await this.c.store.intentions.listForRoute(route, ['stopped'])).filter((j) => waitsForPrinter(j.motivos));
+    const stopped = (await this.c.store.intentions.listForRoute(route, fromStates('resume'))).filter((j) => allows(j, 'resume'));
     let count = 0;
     for (const job of stopped) {
       const changed = await this.c.store.transaction((tx) => transition(tx, this.c.sink, job, 'resume', { origem: 'client', at: new Date(), motivos: [], detalhe: 'the printer is ready again' }));
