@@ -9,7 +9,7 @@ import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
 import { columns } from '../table.js';
-import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
+import { STORE_OPTIONS, withAccount } from '../with-store.js';
 
 /** `bobt_` and 6 characters: enough to tell keys apart in a listing. */
 const PREFIX_LENGTH = 11;
@@ -37,9 +37,7 @@ async function add(args: string[], io: Io): Promise<number> {
       throw new UsageError((err as Error).message);
     }
   }
-  return withStore(values, async (store) => {
-    const user = await accountByEmail(store, values.email!, io, 'terminals');
-    if (!user) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'terminals', async (store, user) => {
     await store.terminals.put({
       accountId: user.id, terminalId: values.terminal!, printerId: profile ? profile.id : null, enabled: !values.disabled,
       device: values.device ?? null, templateJobs: values['template-jobs'] === true,
@@ -59,9 +57,7 @@ async function add(args: string[], io: Io): Promise<number> {
 async function list(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, json: { type: 'boolean' }, ...STORE_OPTIONS }, 0);
   if (!values.email) throw new UsageError('--email is required');
-  return withStore(values, async (store) => {
-    const user = await accountByEmail(store, values.email!, io, 'terminals');
-    if (!user) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'terminals', async (store, user) => {
     const terminals = (await store.terminals.list(user.id)).map((t) => ({
       terminal: t.terminalId,
       printer: t.printerId === null ? null : loadProfile(String(t.printerId)).code,
@@ -91,9 +87,7 @@ async function issueKey(store: import('../../server/store/repositories.js').Stor
 async function rotateKey(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, terminal: { type: 'string' }, ...STORE_OPTIONS }, 0);
   if (!values.email || !values.terminal) throw new UsageError('--email and --terminal are required');
-  return withStore(values, async (store) => {
-    const user = await accountByEmail(store, values.email!, io, 'terminals');
-    if (!user) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'terminals', async (store, user) => {
     if (!(await store.terminals.find(user.id, values.terminal!))) {
       io.stderr.write(`bobina terminals: ${user.email} has no terminal ${values.terminal}\n`);
       return EXIT.failed;

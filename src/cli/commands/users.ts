@@ -5,7 +5,7 @@ import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
 import { PASSWORD_OPTIONS, readPassword } from '../password.js';
 import { columns } from '../table.js';
-import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
+import { STORE_OPTIONS, withAccount, withStore } from '../with-store.js';
 
 const hash = async (password: string) => (await import('../../server/auth/secrets.js')).hashPassword(password);
 
@@ -48,9 +48,7 @@ async function list(args: string[], io: Io): Promise<number> {
 async function passwd(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, ...PASSWORD_OPTIONS, ...STORE_OPTIONS }, 0);
   if (!values.email) throw new UsageError('--email is required');
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'users');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'users', async (store, account) => {
     const passwordHash = await hash(await readPassword(values, io, true));
     const revoked = await store.transaction(async (tx) => {
       await tx.accounts.setPasswordHash(account.id, passwordHash);

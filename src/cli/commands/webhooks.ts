@@ -6,7 +6,7 @@ import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
 import { columns } from '../table.js';
-import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
+import { STORE_OPTIONS, withAccount } from '../with-store.js';
 
 const DB = STORE_OPTIONS;
 const server = () => import('../../server/webhooks/endpoints.js');
@@ -23,9 +23,7 @@ async function add(args: string[], io: Io): Promise<number> {
     if (err instanceof UnknownEvent) throw new UsageError(err.message);
     throw err;
   }
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'webhooks');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {
     try {
       const { endpoint, secret } = await addEndpoint(store, account.id, values.url!, values.event, await policy());
       io.stdout.write(`${secret}\n`);
@@ -43,9 +41,7 @@ async function list(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, json: { type: 'boolean' }, ...DB }, 0);
   if (!values.email) throw new UsageError('--email is required');
   const { endpointView } = await server();
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'webhooks');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {
     const shown = (await store.webhooks.listEndpoints(account.id)).map(endpointView);
     if (values.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
     else {
@@ -62,9 +58,7 @@ async function endpointCommand(args: string[], io: Io, extra: Parameters<typeof 
   if (typeof values.email !== 'string' || typeof values.id !== 'string') throw new UsageError('--email and --id are required');
   const email = values.email;
   const id = values.id;
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, email, io, 'webhooks');
-    if (!account) return EXIT.failed;
+  return withAccount(values, email, io, 'webhooks', async (store, account) => {
     return fn(store, account.id, id, values);
   });
 }
@@ -104,9 +98,7 @@ async function log(args: string[], io: Io): Promise<number> {
   if (values.intention !== undefined && !/^\d{1,15}$/.test(values.intention)) throw new UsageError(`--intention "${values.intention}" is not an id`);
   if (values.limit !== undefined && !/^\d{1,4}$/.test(values.limit)) throw new UsageError(`--limit "${values.limit}" is not a number up to 9999`);
   const { attemptView } = await server();
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'webhooks');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {
     const attempts = (await store.webhooks.listAttempts(account.id, {
       limit: Number(values.limit ?? 100),
       ...(values.id ? { endpointId: values.id } : {}), ...(values.message ? { messageId: values.message } : {}),
@@ -126,9 +118,7 @@ async function log(args: string[], io: Io): Promise<number> {
 async function replay(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, message: { type: 'string' }, ...DB }, 0);
   if (!values.email || !values.message) throw new UsageError('--email and --message are required');
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'webhooks');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {
     const message = await store.webhooks.replay(account.id, values.message!, new Date());
     if (!message) {
       io.stderr.write(`bobina webhooks: no message ${values.message} in this account\n`);
