@@ -47,7 +47,7 @@ export { DEFAULT_LIMITS, type CompileLimits } from './limits.js';
 export { DIAGNOSTIC_CODES, hasErrors, type Diagnostic, type DiagnosticCode, type Severity, type Span, type Position } from './diagnostics.js';
 export { mnemonic, type EmitRecord, type RecordOp } from './emit/index.js';
 export { formatListing, type ListingOptions } from './inspect/listing.js';
-export { disassemble, formatDisassembly, renderSvg, renderPng, renderPage, selfTest, type Instruction, type Effect, type DisassembleOptions, type RenderOptions, type Page, type SelfTestResult } from './inspect/index.js';
+export { disassemble, formatDisassembly, renderSvg, renderPng, renderPage, selfTest, svgParts, type SvgParts, type Mark, type Instruction, type Effect, type DisassembleOptions, type RenderOptions, type Page, type SelfTestResult } from './inspect/index.js';
 export type { Op, OpName, Align, Bitmap, Ecc, HriPosition } from './lower/index.js';
 export type { Symbology } from './lower/barcode/symbol.js';
 export type { ImageSources } from './lower/image.js';

@@ -94,12 +94,21 @@ const DRAW: Draw = {
     `<path d="M${page.width + 4} ${m.y0}h4V${m.y1}h-4" class="feed"/>` + note(m.y0 + Math.max(0, (m.y1 - m.y0) / 2 - 10), NOTE_LABEL.feed!(m), page.width),
 };
 
-/** The page as an SVG document. */
-export function pageToSvg(page: Page): string {
+/** The SVG document in parts: what opens it, each mark's elements ('' for a mark that draws nothing), and what closes it. */
+export interface SvgParts {
+  head: string;
+  marks: string[];
+  tail: string;
+}
+
+/**
+ * The page as SVG, in parts (pageToSvg joins them): for a viewer that redraws only the marks that
+ * changed (the playground draws each mark once, at y = 0, and moves it into place).
+ */
+export function svgParts(page: Page): SvgParts {
   const w = page.width + gutterFor(page) + MARGIN * 2;
   const h = page.height + HEADER + MARGIN;
-  const body = page.marks.map((m) => (DRAW[m.kind] as (m: Mark, p: Page) => string)(m, page)).filter(Boolean);
-  return [
+  const head = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">`,
     `<style>text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;white-space:pre}.note{font-size:14px;fill:#666}.condensed{fill:#111}.cut{stroke:#c00;stroke-width:2;stroke-dasharray:10 6}.feed{fill:none;stroke:#999;stroke-width:1.5}.title{font-family:'DejaVu Sans',Arial,sans-serif;font-size:14px;fill:#444}</style>`,
@@ -107,9 +116,13 @@ export function pageToSvg(page: Page): string {
     `<text x="${MARGIN}" y="${HEADER - 8}" class="title">${escapeXml(page.title)}</text>`,
     `<g transform="translate(${MARGIN} ${HEADER})" shape-rendering="crispEdges">`,
     `<rect width="${page.width}" height="${page.height}" fill="#fff"/>`,
-    ...body,
-    `</g>`,
-    `</svg>`,
-    '',
   ].join('\n');
+  const marks = page.marks.map((m) => (DRAW[m.kind] as (m: Mark, p: Page) => string)(m, page));
+  return { head, marks, tail: `</g>\n</svg>\n` };
+}
+
+/** The page as an SVG document. */
+export function pageToSvg(page: Page): string {
+  const { head, marks, tail } = svgParts(page);
+  return [head, ...marks.filter(Boolean), tail].join('\n');
 }
