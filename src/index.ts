@@ -48,7 +48,7 @@ export { DIAGNOSTIC_CODES, hasErrors, type Diagnostic, type DiagnosticCode, type
 export { mnemonic, type EmitRecord, type RecordOp } from './emit/index.js';
 export { formatListing, type ListingOptions } from './inspect/listing.js';
 export { disassemble, formatDisassembly, renderSvg, renderPng, renderPage, selfTest, svgParts, type SvgParts, type Mark, type Instruction, type Effect, type DisassembleOptions, type RenderOptions, type Page, type SelfTestResult } from './inspect/index.js';
-export type { Op, OpName, Align, Bitmap, Ecc, HriPosition } from './lower/index.js';
+export type { Op, OpName, Align, Bitmap, Ecc, HriPosition, TextStyle } from './lower/index.js';
 export type { Symbology } from './lower/barcode/symbol.js';
 export type { ImageSources } from './lower/image.js';
 export { verifyWebhook, webhookSignature, WebhookVerificationError, type WebhookHeaders, type VerifyWebhookOptions } from './webhooks/verify.js';

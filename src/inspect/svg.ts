@@ -63,6 +63,34 @@ function gutterFor(page: Page): number {
   return Math.max(GUTTER, Math.ceil(NOTE_X + widest + 8));
 }
 
+/**
+ * Text with its styles: a black band behind inverted text (the text white), a rule under
+ * underlined text, bold glyphs, and glyphs stretched to the height multiplier (the width one is
+ * already in the column width), the cell's top kept in place.
+ */
+function styledText(m: Extract<Mark, { kind: 'text' }>, look: NonNullable<Extract<Mark, { kind: 'text' }>['look']>, size: string): string {
+  const width = m.charWidth * [...m.text].length;
+  const out: string[] = [];
+  if (look.invert) out.push(`<rect x="${m.x.toFixed(2)}" y="${m.y}" width="${width.toFixed(2)}" height="${look.cellHeight}"/>`);
+  // The glyph is drawn at the width multiplier's size; the rest of the height is a vertical stretch.
+  const k = look.height / look.width;
+  const baseline = m.y + BASELINE * look.width;
+  const attrs = [
+    `x="${m.x.toFixed(2)}"`,
+    `y="${baseline.toFixed(2)}"`,
+    `font-size="${size}"`,
+    `textLength="${width.toFixed(2)}"`,
+    'lengthAdjust="spacingAndGlyphs"',
+    ...(look.bold ? ['font-weight="bold"'] : []),
+    ...(look.invert ? ['fill="#fff"'] : []),
+    ...(k !== 1 ? [`transform="matrix(1 0 0 ${k.toFixed(4)} 0 ${(m.y * (1 - k)).toFixed(2)})"`] : []),
+    ...(m.condensed ? ['class="condensed"'] : []),
+  ];
+  out.push(`<text ${attrs.join(' ')}>${escapeXml(m.text)}</text>`);
+  if (look.underline) out.push(`<rect x="${m.x.toFixed(2)}" y="${m.y + look.cellHeight - 2}" width="${width.toFixed(2)}" height="2"${look.invert ? ' fill="#fff"' : ''}/>`);
+  return out.join('');
+}
+
 type Draw = { [K in Mark['kind']]: (m: Extract<Mark, { kind: K }>, page: Page) => string };
 
 const DRAW: Draw = {
@@ -70,6 +98,7 @@ const DRAW: Draw = {
     // Each word is placed at its own column: renderers collapse or resize spaces, columns must not move.
     const size = (m.charWidth * EM_PER_ADVANCE).toFixed(2);
     const cls = m.condensed ? ' class="condensed"' : '';
+    if (m.look) return styledText(m, m.look, size);
     const out: string[] = [];
     const chars = [...m.text];
     for (let i = 0; i < chars.length; ) {
