@@ -58,6 +58,18 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(await store.intentions.get(accountId, 1)).toBeUndefined();
   });
 
+  both('rolls back a transaction whose history row for a job it inserted fails, reporting that failure', async () => {
+    // On PostgreSQL that row is sent without waiting for its answer: its error comes with the next statement.
+    const err = await store.transaction(async (tx) => {
+      const i = await tx.intentions.insert(draft('bad-history'));
+      await tx.intentions.appendHistory(i.id, { estado: 'queued', evento: 'insert', motivos: [], origem: 'server', detalhe: null, at: new Date(Number.NaN) });
+      return tx.intentions.get(accountId, i.id);
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).not.toMatch(/transaction is aborted/);
+    expect(await store.intentions.get(accountId, 1)).toBeUndefined();
+  });
+
   sqliteOnly('holds other callers back until an open transaction ends, so they never run inside it', async () => {
     const order: string[] = [];
     let release!: () => void;

@@ -4,16 +4,12 @@
 // (postgres/db.ts), and the pool replaces dead clients by itself when the database comes back.
 import pg from 'pg';
 import type { Repositories, Store } from './repositories.js';
-import { postgresAccounts } from './postgres/accounts.js';
-import { postgresCredentials } from './postgres/credentials.js';
 import { Connections, storeError, type Db } from './postgres/db.js';
-import { postgresIntentions } from './postgres/intentions.js';
-import { postgresLoginAttempts } from './postgres/login-attempts.js';
+import { postgresExec } from './postgres/dialect.js';
 import { migrate } from './postgres/migrate.js';
-import { postgresTerminals } from './postgres/terminals.js';
 import { pgSignals, signalChannel } from './postgres/signals.js';
 import { parsePostgresUrl, quoteIdent } from './postgres/url.js';
-import { postgresWebhooks } from './postgres/webhooks.js';
+import { repositories as on } from './sql/repositories.js';
 
 export interface PostgresOptions {
   /** Connections in the pool (default 10). */
@@ -39,14 +35,7 @@ const types = {
   },
 } as unknown as pg.CustomTypesConfig;
 
-const repositories = (db: Db): Repositories => ({
-  accounts: postgresAccounts(db),
-  terminals: postgresTerminals(db),
-  credentials: postgresCredentials(db),
-  intentions: postgresIntentions(db),
-  loginAttempts: postgresLoginAttempts(db),
-  webhooks: postgresWebhooks(db),
-});
+const repositories = (db: Db): Repositories => on(postgresExec(db));
 
 /**
  * Opens (and migrates) the store at `url`; `?schema=NAME` puts every table in that schema,
@@ -67,7 +56,8 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     ...(target.options !== undefined || searchPath.length > 0 ? { options: [target.options, ...searchPath].filter(Boolean).join(' ') } : {}),
     types,
   };
-  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
+  // Pipelined: a transaction's BEGIN goes out with its first statement (postgres/db.ts).
+  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10, pipeline: true });
   // An idle client whose connection dies is dropped by the pool; without a listener the 'error'
   // event would end the process.
   pool.on('error', (err) => options.onIdleError?.(storeError(err) as Error));

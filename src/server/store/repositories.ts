@@ -1,6 +1,7 @@
-// The store interface every backend implements (SQLite today, PostgreSQL next): one repository
-// per aggregate, every method async, and transaction(fn) handing fn the same repositories bound to
-// one transaction, so a state change, its history row and its outbox row commit together.
+// The store interface: one repository per aggregate, every method async, and transaction(fn)
+// handing fn the same repositories bound to one transaction, so a state change, its history row and
+// its outbox row commit together. The repositories are written once (sql/), for SQLite and
+// PostgreSQL alike; each backend adds only its dialect (sqlite/dialect.ts, postgres/dialect.ts).
 //
 // Rules every backend and every caller keep:
 // - Repositories take and return domain values (types.ts); they never build HTTP answers.

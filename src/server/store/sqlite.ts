@@ -2,17 +2,12 @@
 // transaction is one statement; transaction(fn) is BEGIN IMMEDIATE … COMMIT with other callers
 // queued meanwhile (sqlite/gate.ts). The WAL checkpointer is the store's background worker.
 import Database from 'better-sqlite3';
-import type { Repositories, Store } from './repositories.js';
-import { sqliteAccounts } from './sqlite/accounts.js';
-import { bind, type Sync } from './sqlite/bind.js';
+import type { Store } from './repositories.js';
+import { repositories } from './sql/repositories.js';
 import { DEFAULT_CHECKPOINTS, walCheckpointer, type CheckpointPolicy, type WalCheckpointer } from './sqlite/checkpointer.js';
-import { sqliteCredentials } from './sqlite/credentials.js';
-import { Gate, type Runner } from './sqlite/gate.js';
-import { sqliteIntentions } from './sqlite/intentions.js';
-import { sqliteLoginAttempts } from './sqlite/login-attempts.js';
+import { sqliteExecutor } from './sqlite/dialect.js';
+import { Gate } from './sqlite/gate.js';
 import { migrate } from './sqlite/migrate.js';
-import { sqliteTerminals } from './sqlite/terminals.js';
-import { sqliteWebhooks } from './sqlite/webhooks.js';
 
 export interface SqliteOptions {
   /** `NORMAL` (default) survives a process crash; `FULL` also survives power loss, at a cost per commit. */
@@ -40,8 +35,6 @@ function enterWal(db: Database.Database, timeoutMs: number): void {
   }
 }
 
-type SyncRepositories = { [K in keyof Repositories]: Sync<Repositories[K]> };
-
 export function openSqliteStore(file: string, options: SqliteOptions = {}): Store {
   const db = new Database(file);
   // Before anything that locks: a second process opening the same fresh file waits instead of failing.
@@ -53,23 +46,6 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
   // A WAL reset by a writer is cut back to this size (a TRUNCATE checkpoint cuts it to zero).
   db.pragma(`journal_size_limit = ${policy.truncateAboveBytes}`);
   migrate(db);
-
-  const sync: SyncRepositories = {
-    accounts: sqliteAccounts(db),
-    terminals: sqliteTerminals(db),
-    credentials: sqliteCredentials(db),
-    intentions: sqliteIntentions(db),
-    loginAttempts: sqliteLoginAttempts(db),
-    webhooks: sqliteWebhooks(db),
-  };
-  const repositories = (run: Runner): Repositories => ({
-    accounts: bind(sync.accounts, run),
-    terminals: bind(sync.terminals, run),
-    credentials: bind(sync.credentials, run),
-    intentions: bind(sync.intentions, run),
-    loginAttempts: bind(sync.loginAttempts, run),
-    webhooks: bind(sync.webhooks, run),
-  });
 
   const checkpointer: WalCheckpointer | undefined = file === ':memory:' ? undefined : walCheckpointer(file, db, () => gate.exclusive(), policy);
   const gate: Gate = new Gate(checkpointer ? () => checkpointer.watch() : undefined);
@@ -84,10 +60,11 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     },
   };
   const workers = checkpointer ? [checkpointer] : [];
+  const exec = sqliteExecutor(db, (fn) => gate.transaction(steps, fn));
 
   return {
-    ...repositories(gate.run),
-    transaction: (fn) => gate.transaction(steps, (run) => fn(repositories(run))),
+    ...repositories(exec(gate.run, false)),
+    transaction: (fn) => gate.transaction(steps, (run) => fn(repositories(exec(run, true)))),
     workers: () => workers,
     async close() {
       // Waits for a transaction in progress; the app stops the workers before it closes the store.

@@ -3,6 +3,7 @@
 // StoreUnavailableError, and refuses the store's own repositories inside transaction(fn), as the
 // SQLite gate does (repositories.ts: calling them there is a caller's mistake on every backend).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type pg from 'pg';
 import type { Pool, PoolClient } from 'pg';
 import { StoreUnavailableError } from '../types.js';
 
@@ -18,6 +19,12 @@ export interface Db {
    * this Db already belongs to. For the few methods that are two statements (a lock, then the work).
    */
   atomic<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * A statement whose answer nobody waits for. Inside a transaction it is sent at once and not
+   * waited for (pipelined with the statements after it); if it fails, the next statement or the
+   * commit fails with its error. Outside one it is an ordinary statement.
+   */
+  write(sql: string, values?: readonly unknown[]): Promise<void>;
   /** True inside transaction(fn): findIdempotent's advisory lock then lasts until it ends. */
   readonly inTransaction: boolean;
 }
@@ -105,6 +112,9 @@ export class Connections {
       this.refuseFromInside();
       return this.begin(async (db) => fn(db));
     },
+    write: async (sql, values) => {
+      await this.db.query(sql, values);
+    },
   };
 
   /** BEGIN … fn … COMMIT on one client (ROLLBACK and rethrow when fn throws); fn's Db stops working when it ends. */
@@ -114,25 +124,45 @@ export class Connections {
     return this.begin((db) => this.context.run(token, () => fn(db)), token);
   }
 
+  /**
+   * BEGIN goes out with the transaction's first statement, in one write (the pool's clients
+   * pipeline: pg sends a query without waiting for the answer to the one before), and writes nobody
+   * waits for go out with whatever follows them: fewer round trips per transaction. A transaction
+   * that ran no statement sends nothing at all.
+   */
   private begin<T>(fn: (db: Db) => Promise<T>, token = { open: true }): Promise<T> {
     return withClient(this.pool, async (client) => {
+      let begun = false;
+      /** Sent, not yet waited for: waited for (their errors reported) with the next statement or the commit. */
+      const unanswered: Promise<unknown>[] = [];
+      const send = (sql: string, values?: readonly unknown[]): Promise<unknown>[] => {
+        if (!token.open) throw new Error('store: this transaction has already ended');
+        const begin = begun ? [] : [client.query('BEGIN')];
+        begun = true;
+        return [...unanswered.splice(0), ...begin, values === undefined ? client.query(sql) : client.query(sql, sendable(values))];
+      };
       const db: Db = {
         inTransaction: true,
         query: async <R>(sql: string, values: readonly unknown[] = []) => {
-          if (!token.open) throw new Error('store: this transaction has already ended');
-          const r = await client.query(sql, sendable(values)).catch(rethrow);
+          const answers = await Promise.all(send(sql, values)).catch(rethrow);
+          const r = answers.at(-1) as pg.QueryResult;
           return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+        },
+        write: async (sql, values = []) => {
+          const sent = send(sql, values);
+          // Handled here so it is never an unhandled rejection; the promise itself is waited for later.
+          for (const p of sent) p.catch(noop);
+          unanswered.push(...sent);
         },
         atomic: (inner) => inner(db),
       };
-      await client.query('BEGIN').catch(rethrow);
       try {
         const result = await fn(db);
-        await client.query('COMMIT').catch(rethrow);
+        if (begun) await Promise.all(send('COMMIT')).catch(rethrow);
         return result;
       } catch (err) {
         // A dead connection cannot roll back (the server already did); its error is the one to report.
-        if (!isGone(err)) await client.query('ROLLBACK').catch(noop);
+        if (begun && !isGone(err)) await client.query('ROLLBACK').catch(noop);
         throw err;
       } finally {
         token.open = false;

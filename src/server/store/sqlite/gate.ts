@@ -37,7 +37,7 @@ export class Gate {
       this.settled();
       return result;
     }
-    return this.refuseFromInside().then(() => this.acquire()).then(() => {
+    return this.refuseFromInside().then(() => this.take()).then(() => {
       try {
         return fn();
       } finally {
@@ -50,8 +50,7 @@ export class Gate {
   /** Runs `fn` between begin and commit (rollback if it throws), with a runner bound to this transaction. */
   async transaction<T>(steps: TransactionSteps, fn: (run: Runner) => Promise<T>): Promise<T> {
     await this.refuseFromInside();
-    if (this.locked) await this.acquire();
-    else this.locked = true;
+    await this.take();
     const token = {};
     let open = true;
     const run: Runner = (statement) => {
@@ -84,8 +83,7 @@ export class Gate {
    */
   async exclusive(): Promise<() => void> {
     await this.refuseFromInside();
-    if (this.locked) await this.acquire();
-    else this.locked = true;
+    await this.take();
     let released = false;
     return () => {
       if (released) return;
@@ -98,6 +96,16 @@ export class Gate {
     if (this.owner !== undefined && this.context.getStore() === this.owner) {
       return Promise.reject(new Error("store: inside transaction(fn) use the repositories fn receives, not the store's own (they would wait for this transaction)"));
     }
+    return Promise.resolve();
+  }
+
+  /**
+   * Takes the lock, waiting for it when it is held. Checked here, when the caller's turn comes, not
+   * earlier: a lock held when a statement was queued may have been released with nobody waiting since.
+   */
+  private take(): Promise<void> {
+    if (this.locked) return this.acquire();
+    this.locked = true;
     return Promise.resolve();
   }
 

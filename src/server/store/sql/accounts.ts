@@ -1,0 +1,39 @@
+// accounts (the `users` table): partner accounts with scrypt password hashes. E-mails are stored
+// lower-cased and unique (the dialect's emailKey), so "taken" is case-insensitive.
+import { randomUUID } from 'node:crypto';
+import type { AccountRepository } from '../repositories.js';
+import { DuplicateError, type Account } from '../types.js';
+import { one, type Dialect, type Exec } from './dialect.js';
+import { json, raw, sql, type Sql } from './statement.js';
+
+interface Row { id: string; email: string; name: string; password_hash: string; metadata: unknown; roles: unknown; created_at: number }
+
+const toAccount = (d: Dialect, r: Row): Account => ({
+  id: r.id, email: r.email, name: r.name, passwordHash: r.password_hash, metadata: d.json(r.metadata), roles: d.json(r.roles), createdAt: new Date(r.created_at),
+});
+
+const COLUMNS = raw('id, email, name, password_hash, metadata, roles, created_at');
+
+export function accounts(x: Exec): AccountRepository {
+  const d = x.dialect;
+  const find = async (where: Sql) => {
+    const r = await one<Row>(x, sql`SELECT ${COLUMNS} FROM users WHERE ${where}`);
+    return r && toAccount(d, r);
+  };
+  return {
+    async create(a) {
+      const account: Account = { ...a, id: randomUUID(), email: a.email.toLowerCase(), createdAt: new Date() };
+      // DO NOTHING rather than a unique violation, which would abort an enclosing PostgreSQL transaction.
+      const n = await x.run(sql`INSERT INTO users (${COLUMNS}) VALUES (${account.id}, ${account.email}, ${account.name}, ${account.passwordHash},
+        ${json(account.metadata)}, ${json(account.roles)}, ${account.createdAt}) ON CONFLICT DO NOTHING`);
+      if (n === 0) throw new DuplicateError(`a user with e-mail ${account.email} already exists`);
+      return account;
+    },
+    findByEmail: (email) => find(sql`${d.emailKey} = ${email.toLowerCase()}`),
+    findById: (id) => find(sql`id = ${id}`),
+    async list() {
+      return (await x.all<Row>(sql`SELECT ${COLUMNS} FROM users ORDER BY created_at, ${d.insertOrder}`)).map((r) => toAccount(d, r));
+    },
+    setPasswordHash: async (id, hash) => (await x.run(sql`UPDATE users SET password_hash = ${hash} WHERE id = ${id}`)) === 1,
+  };
+}

@@ -1,0 +1,78 @@
+// credentials: API keys, access tokens and refresh tokens, stored only as sha256 hashes.
+import { randomBytes } from 'node:crypto';
+import type { CredentialRepository } from '../repositories.js';
+import type { ApiKey } from '../types.js';
+import { one, type Exec } from './dialect.js';
+import { sql } from './statement.js';
+
+interface KeyRow { id: string; user_id: string; name: string; prefix: string | null; created_at: number }
+
+const toKey = (r: KeyRow): ApiKey => ({ id: r.id, accountId: r.user_id, name: r.name, prefix: r.prefix, createdAt: new Date(r.created_at) });
+
+/** Key ids are shown to operators and typed back (`bobina keys revoke --id`): short, random, never derived from the key. */
+const newKeyId = () => `key_${randomBytes(6).toString('hex')}`;
+
+const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+
+export function credentials(x: Exec): CredentialRepository {
+  const d = x.dialect;
+  return {
+    async authenticate(hash, now) {
+      // Every request asks this: one statement, in order: an access token, an API key, a terminal key.
+      const r = await one<{ user_id: string; terminal_id: string | null }>(x, sql`
+        SELECT user_id, NULL AS terminal_id, 1 AS kind FROM access_tokens WHERE token_hash = ${hash} AND expires_at > ${now}
+        UNION ALL SELECT user_id, NULL, 2 FROM api_keys WHERE key_hash = ${hash}
+        UNION ALL SELECT user_id, terminal_id, 3 FROM terminal_keys WHERE key_hash = ${hash}
+        ORDER BY kind LIMIT 1`);
+      if (!r) return undefined;
+      return r.terminal_id === null ? { kind: 'account', accountId: r.user_id } : { kind: 'terminal', accountId: r.user_id, terminalId: r.terminal_id };
+    },
+    async setTerminalKey(accountId, terminalId, keyHash, prefix) {
+      const createdAt = new Date();
+      await x.batch([
+        sql`DELETE FROM terminal_keys WHERE user_id = ${accountId} AND terminal_id = ${terminalId}`,
+        sql`INSERT INTO terminal_keys (key_hash, user_id, terminal_id, prefix, created_at) VALUES (${keyHash}, ${accountId}, ${terminalId}, ${prefix}, ${createdAt})`,
+      ]);
+      return { accountId, terminalId, prefix, createdAt };
+    },
+    async createApiKey(k) {
+      const key: ApiKey = { id: newKeyId(), accountId: k.accountId, name: k.name, prefix: k.prefix, createdAt: new Date() };
+      await x.run(sql`INSERT INTO api_keys (key_hash, user_id, name, created_at, id, prefix)
+        VALUES (${k.keyHash}, ${k.accountId}, ${k.name}, ${key.createdAt}, ${key.id}, ${k.prefix})`);
+      return key;
+    },
+    async listApiKeys(accountId) {
+      const rows = await x.all<KeyRow>(sql`SELECT id, user_id, name, prefix, created_at FROM api_keys WHERE user_id = ${accountId}
+        ORDER BY created_at, ${d.insertOrder}`);
+      return rows.map(toKey);
+    },
+    revokeApiKey: async (accountId, id) => (await x.run(sql`DELETE FROM api_keys WHERE user_id = ${accountId} AND id = ${id}`)) === 1,
+    async storeTokens(accountId, t) {
+      await x.batch([
+        sql`INSERT INTO access_tokens (token_hash, user_id, expires_at, family) VALUES (${t.accessHash}, ${accountId}, ${t.accessExpiresAt}, ${t.family})`,
+        sql`INSERT INTO refresh_tokens (token_hash, user_id, expires_at, family) VALUES (${t.refreshHash}, ${accountId}, ${t.refreshExpiresAt}, ${t.family})`,
+      ]);
+    },
+    async takeRefreshToken(hash, now, newFamily) {
+      // Used up only if unused (of two at once, one wins)…
+      const fresh = await one<{ user_id: string; family: string }>(x, sql`UPDATE refresh_tokens SET used_at = ${now}, family = COALESCE(family, ${newFamily})
+        WHERE token_hash = ${hash} AND used_at IS NULL AND expires_at > ${now} RETURNING user_id, family`);
+      if (fresh) return { accountId: fresh.user_id, family: fresh.family };
+      // …else, if it was used before, its family revoked: it is one of them (a second reuse finds nothing left).
+      const family = sql`SELECT family FROM refresh_tokens WHERE token_hash = ${hash} AND used_at IS NOT NULL`;
+      const [, refresh] = await x.batch([
+        sql`DELETE FROM access_tokens WHERE family IN (${family})`,
+        sql`DELETE FROM refresh_tokens WHERE family IN (${family})`,
+      ]);
+      return refresh! > 0 ? 'reused' : undefined;
+    },
+    revokeTokens: async (accountId) => sum(await x.batch([
+      sql`DELETE FROM access_tokens WHERE user_id = ${accountId}`,
+      sql`DELETE FROM refresh_tokens WHERE user_id = ${accountId}`,
+    ])),
+    purgeExpired: async (now) => sum(await x.batch([
+      sql`DELETE FROM access_tokens WHERE expires_at <= ${now}`,
+      sql`DELETE FROM refresh_tokens WHERE expires_at <= ${now}`,
+    ])),
+  };
+}

@@ -1,0 +1,208 @@
+// intentions: compiled print jobs (bytes + diagnostics), their delivery state and history, and the
+// Idempotency-Key answers given for them. State changes are single guarded statements; which
+// states they may start from is jobs/lifecycle.ts's table, passed in as `from`.
+import { WAITS_FOR_PERSON } from '../../jobs/lifecycle.js';
+import type { IntentionRepository } from '../repositories.js';
+import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type IntentionSummary, type JobPatch, type JobState } from '../types.js';
+import { lock, one, type Dialect, type Exec } from './dialect.js';
+import { date, empty, join, json, list, raw, sql, utf8, type Sql } from './statement.js';
+
+/** A row as either driver returns it: `unknown` where they differ (the dialect reads those). */
+interface Row {
+  id: number; user_id: string; referencia: unknown; conteudo: unknown; terminal_id: string | null; impressora_id: number; codigo_impressora: string;
+  aguardar: unknown; status: string; bytes: Buffer; diagnostics: unknown; created_at: number; estado: JobState; motivos: unknown; tentativas: number;
+  confirmacao: Intention['confirmacao']; leased_to: string | null; lease_token: string | null; lease_expires_at: number | null; expires_at: number | null;
+  reprint: unknown; url_callback: string | null; ignored_reports: number; size: number;
+}
+interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: unknown; origem: HistoryEntry['origem']; detalhe: unknown; at: number }
+
+
+/** Every column but the heavy ones (content, bytes, diagnostics), and the bytes' length. */
+const SUMMARY_COLUMNS = raw(`c.id, c.user_id, c.referencia, c.terminal_id, c.impressora_id, c.codigo_impressora, c.aguardar, c.status, c.created_at,
+  c.estado, c.motivos, c.tentativas, c.confirmacao, c.leased_to, c.lease_token, c.lease_expires_at, c.expires_at, c.reprint, c.url_callback,
+  c.ignored_reports, length(c.bytes) AS size`);
+
+const toSummary = (d: Dialect, r: Row): IntentionSummary => ({
+  id: r.id, accountId: r.user_id, referencia: d.text(r.referencia), terminalId: r.terminal_id, impressoraId: r.impressora_id,
+  codigoImpressora: r.codigo_impressora, aguardarClienteIniciarImpressao: d.flag(r.aguardar), status: r.status, createdAt: new Date(r.created_at),
+  estado: r.estado, motivos: d.json(r.motivos), tentativas: r.tentativas, confirmacao: r.confirmacao, leasedTo: r.leased_to, leaseToken: r.lease_token,
+  leaseExpiresAt: date(r.lease_expires_at), expiresAt: date(r.expires_at), reprint: d.flag(r.reprint), urlCallback: r.url_callback,
+  ignoredReports: r.ignored_reports, size: r.size,
+});
+
+const toIntention = (d: Dialect, r: Row): Intention => {
+  const { size: _size, ...rest } = toSummary(d, { ...r, size: r.bytes.length });
+  return { ...rest, conteudo: d.text(r.conteudo)!, bytes: new Uint8Array(r.bytes), diagnostics: d.json(r.diagnostics) };
+};
+
+const toHistory = (d: Dialect, r: HistoryRow): HistoryEntry => ({
+  seq: r.seq, estado: r.estado, evento: r.evento, motivos: d.json(r.motivos), origem: r.origem, detalhe: d.text(r.detalhe), at: new Date(r.at),
+});
+
+/** SET clause for a patch: only the fields it carries. */
+function setClause(p: JobPatch): Sql {
+  const sets = [sql`estado = ${p.estado}`, sql`status = ${p.status}`];
+  if (p.motivos !== undefined) sets.push(sql`motivos = ${json(p.motivos)}`);
+  if (p.tentativasIncrement) sets.push(sql`tentativas = tentativas + 1`);
+  if (p.confirmacao !== undefined) sets.push(sql`confirmacao = ${p.confirmacao}`);
+  if (p.leasedTo !== undefined) sets.push(sql`leased_to = ${p.leasedTo}`);
+  if (p.leaseToken !== undefined) sets.push(sql`lease_token = ${p.leaseToken}`);
+  if (p.leaseExpiresAt !== undefined) sets.push(sql`lease_expires_at = ${p.leaseExpiresAt}`);
+  if (p.reprint !== undefined) sets.push(sql`reprint = ${p.reprint}`);
+  if (p.compiled !== undefined) {
+    const c = p.compiled;
+    sets.push(sql`bytes = ${c.bytes}`, sql`diagnostics = ${json(c.diagnostics)}`, sql`impressora_id = ${c.impressoraId}`, sql`codigo_impressora = ${c.codigoImpressora}`);
+  }
+  return join(sets);
+}
+
+/**
+ * The jobs a route may take: its own terminal's, and (taking template jobs) the account's jobs with
+ * no terminal, for its template or any; a template job once leased stays with that terminal, so a
+ * re-offer after a lost report reaches the journal that knows it.
+ */
+function routeWhere(r: ClaimRoute): Sql {
+  const own = sql`c.user_id = ${r.accountId} AND (c.terminal_id = ${r.terminalId}`;
+  if (!r.templateJobs) return sql`${own})`;
+  const printer = r.printerId === null ? empty : sql` AND c.impressora_id = ${r.printerId}`;
+  return sql`${own} OR (c.terminal_id IS NULL AND (c.leased_to IS NULL OR c.leased_to = ${r.terminalId})${printer}))`;
+}
+
+/**
+ * A stopped job on this terminal's printer holds its queue back (when the printer clears, it goes
+ * first), unless it waits for a person, not for the printer (lifecycle.ts's WAITS_FOR_PERSON).
+ */
+const queueHeld = (d: Dialect, terminalId: string) => sql`EXISTS (SELECT 1 FROM intentions s
+  WHERE s.user_id = c.user_id AND s.leased_to = ${terminalId} AND s.estado = ${WAITS_FOR_PERSON.estado}
+    AND NOT EXISTS (SELECT 1 FROM ${d.jsonTexts(raw('s.motivos'), 'm')} WHERE m.value IN ${list(WAITS_FOR_PERSON.motivos)}))`;
+
+const refs = (rows: { user_id: string; id: number }[]) => rows.map((r) => ({ accountId: r.user_id, id: r.id }));
+
+/** Tries at numbering a history row when another transaction took the same number meanwhile (PostgreSQL). */
+const HISTORY_TRIES = 100;
+
+const historyRow = (id: number, seq: Sql, e: Omit<HistoryEntry, 'seq'>) => sql`INSERT INTO job_history
+  (intention_id, seq, estado, evento, motivos, origem, detalhe, at)
+  VALUES (${id}, ${seq}, ${e.estado}, ${e.evento}, ${json(e.motivos)}, ${e.origem}, ${utf8(e.detalhe)}, ${e.at})`;
+
+export function intentions(x: Exec): IntentionRepository {
+  const d = x.dialect;
+  /** Jobs this transaction inserted, and the number of their next history row. */
+  const inserted = new Map<number, number>();
+  const job = async (statement: Sql) => {
+    const r = await one<Row>(x, statement);
+    return r && toIntention(d, r);
+  };
+  return {
+    async insert(i) {
+      const estado = i.estado ?? 'queued';
+      const confirmacao = i.confirmacao ?? 'none';
+      const motivos = i.motivos ?? [];
+      const expiresAt = i.expiresAt ?? null;
+      const r = await one<{ id: number }>(x, sql`INSERT INTO intentions (user_id, referencia, conteudo, terminal_id, impressora_id, codigo_impressora,
+        aguardar, status, bytes, diagnostics, created_at, estado, confirmacao, expires_at, motivos, url_callback)
+        VALUES (${i.accountId}, ${utf8(i.referencia)}, ${utf8(i.conteudo)}, ${i.terminalId}, ${i.impressoraId}, ${i.codigoImpressora},
+          ${i.aguardarClienteIniciarImpressao}, ${i.status}, ${i.bytes}, ${json(i.diagnostics)}, ${i.createdAt}, ${estado}, ${confirmacao},
+          ${expiresAt}, ${json(motivos)}, ${i.urlCallback ?? null}) RETURNING id`);
+      if (x.inTransaction) inserted.set(r!.id, 1);
+      return {
+        ...i, id: r!.id, estado, confirmacao, motivos, tentativas: 0, leasedTo: null, leaseToken: null, leaseExpiresAt: null,
+        expiresAt, reprint: false, ignoredReports: 0,
+      };
+    },
+    get: (accountId, id) => job(sql`SELECT * FROM intentions WHERE id = ${id} AND user_id = ${accountId}`),
+    async history(accountId, id) {
+      const rows = await x.all<HistoryRow>(sql`SELECT h.seq, h.estado, h.evento, h.motivos, h.origem, h.detalhe, h.at FROM job_history h
+        JOIN intentions i ON i.id = h.intention_id WHERE h.intention_id = ${id} AND i.user_id = ${accountId} ORDER BY h.seq`);
+      return rows.map((r) => toHistory(d, r));
+    },
+    async appendHistory(id, e) {
+      // Numbered one past the job's last. A job this transaction inserted has no other writer (no
+      // one else sees it): its numbers are known, and the row is written without waiting for an
+      // answer. Inside a transaction, the one that changed the job holds its row already; outside
+      // one, the row is locked first. A number another transaction took meanwhile (PostgreSQL)
+      // inserts nothing, and is tried again with that row in sight.
+      const known = inserted.get(id);
+      if (known !== undefined) {
+        inserted.set(id, known + 1);
+        await x.write(historyRow(id, sql`${known}`, e));
+        return { ...e, seq: known };
+      }
+      if (!x.inTransaction) {
+        return x.atomic(async (t) => {
+          await t.write(sql`SELECT id FROM intentions WHERE id = ${id}${d.forUpdate}`);
+          return intentions(t).appendHistory(id, e);
+        });
+      }
+      const next = sql`(SELECT COALESCE(MAX(seq), 0) + 1 FROM job_history WHERE intention_id = ${id})`;
+      for (let i = 0; i < HISTORY_TRIES; i++) {
+        const r = await one<{ seq: number }>(x, sql`${historyRow(id, next, e)} ON CONFLICT DO NOTHING RETURNING seq`);
+        if (r) return { ...e, seq: r.seq };
+      }
+      throw new Error(`store: job ${id}'s history kept changing while a row was appended`);
+    },
+    update(ref, from, patch, guard) {
+      const lease = typeof guard === 'string' ? { token: guard } : guard;
+      const token = lease ? sql` AND lease_token = ${lease.token}` : empty;
+      const expired = lease?.expiredBy ? sql` AND lease_expires_at < ${lease.expiredBy}` : empty;
+      return job(sql`UPDATE intentions SET ${setClause(patch)}
+        WHERE id = ${ref.id} AND user_id = ${ref.accountId} AND estado IN ${list(from)}${token}${expired} RETURNING *`);
+    },
+    async renewLease(ref, from, lease, until) {
+      return (await x.run(sql`UPDATE intentions SET lease_expires_at = ${until} WHERE id = ${ref.id} AND user_id = ${ref.accountId}
+        AND estado IN ${list(from)} AND lease_token = ${lease.token} AND leased_to = ${lease.leasedTo}`)) === 1;
+    },
+    claim(route, from, patch) {
+      // SKIP LOCKED (PostgreSQL): a job another instance is taking right now is passed over, not
+      // waited for (and not taken twice).
+      return job(sql`UPDATE intentions SET ${setClause(patch)} WHERE id = (
+          SELECT c.id FROM intentions c WHERE ${routeWhere(route)} AND c.estado IN ${list(from)} AND NOT ${queueHeld(d, route.terminalId)}
+          ORDER BY c.id LIMIT 1${d.skipLocked})
+        RETURNING *`);
+    },
+    async mismatched(route, states, limit) {
+      if (route.printerId === null) return [];
+      const rows = await x.all<{ id: number; codigo_impressora: string }>(sql`SELECT id, codigo_impressora FROM intentions
+        WHERE user_id = ${route.accountId} AND terminal_id = ${route.terminalId} AND estado IN ${list(states)} AND impressora_id <> ${route.printerId}
+        ORDER BY id LIMIT ${limit}`);
+      return rows.map((r) => ({ accountId: route.accountId, id: r.id, codigoImpressora: r.codigo_impressora }));
+    },
+    async listForRoute(route, states) {
+      const rows = await x.all<Row>(sql`SELECT * FROM intentions c WHERE ${routeWhere(route)} AND c.estado IN ${list(states)} ORDER BY c.id`);
+      return rows.map((r) => toIntention(d, r));
+    },
+    async listSummaries(route, states, afterId, limit) {
+      const rows = await x.all<Row>(sql`SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${routeWhere(route)}
+        AND c.estado IN ${list(states)} AND c.id > ${afterId} ORDER BY c.id LIMIT ${limit}`);
+      return rows.map((r) => toSummary(d, r));
+    },
+    async countIgnoredReport(ref) {
+      const r = await one<{ ignored_reports: number }>(x, sql`UPDATE intentions SET ignored_reports = ignored_reports + 1
+        WHERE id = ${ref.id} AND user_id = ${ref.accountId} RETURNING ignored_reports`);
+      return r?.ignored_reports ?? 0;
+    },
+    async dueLeases(states, now, limit) {
+      return refs(await x.all(sql`SELECT user_id, id FROM intentions WHERE estado IN ${list(states)} AND lease_expires_at < ${now}
+        ORDER BY lease_expires_at LIMIT ${limit}`));
+    },
+    async dueExpiry(states, now, limit) {
+      return refs(await x.all(sql`SELECT user_id, id FROM intentions WHERE estado IN ${list(states)} AND expires_at < ${now}
+        ORDER BY expires_at LIMIT ${limit}`));
+    },
+    async findIdempotent(accountId, key) {
+      // Inside a transaction: hold the key until it ends, so a concurrent insert with the same key
+      // waits here, then reads the answer this one stores (outside one a lock would end at once).
+      if (x.inTransaction) await lock(x, 'idempotency', accountId, key);
+      const r = await one<{ request_hash: string; status_code: number; body: string }>(x,
+        sql`SELECT request_hash, status_code, body FROM idempotency WHERE user_id = ${accountId} AND key = ${key}`);
+      return r && { requestHash: r.request_hash, statusCode: r.status_code, body: r.body };
+    },
+    async saveIdempotent(accountId, key, a) {
+      // DO NOTHING rather than a unique violation: an error would abort an enclosing PostgreSQL
+      // transaction; the caller decides what a DuplicateError means.
+      const n = await x.run(sql`INSERT INTO idempotency (user_id, key, request_hash, status_code, body, created_at)
+        VALUES (${accountId}, ${key}, ${a.requestHash}, ${a.statusCode}, ${a.body}, ${Date.now()}) ON CONFLICT DO NOTHING`);
+      if (n === 0) throw new DuplicateError(`Idempotency-Key ${key} already has an answer`);
+    },
+  };
+}

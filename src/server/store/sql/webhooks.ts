@@ -1,0 +1,191 @@
+// webhooks: per-account endpoints, the outbox (webhook_messages, one row per event and target)
+// and the attempts made at each message. A message's `target` is the origin it is posted to
+// (outbox.ts): the unit of ordering and of concurrency (at most perTarget in flight per target).
+import { randomBytes } from 'node:crypto';
+import type { WebhookRepository } from '../repositories.js';
+import type { ClaimedWebhookMessage, WebhookAttempt, WebhookEndpoint, WebhookMessage, WebhookSecret } from '../types.js';
+import { endpointRefusal, rotatedSecrets } from '../webhook-rows.js';
+import { lock, one, type Dialect, type Exec } from './dialect.js';
+import { date, empty, join, json, sql, type Sql } from './statement.js';
+
+interface EndpointRow {
+  id: string; user_id: string; url: string; events: unknown; secrets: unknown; enabled: unknown;
+  disabled_reason: string | null; failing_since: number | null; created_at: number;
+}
+
+interface MessageRow {
+  seq: number; id: string; user_id: string; endpoint_id: string | null; target: string; url: string; event_type: string;
+  intention_id: number; body: string; state: WebhookMessage['state']; attempts: number; next_attempt_at: number;
+  lease_until: number | null; window_start: number; created_at: number; delivered_at: number | null; last_error: string | null;
+}
+
+/** An attempt joined with its message (`id`, `state` and the addressing are the message's). */
+interface AttemptRow {
+  id: string; endpoint_id: string | null; url: string; event_type: string; intention_id: number; state: WebhookMessage['state'];
+  at: number; status_code: number | null; latency_ms: number; error: string | null;
+}
+
+
+const toEndpoint = (d: Dialect, r: EndpointRow): WebhookEndpoint => ({
+  id: r.id, accountId: r.user_id, url: r.url, events: d.json(r.events),
+  secrets: d.json<Array<{ secret: string; expiresAt: number | null }>>(r.secrets).map((s) => ({ secret: s.secret, expiresAt: date(s.expiresAt) })),
+  enabled: d.flag(r.enabled), disabledReason: r.disabled_reason, failingSince: date(r.failing_since), createdAt: new Date(r.created_at),
+});
+
+const toMessage = (r: MessageRow): WebhookMessage => ({
+  id: r.id, accountId: r.user_id, endpointId: r.endpoint_id, url: r.url, eventType: r.event_type, intencaoImpressaoId: r.intention_id,
+  body: r.body, state: r.state, attempts: r.attempts, nextAttemptAt: new Date(r.next_attempt_at), windowStart: new Date(r.window_start),
+  createdAt: new Date(r.created_at), deliveredAt: date(r.delivered_at), lastError: r.last_error,
+});
+
+const toAttempt = (r: AttemptRow): WebhookAttempt => ({
+  messageId: r.id, endpointId: r.endpoint_id, url: r.url, eventType: r.event_type, intencaoImpressaoId: r.intention_id,
+  at: new Date(r.at), statusCode: r.status_code, latencyMs: r.latency_ms, error: r.error, messageState: r.state,
+});
+
+const secretsJson = (secrets: readonly WebhookSecret[]) => json(secrets.map((s) => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null })));
+
+/** `a AND b AND …` of the conditions given (undefined: no condition). */
+const where = (conditions: Array<Sql | undefined>) => join(conditions.filter((c): c is Sql => c !== undefined), ' AND ');
+const given = <T>(value: T | null | undefined, condition: (v: T) => Sql) => (value === undefined || value === null ? undefined : condition(value));
+
+/**
+ * The oldest due messages of each target, up to `perTarget` in flight per target counting those
+ * already leased, for an enabled endpoint (or a callback address). Only the 128 longest due are
+ * ranked, so a claim costs the same however long the backlog is. SKIP LOCKED (PostgreSQL) passes
+ * over a message whose outcome is being recorded right now; `state = 'pending'` re-checks one
+ * recorded since the statement began.
+ */
+const claim = (d: Dialect, now: Date, leaseUntil: Date, limit: number, perTarget: number) => sql`
+  WITH busy AS (
+    SELECT target, COUNT(*) AS n FROM webhook_messages WHERE lease_until > ${now} GROUP BY target
+  ), due AS (
+    SELECT seq, target, endpoint_id FROM webhook_messages
+    WHERE state = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
+    ORDER BY next_attempt_at LIMIT 128${d.skipLocked}
+  ), ranked AS (
+    SELECT due.seq, due.target, ROW_NUMBER() OVER (PARTITION BY due.target ORDER BY due.seq) AS r
+    FROM due LEFT JOIN webhook_endpoints e ON e.id = due.endpoint_id
+    WHERE due.endpoint_id IS NULL OR e.enabled
+  )
+  UPDATE webhook_messages SET lease_until = ${leaseUntil}
+  WHERE state = 'pending' AND seq IN (
+    SELECT ranked.seq FROM ranked LEFT JOIN busy ON busy.target = ranked.target
+    WHERE ranked.r <= ${perTarget} - COALESCE(busy.n, 0) ORDER BY ranked.seq LIMIT ${limit}
+  )
+  RETURNING *`;
+
+export function webhooks(x: Exec): WebhookRepository {
+  const d = x.dialect;
+  const endpoint = async (t: Exec, accountId: string, id: string, lockRow = empty) => {
+    const r = await one<EndpointRow>(t, sql`SELECT * FROM webhook_endpoints WHERE user_id = ${accountId} AND id = ${id}${lockRow}`);
+    return r && toEndpoint(d, r);
+  };
+  const message = async (statement: Sql) => {
+    const r = await one<MessageRow>(x, statement);
+    return r && toMessage(r);
+  };
+  return {
+    createEndpoint(e, max) {
+      // Checked and written under one lock on the account's endpoints (SQLite: the write transaction).
+      return x.atomic(async (t) => {
+        await lock(t, 'endpoints', e.accountId);
+        const refused = endpointRefusal(await t.all<{ id: string; url: string }>(sql`SELECT id, url FROM webhook_endpoints WHERE user_id = ${e.accountId}`), e.url, max);
+        if (refused) return refused;
+        const created: WebhookEndpoint = {
+          id: `wh_${randomBytes(9).toString('base64url')}`, accountId: e.accountId, url: e.url, events: [...e.events],
+          secrets: [{ secret: e.secret, expiresAt: null }], enabled: true, disabledReason: null, failingSince: null, createdAt: new Date(),
+        };
+        await t.run(sql`INSERT INTO webhook_endpoints (id, user_id, url, events, secrets, enabled, disabled_reason, failing_since, created_at)
+          VALUES (${created.id}, ${created.accountId}, ${created.url}, ${json(created.events)}, ${secretsJson(created.secrets)}, ${true}, NULL, NULL, ${created.createdAt})`);
+        return created;
+      });
+    },
+    async listEndpoints(accountId) {
+      const rows = await x.all<EndpointRow>(sql`SELECT * FROM webhook_endpoints WHERE user_id = ${accountId} ORDER BY created_at, ${d.insertOrder}`);
+      return rows.map((r) => toEndpoint(d, r));
+    },
+    getEndpoint: (accountId, id) => endpoint(x, accountId, id),
+    async removeEndpoint(accountId, id) {
+      // Its undelivered messages go dead together with the endpoint's removal.
+      const [, removed] = await x.batch([
+        sql`UPDATE webhook_messages SET state = 'dead', lease_until = NULL, last_error = 'endpoint removed'
+          WHERE user_id = ${accountId} AND endpoint_id = ${id} AND state = 'pending'`,
+        sql`DELETE FROM webhook_endpoints WHERE user_id = ${accountId} AND id = ${id}`,
+      ]);
+      return removed === 1;
+    },
+    async setEnabled(accountId, id, enabled, reason = null) {
+      const cleared = enabled ? sql`, failing_since = NULL` : empty;
+      return (await x.run(sql`UPDATE webhook_endpoints SET enabled = ${enabled}, disabled_reason = ${enabled ? null : reason}${cleared}
+        WHERE user_id = ${accountId} AND id = ${id}`)) === 1;
+    },
+    rotateSecret(accountId, id, secret, previousExpireAt) {
+      // Read and written under the row's lock, so two rotations at once both keep their secrets.
+      return x.atomic(async (t) => {
+        const found = await endpoint(t, accountId, id, d.forUpdate);
+        if (!found) return undefined;
+        const secrets = rotatedSecrets(found.secrets, secret, previousExpireAt, Date.now());
+        await t.run(sql`UPDATE webhook_endpoints SET secrets = ${secretsJson(secrets)} WHERE user_id = ${accountId} AND id = ${id}`);
+        return { ...found, secrets };
+      });
+    },
+    async setFailing(accountId, id, at) {
+      await x.run(sql`UPDATE webhook_endpoints SET failing_since = ${at} WHERE user_id = ${accountId} AND id = ${id}`);
+    },
+    async enqueue(messages) {
+      if (messages.length === 0) return;
+      // One multi-row insert: the messages of one event are queued together or not at all.
+      const rows = messages.map((m) => sql`(${m.id}, ${m.accountId}, ${m.endpointId}, ${m.target}, ${m.url}, ${m.eventType}, ${m.intencaoImpressaoId},
+        ${m.body}, 'pending', 0, ${m.createdAt}, NULL, ${m.createdAt}, ${m.createdAt}, NULL, NULL)`);
+      await x.run(sql`INSERT INTO webhook_messages (id, user_id, endpoint_id, target, url, event_type, intention_id, body, state, attempts,
+        next_attempt_at, lease_until, window_start, created_at, delivered_at, last_error) VALUES ${join(rows)}`);
+    },
+    claimDue(now, leaseUntil, limit, perTarget) {
+      // The per-target limit counts leases other claims committed, so claims on one database take
+      // turns (PostgreSQL: an advisory lock held to commit; the claim's snapshot is taken after it
+      // is granted): without it, a claim could miss a lease committed meanwhile and put two
+      // messages of one target in flight, or find every due row locked by the other and take nothing.
+      return x.atomic(async (t) => {
+        await lock(t, 'webhook-claim');
+        const rows = await t.all<MessageRow>(claim(d, now, leaseUntil, limit, perTarget));
+        return rows.sort((a, b) => a.seq - b.seq).map((r): ClaimedWebhookMessage => ({ ...toMessage(r), leaseUntil: new Date(r.lease_until!) }));
+      });
+    },
+    async recordAttempt(m, a, outcome) {
+      // The outcome applies only while the message is still leased as claimed; the attempt is kept
+      // even when the lease was lost (it was made; the receiver saw it).
+      const sets = [sql`state = ${outcome.state}`, sql`attempts = attempts + 1`, sql`lease_until = NULL`];
+      if (outcome.state === 'pending') sets.push(sql`next_attempt_at = ${outcome.nextAttemptAt}`);
+      if (outcome.state === 'delivered') sets.push(sql`delivered_at = ${a.at}`);
+      sets.push(sql`last_error = ${outcome.state === 'delivered' ? null : a.error ?? (a.statusCode === null ? null : `HTTP ${a.statusCode}`)}`);
+      const [changed] = await x.batch([
+        sql`UPDATE webhook_messages SET ${join(sets)} WHERE id = ${m.id} AND lease_until = ${m.leaseUntil} AND state = 'pending'`,
+        sql`INSERT INTO webhook_attempts (message_seq, at, status_code, latency_ms, error)
+          SELECT seq, CAST(${a.at} AS BIGINT), CAST(${a.statusCode} AS INTEGER), CAST(${a.latencyMs} AS INTEGER), CAST(${a.error} AS TEXT)
+          FROM webhook_messages WHERE id = ${m.id}`,
+      ]);
+      return changed === 1;
+    },
+    replay: (accountId, messageId, now) => message(sql`UPDATE webhook_messages SET state = 'pending', next_attempt_at = ${now}, window_start = ${now},
+      lease_until = NULL, attempts = 0 WHERE user_id = ${accountId} AND id = ${messageId} RETURNING *`),
+    getMessage: (accountId, messageId) => message(sql`SELECT * FROM webhook_messages WHERE user_id = ${accountId} AND id = ${messageId}`),
+    async listMessages(accountId, f) {
+      const rows = await x.all<MessageRow>(sql`SELECT * FROM webhook_messages WHERE ${where([
+        sql`user_id = ${accountId}`, given(f.endpointId, (v) => sql`endpoint_id = ${v}`), given(f.intencaoImpressaoId, (v) => sql`intention_id = ${v}`),
+      ])} ORDER BY seq DESC LIMIT ${f.limit}`);
+      return rows.map(toMessage);
+    },
+    async listAttempts(accountId, f) {
+      const rows = await x.all<AttemptRow>(sql`
+        SELECT m.id, m.endpoint_id, m.url, m.event_type, m.intention_id, m.state, a.at, a.status_code, a.latency_ms, a.error
+        FROM webhook_attempts a JOIN webhook_messages m ON m.seq = a.message_seq
+        WHERE ${where([
+          sql`m.user_id = ${accountId}`, given(f.endpointId, (v) => sql`m.endpoint_id = ${v}`),
+          given(f.intencaoImpressaoId, (v) => sql`m.intention_id = ${v}`), given(f.messageId, (v) => sql`m.id = ${v}`),
+        ])}
+        ORDER BY a.id DESC LIMIT ${f.limit}`);
+      return rows.map(toAttempt);
+    },
+  };
+}
