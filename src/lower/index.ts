@@ -12,6 +12,7 @@ import type { CompileLimits } from '../limits.js';
 import type { ImageSources } from './image.js';
 import type { Op } from './ir.js';
 import { lowerRow, lowerRule } from './layout.js';
+import { finishLines } from './layout-lines.js';
 import { lowerQr } from './qr.js';
 import { lowerTextSize } from './style.js';
 import { lowerText } from './text.js';
@@ -49,6 +50,8 @@ export interface LowerOptions {
   images?: ImageSources;
   /** The job's limits (per image: maxImagePixels); DEFAULT_LIMITS when absent. */
   limits?: Pick<CompileLimits, 'maxImagePixels'>;
+  /** `'word'`: lines wider than the paper are wrapped at spaces (compile's `wrap`); default `'none'`. */
+  wrap?: 'none' | 'word';
 }
 
 /** Lowers a document for one profile; diagnostics are appended to `diagnostics`. */
@@ -62,6 +65,7 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
     state: initialState(),
     ...(options.limits && { limits: options.limits }),
     ...(options.images && { images: options.images }),
+    ...(options.wrap && { wrap: options.wrap }),
   };
   for (const node of ast.children) {
     try {
@@ -72,6 +76,7 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
       diagnostics.push(internalError(node, error));
     }
   }
+  finishLines(ctx);
   return out;
 }
 
