@@ -16,6 +16,7 @@ import { compile } from '../src/index.js';
 import { notices } from '../scripts/notices.mjs';
 import { bytesUnder, installedPackages, packAndInstall } from '../scripts/offline-install.mjs';
 import { ROOT } from './support/cli.js';
+import { hex } from './support/hex.js';
 
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
@@ -39,7 +40,6 @@ afterAll(() => {
 const installed = installedPackages;
 
 const nfce = readFileSync(join(ROOT, 'fixtures', 'nfce.txt'), 'utf8');
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const run = (args: string[], input?: string) => spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8', input, timeout: 30_000 });
 
 describe('a library-only install of the packed tarball', () => {

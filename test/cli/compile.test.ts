@@ -2,9 +2,12 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compile } from '../../src/index.js';
-import { bobina, ROOT, STACK } from '../support/cli.js';
+import { bobina, ROOT, STACK, CLI_TEST_TIMEOUT } from '../support/cli.js';
+
+// Tests here run the CLI as a child process (support/cli.ts).
+vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT });
 
 const nfce = join('fixtures', 'nfce.txt');
 

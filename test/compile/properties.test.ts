@@ -1,10 +1,10 @@
 // Properties the goldens cannot see, checked on generated input with fast-check.
 import fc from 'fast-check';
-import { readQr } from './support/qr-reader.js';
+import { readQr } from '../support/qr-reader.js';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, compile, emit, listProfiles, loadProfile, lower, parse, type Capability, type CommandKey, type EmitRecord, type PrinterRef, type Profile } from '../src/index.js';
-import { conteudo, qrPayload } from './support/arbitraries.js';
-import { rasterImages, toRgba } from './support/raster.js';
+import { COMMANDS, compile, emit, listProfiles, loadProfile, lower, parse, type Capability, type CommandKey, type EmitRecord, type PrinterRef, type Profile } from '../../src/index.js';
+import { conteudo, qrPayload } from '../support/arbitraries.js';
+import { rasterImages, toRgba } from '../support/raster.js';
 
 const codes = listProfiles().map((p) => p.code);
 const escposCodes = listProfiles().flatMap((p) => (p.output === 'escpos' ? [p.code] : []));
@@ -145,7 +145,7 @@ describe('compile', () => {
 
 describe('utf8Length without Node', () => {
   it('counts what Buffer.byteLength counts, for any string (lone surrogates included)', async () => {
-    const { countUtf8 } = await import('../src/text/utf8.js');
+    const { countUtf8 } = await import('../../src/text/utf8.js');
     fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), (a, b) => countUtf8(a + b) === Buffer.byteLength(a + b, 'utf8')), { numRuns: 2000 });
   });
 });

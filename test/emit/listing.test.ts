@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compile, disassemble, formatDisassembly, listing, listProfiles } from '../src/index.js';
+import { compile, disassemble, formatDisassembly, listing, listProfiles, mnemonic } from '../../src/index.js';
 
-const NFCE = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'nfce.txt'), 'utf8');
+const NFCE = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'nfce.txt'), 'utf8');
 const codes = listProfiles().map((p) => p.code);
 /** A listing line without its first column (span or offset). */
 const body = (line: string) => line.replace(/^\S+\s+/, '');
@@ -34,5 +34,34 @@ describe('the compile listing', () => {
     const after = listing(NFCE.replace('PÃO DE QUEIJO MÉDIO', 'PÃOZINHO DE QUEIJO'), { printer: p }).listing.split('\n');
     expect(after).toHaveLength(before.length);
     expect(after.filter((line, i) => line !== before[i])).toHaveLength(1);
+  });
+});
+
+// A command's mnemonic, as the listing prints it: kept because mutants of src/emit/listing.ts
+// survived without it (`npm run mutation`, bench/MUTATION.md).
+describe('mnemonic', () => {
+  it.each([
+    [[], ''],
+    [[0x1b, 0x40], 'ESC @'],
+    [[0x1d, 0x56, 0x42, 0x00], 'GS V 66 0'],
+    [[0x1d, 0x28, 0x6b, 0x03, 0x00, 0x31, 0x43, 0x06], 'GS ( k 3 0 49 67 6'],
+    [[0x1d, 0x28, 0x20], 'GS ( 32'],
+    [[0x10, 0x04, 0x01], 'DLE 4 1'],
+    [[0x1c, 0x2e], 'FS .'],
+    [[0x0a], 'LF'],
+    [[0x12], 'DC2'],
+    [[0x0f], 'SI'],
+    [[0x1b, 0x1b], 'ESC 27'],
+    [[0x1b, 0x21, 0x21], 'ESC ! 33'],
+    [[0x1b, 0x20], 'ESC 32'],
+    [[0x1b, 0x7e], 'ESC ~'],
+    [[0x1b, 0x7f], 'ESC 127'],
+    [[0x41, 0x42], '0x41 B'],
+    [[0x05], '0x05'],
+    [[0xab, 0x0a], '0xAB 10'],
+    [Array(12).fill(0x30), '0x30 0 48 48 48 48 48 48 48 48 48 48'],
+    [Array(13).fill(0x30), '0x30 0 48 48 48 48 48 48 48 48 48 48 …'],
+  ])('names %j as %j', (bytes, expected) => {
+    expect(mnemonic(Uint8Array.from(bytes))).toBe(expected);
   });
 });

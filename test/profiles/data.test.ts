@@ -1,9 +1,9 @@
 // Per-model facts are profile data, not code: change the data and the bytes (or the preview)
 // change with it, with no model name anywhere in the passes.
 import { describe, expect, it } from 'vitest';
-import { compile, loadProfile, renderPage, type ProfileInput } from '../src/index.js';
+import { compile, loadProfile, renderPage, type ProfileInput } from '../../src/index.js';
+import { hex } from '../support/hex.js';
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const bytesOf = (conteudo: string, printer: ProfileInput | number) => hex(compile(conteudo, { printer }).bytes);
 
 describe('profile data', () => {

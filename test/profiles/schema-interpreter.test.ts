@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import { compileSchema } from '../src/profiles/check.js';
-import json from '../src/profiles/schema.json' with { type: 'json' };
+import { compileSchema } from '../../src/profiles/check.js';
+import json from '../../src/profiles/schema.json' with { type: 'json' };
 
 type Node = Record<string, unknown>;
 const KEYS = ['a', 'b', 'xa', 'by', 'xy'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clearCaches } from '../src/caches.js';
-import { compile, listProfiles, loadProfile } from '../src/index.js';
-import { codepage } from '../src/text/codepage.js';
+import { clearCaches } from '../../src/caches.js';
+import { compile, listProfiles, loadProfile } from '../../src/index.js';
+import { codepage } from '../../src/text/codepage.js';
 
 describe('the compiler caches (src/caches.ts)', () => {
   it('keeps what it built until clearCaches(), then builds it again, equal', () => {

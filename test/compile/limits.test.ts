@@ -2,9 +2,9 @@
 // before the work it bounds, each an error or a summary diagnostic with a position.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import QRCode from '../src/lower/qrcode-core.js';
-import { conteudo } from './support/arbitraries.js';
-import { compile, DEFAULT_LIMITS, DIAGNOSTIC_CODES, hasErrors, listing } from '../src/index.js';
+import QRCode from '../../src/lower/qrcode-core.js';
+import { conteudo } from '../support/arbitraries.js';
+import { compile, DEFAULT_LIMITS, DIAGNOSTIC_CODES, hasErrors, listing } from '../../src/index.js';
 
 const codes = (r: { diagnostics: { code: string }[] }) => r.diagnostics.map((d) => d.code);
 afterEach(() => vi.restoreAllMocks());

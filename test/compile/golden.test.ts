@@ -1,13 +1,13 @@
 // Golden files: every fixture receipt × every template has an expected listing (.hex) and expected
 // diagnostics (.diag) under fixtures/expected/<fixture>/. A missing expectation fails; only an
-// explicit `UPDATE=1 npx vitest run test/golden.test.ts` writes them, and the diff is reviewed.
+// explicit `UPDATE=1 npx vitest run test/compile/golden.test.ts` writes them, and the diff is reviewed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listing, listProfiles } from '../src/index.js';
-import { formatDiagnostic } from '../src/cli/commands/compile.js';
+import { listing, listProfiles } from '../../src/index.js';
+import { formatDiagnostic } from '../../src/cli/commands/compile.js';
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures');
 const EXPECTED = join(FIXTURES, 'expected');
 const UPDATE = process.env.UPDATE === '1';
 
@@ -18,7 +18,7 @@ function check(path: string, actual: string): void {
     writeFileSync(path, actual);
     return;
   }
-  if (!existsSync(path)) throw new Error(`missing expectation ${path}: run UPDATE=1 npx vitest run test/golden.test.ts and review the diff`);
+  if (!existsSync(path)) throw new Error(`missing expectation ${path}: run UPDATE=1 npx vitest run test/compile/golden.test.ts and review the diff`);
   expect(actual).toBe(readFileSync(path, 'utf8'));
 }
 

@@ -1,9 +1,12 @@
 // One table of profile commands (src/profiles/commands.ts): the schema, capabilities, dialect,
 // self-test rows and emit records all come from it, so adding a command is one entry there.
-import { describe, expect, it } from 'vitest';
-import { COMMAND_KEYS, COMMANDS, compile, disassemble, listProfiles, loadProfile, ProfileSchema } from '../src/index.js';
-import { commandRows } from '../src/profiles/index.js';
-import { bobina } from './support/cli.js';
+import { describe, expect, it, vi } from 'vitest';
+import { COMMAND_KEYS, COMMANDS, compile, disassemble, listProfiles, loadProfile, ProfileSchema } from '../../src/index.js';
+import { commandRows } from '../../src/profiles/index.js';
+import { bobina, CLI_TEST_TIMEOUT } from '../support/cli.js';
+
+// Tests here run the CLI as a child process (support/cli.ts).
+vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT });
 
 describe('the command table', () => {
   it('is the schema: one property per command, nullable exactly where the table says optional', () => {

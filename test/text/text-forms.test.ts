@@ -2,10 +2,10 @@
 // characters. The same Portuguese text prints the same bytes whatever form it arrives in.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compile, listProfiles } from '../src/index.js';
+import { compile, listProfiles } from '../../src/index.js';
+import { hex } from '../support/hex.js';
 
 const cp850 = listProfiles().flatMap((p) => (p.codepage.encoding === 'cp850' ? [p.code] : []));
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const printed = (s: string, printer: Parameters<typeof compile>[1]['printer'] = 5) => {
   const { bytes, diagnostics } = compile(s, { printer });
   return { hex: hex(bytes), diagnostics: diagnostics.map((d) => `${d.severity} ${d.code}@${d.span.start.column}-${d.span.end.column}`) };
@@ -187,5 +187,106 @@ describe('a character the code page lacks, repeated', () => {
       ['text/transliterated', 2, 1, 'U+015D "ŝ" is not in CP850 on Epson TM-T20: printed as "s"'],
     ]);
     expect(printed('ŝaŝ\nŝ').hex).toBe(printed('sas\ns').hex);
+  });
+});
+
+// The sanitiser and the fallbacks at their exact edges, each kept because a mutant survived without
+// it (`npm run mutation`, bench/MUTATION.md): the exact bytes and diagnostics the mutated code changed.
+const diags = (r: ReturnType<typeof compile>) => r.diagnostics.map((d) => [d.severity, d.code, d.message, d.span.start.column, d.span.end.column]);
+
+describe('a character the code page lacks, with no table entry and no compatibility form', () => {
+  it('prints as its letter without accents, with a warning naming what was printed', () => {
+    const r = compile('ŝ ĉ', { printer: 5 });
+    // ESC @, ESC t 2 (CP850), "s c", LF.
+    expect(hex(r.bytes)).toBe('1b401b74027320630a');
+    expect(diags(r)).toEqual([
+      ['warning', 'text/transliterated', 'U+015D "ŝ" is not in CP850 on Epson TM-T20: printed as "s"', 1, 2],
+      ['warning', 'text/transliterated', 'U+0109 "ĉ" is not in CP850 on Epson TM-T20: printed as "c"', 3, 4],
+    ]);
+  });
+
+  it('prints the same for its decomposed form (letter + combining mark)', () => {
+    expect(hex(compile('s\u0302', { printer: 5 }).bytes)).toBe('1b401b7402730a');
+  });
+});
+
+describe('the sanitiser, character class by character class (exact bytes and diagnostics)', () => {
+  const T20 = 'is not in CP850 on Epson TM-T20';
+  // [source, template, bytes after the ESC @ ESC t prelude (CP850 printers) or all bytes (generic), diagnostics]
+  const cases: [string, string, number, string, (string | number)[][]][] = [
+    ['NBSP is a space; C1 controls U+0080 and U+009F go', 'a\u00a0b\u009fc\u0080d', 5, '61206263640a', [
+      ['info', 'text/normalized', 'U+00A0 "\u00a0" is printed as a plain space', 2, 3],
+      ['warning', 'text/control-removed', 'control character U+009F removed: text cannot send printer commands', 4, 5],
+      ['warning', 'text/control-removed', 'control character U+0080 removed: text cannot send printer commands', 6, 7],
+    ]],
+    ['an em space is a space', '\u2003', 5, '200a', [['info', 'text/normalized', 'U+2003 "\u2003" is printed as a plain space', 1, 2]]],
+    ['zero-width characters and BOMs go silently', '\u200bA\ufeff', 5, '410a', []],
+    ['a mark with no letter before it is replaced', '\u0301a', 5, '3f610a', [['warning', 'text/replaced', `U+0301 "\u0301" ${T20}: printed as "?"`, 1, 2]]],
+    ['a mark after a line break is not joined to it', '\n\u0301', 5, '0a3f0a', [['warning', 'text/replaced', `U+0301 "\u0301" ${T20}: printed as "?"`, 1, 2]]],
+    ['a mark after a tab is not joined to it', '\t\u0301', 5, '093f0a', [['warning', 'text/replaced', `U+0301 "\u0301" ${T20}: printed as "?"`, 2, 3]]],
+    ['two marks on one letter go with it', 's\u0302\u0323', 5, '730a', [['warning', 'text/transliterated', `U+0073 U+0302 U+0323 "s\u0302\u0323" ${T20}: printed as "s"`, 1, 4]]],
+    ['an accent on a letter that has it already is stripped with it', 'e\u0301\u0301', 5, '650a', [['warning', 'text/transliterated', `U+0065 U+0301 U+0301 "e\u0301\u0301" ${T20}: printed as "e"`, 1, 4]]],
+    ['a mark on an astral character stays with it', '😀\u0301x', 5, '3f780a', [['warning', 'text/replaced', `U+1F600 U+0301 "😀\u0301" ${T20}: printed as "?"`, 1, 4]]],
+    ['a full-width letter with a combining accent composes', 'ｅ\u0301', 5, '820a', [['info', 'text/normalized', `U+FF45 U+0301 "ｅ\u0301" ${T20}: printed in its compatibility form "é"`, 1, 3]]],
+    ['a ligature is its letters; the euro sign is from the table', 'ﬁ€', 5, '66694555520a', [
+      ['info', 'text/normalized', `U+FB01 "ﬁ" ${T20}: printed in its compatibility form "fi"`, 1, 2],
+      ['warning', 'text/transliterated', `U+20AC "€" ${T20}: printed as "EUR"`, 2, 3],
+    ]],
+    ['a fraction without its own byte uses a plain slash', '⅓', 5, '312f330a', [['info', 'text/normalized', `U+2153 "⅓" ${T20}: printed in its compatibility form "1/3"`, 1, 2]]],
+    ['UTF-8 output: lone surrogates are replaced', '\ud800x\udc00', 0, '3f783f0a', [
+      ['warning', 'text/replaced', 'lone surrogate U+D800 replaced by "?"', 1, 2],
+      ['warning', 'text/replaced', 'lone surrogate U+DC00 replaced by "?"', 3, 4],
+    ]],
+    ['UTF-8 output: an astral character and its mark print as they are', '😀\u0301x', 0, 'f09f9880cc81780a', []],
+  ];
+  it.each(cases)('%s', (_what, source, printer, bytes, expected) => {
+    const r = compile(source, { printer });
+    const prelude = printer === 0 ? '' : '1b401b7402';
+    expect(hex(r.bytes)).toBe(prelude + bytes);
+    expect(diags(r)).toEqual(expected);
+  });
+});
+
+describe('more exact edges', () => {
+  it('replaces a character whose compatibility form has a part the code page lacks (ǅ = D + ž), rather than printing part of it', () => {
+    const r = compile('ǅ', { printer: 5 });
+    expect(hex(r.bytes)).toBe('1b401b74023f0a');
+    expect(diags(r)).toEqual([['warning', 'text/replaced', 'U+01C5 "ǅ" is not in CP850 on Epson TM-T20: printed as "?"', 1, 2]]);
+  });
+});
+
+describe('surrogates and marks at the edges of their ranges (exact bytes and diagnostics)', () => {
+  const T20 = 'is not in CP850 on Epson TM-T20';
+  const cases: [string, string, number, string, (string | number)[][]][] = [
+    ['UTF-8 output keeps a no-break space as it is', 'a\u00a0b', 0, '61c2a0620a', []],
+    ['UTF-8 output keeps U+E000, the first code point after the surrogates', '\ue000', 0, 'ee80800a', []],
+    ['an astral combining mark stays with its letter', 'a\u{1D167}', 5, '3f0a', [['warning', 'text/replaced', `U+0061 U+1D167 "a\u{1D167}" ${T20}: printed as "?"`, 1, 4]]],
+    ['U+10000 (D800 DC00) is one character', '\u{10000}', 5, '3f0a', [['warning', 'text/replaced', `U+10000 "\u{10000}" ${T20}: printed as "?"`, 1, 3]]],
+    ['a high surrogate before U+E000 is not a pair', '\ud800\ue000', 5, '3f3f0a', [
+      ['warning', 'text/replaced', `U+D800 "\ud800" ${T20}: printed as "?"`, 1, 2],
+      ['warning', 'text/replaced', `U+E000 "\ue000" ${T20}: printed as "?"`, 2, 3],
+    ]],
+    ['a low surrogate after another character is not paired with it', '€\udc00', 5, '4555523f0a', [
+      ['warning', 'text/transliterated', `U+20AC "€" ${T20}: printed as "EUR"`, 1, 2],
+      ['warning', 'text/replaced', `U+DC00 "\udc00" ${T20}: printed as "?"`, 2, 3],
+    ]],
+    ['two low surrogates are two characters', '\udc00\udc00', 5, '3f3f0a', [
+      ['warning', 'text/replaced', `U+DC00 "\udc00" ${T20}: printed as "?"`, 1, 2],
+      ['warning', 'text/replaced', `U+DC00 "\udc00" ${T20}: printed as "?"`, 2, 3],
+    ]],
+    ['a mark on a space goes with the space', ' \u0301', 5, '200a', [['warning', 'text/transliterated', `U+0020 U+0301 " \u0301" ${T20}: printed as " "`, 1, 3]]],
+  ];
+  it.each(cases)('%s', (_what, source, printer, bytes, expected) => {
+    const r = compile(source, { printer });
+    expect(hex(r.bytes)).toBe((printer === 0 ? '' : '1b401b7402') + bytes);
+    expect(diags(r)).toEqual(expected);
+  });
+});
+
+describe('plain-text output', () => {
+  it('prints a lone combining mark above the surrogates (U+FE20) as itself, not as a lone surrogate', () => {
+    const { bytes, diagnostics } = compile('\ufe20x', { printer: 0 });
+    expect(diagnostics).toEqual([]);
+    expect(new TextDecoder().decode(bytes).startsWith('\ufe20x')).toBe(true);
   });
 });

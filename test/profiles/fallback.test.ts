@@ -1,9 +1,9 @@
 // On a Node that cannot require() TypeBox (an ES module) synchronously, a bad profile is still a
 // ProfileError, instead of a crash.
 import { describe, expect, it, vi } from 'vitest';
-import { loadProfile, ProfileError } from '../src/index.js';
+import { loadProfile, ProfileError } from '../../src/index.js';
 
-vi.mock('../src/profiles/typebox-verdict.js', () => ({ typeboxVerdict: () => undefined }));
+vi.mock('../../src/profiles/typebox-verdict.js', () => ({ typeboxVerdict: () => undefined }));
 
 describe('profile errors without TypeBox', () => {
   it('still refuses a profile that does not match the schema', () => {

@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listProfiles } from '../src/index.js';
-import { printersDoc } from '../scripts/printers-doc.js';
+import { listProfiles } from '../../src/index.js';
+import { printersDoc } from '../../scripts/printers-doc.js';
 
-const committed = readFileSync(join(import.meta.dirname, '..', 'docs', 'printers.md'), 'utf8');
+const committed = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'printers.md'), 'utf8');
 
 describe('docs/printers.md', () => {
   it('is what the profiles say today (otherwise: npm run printers-doc)', () => {

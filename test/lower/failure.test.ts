@@ -3,8 +3,10 @@
 // code such as lower/qr-too-long. The QR encoder is made to fail for real, the way a broken
 // install or a bug would.
 import { afterEach, describe, expect, it } from 'vitest';
-import { compile, hasErrors } from '../src/index.js';
-import QRCode from '../src/lower/qrcode-core.js';
+import { clearCaches } from '../../src/caches.js';
+import { compile, hasErrors, loadProfile, lower, parse } from '../../src/index.js';
+import QRCode from '../../src/lower/qrcode-core.js';
+import { codepage } from '../../src/text/codepage.js';
 
 const realCreate = QRCode.create;
 afterEach(() => {
@@ -43,5 +45,39 @@ describe('an internal failure while lowering', () => {
   it('still reports data no QR symbol holds as lower/qr-too-long', () => {
     const { diagnostics } = compile(`<qrcode>${'x'.repeat(3000)}</qrcode>`, { printer: 'MAKER5T20' });
     expect(diagnostics.map((d) => d.code)).toEqual(['lower/qr-too-long']);
+  });
+});
+
+// The same for text and for a tag (a suspect test of a code page that throws, a profile that cannot
+// be read): kept because mutants of src/lower survived without it (`npm run mutation`,
+// bench/MUTATION.md).
+describe('an internal failure while lowering text or a tag', () => {
+  afterEach(() => clearCaches());
+
+  it('is lower/internal-error naming the text it hit, and the rest still prints', () => {
+    // The code page's suspect test fails, as a bug there would.
+    (codepage('cp850') as { suspect: unknown }).suspect = {
+      test() {
+        throw new RangeError('bad table');
+      },
+    };
+    const { diagnostics } = compile('é<paperCutFull>', { printer: 5 });
+    expect(diagnostics.map((d) => [d.code, d.span.start.offset, d.span.end.offset])).toEqual([['lower/internal-error', 0, 1]]);
+    expect(diagnostics[0]!.message).toMatch(/^internal error while lowering text \(RangeError: bad table\)/);
+  });
+
+  it('is lower/internal-error naming the tag it hit', () => {
+    const t20 = loadProfile(5);
+    // A profile whose capability set cannot be read, as a broken one would be.
+    const broken = new Proxy(t20, {
+      get(target, key) {
+        if (key === 'caps') throw new TypeError('caps is gone');
+        return Reflect.get(target, key);
+      },
+    });
+    const { diagnostics } = lower(parse('x<paperCutFull>').ast, broken);
+    expect(diagnostics.map((d) => [d.code, d.span.start.offset, d.span.end.offset])).toEqual([['lower/internal-error', 1, 15]]);
+    expect(diagnostics[0]!.message).toMatch(/^internal error while lowering <paperCutFull> \(TypeError: caps is gone\)/);
+    expect(() => lower(parse('x').ast, broken)).not.toThrow();
   });
 });

@@ -3,11 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse, type TagSet } from '../src/index.js';
-import { lexerDefinition } from '../src/parse/tokens.js';
-import { nodeText } from './support/ast-text.js';
+import { parse, type TagSet } from '../../src/index.js';
+import { lexerDefinition } from '../../src/parse/tokens.js';
+import { nodeText } from '../support/ast-text.js';
 
-const ebnf = readFileSync(join(import.meta.dirname, '..', 'grammar', 'conteudo.ebnf'), 'utf8');
+const ebnf = readFileSync(join(import.meta.dirname, '..', '..', 'grammar', 'conteudo.ebnf'), 'utf8');
 const examplesBlock = ebnf.slice(ebnf.indexOf('---- examples ----'));
 /** Each example: the conteudo, the tag set (a line starting `partner` is parsed with tags: 'partner'), what it gives. */
 const examples = [...examplesBlock.matchAll(/^\s+(partner\s+)?("(?:[^"\\]|\\.)*")\s+→\s+(.+)$/gm)].map(

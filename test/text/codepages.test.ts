@@ -1,16 +1,81 @@
-// Tests written for mutants of src/text/codepage.ts that survived `npm run mutation` (issue 14 §4):
-// which names load iconv-lite (built-in pages and UTF-8 never do, as that file's header says), what
-// happens without it (the path of every runtime but Node), one page per name in any case, display
-// names, the lookup table (a character a page has at two bytes maps to the first) and the suspect
-// regex held, for every UTF-16 code unit, to the rule its doc comment states.
+// The generated code page file against iconv-lite, the library it came from: regenerate with
+// `npm run codepages` if iconv-lite changes a mapping. Pages outside the file still work, through
+// iconv-lite itself.
 import { createRequire } from 'node:module';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { clearCaches } from '../src/caches.js';
-import { compile } from '../src/index.js';
-import { codepage, codepageChars, codepageTable, decodeBytes } from '../src/text/codepage.js';
-import { CODEPAGE_CHARS } from '../src/text/codepages.generated.js';
+import { clearCaches } from '../../src/caches.js';
+import { CODEPAGE_CHARS } from '../../src/text/codepages.generated.js';
+import { codepage, codepageChars, codepageTable, decodeBytes } from '../../src/text/codepage.js';
+import { compile, loadProfile, ProfileError } from '../../src/index.js';
+import { hex } from '../support/hex.js';
 
+const everyByte = Buffer.from(Array.from({ length: 256 }, (_, b) => b));
+
+describe('code pages', () => {
+  it.each(Object.keys(CODEPAGE_CHARS))('%s matches iconv-lite byte for byte', (name) => {
+    expect(CODEPAGE_CHARS[name]).toBe(iconv.decode(everyByte, name));
+  });
+
+  it('takes any other single-byte page from iconv-lite', () => {
+    expect(CODEPAGE_CHARS['iso-8859-2']).toBeUndefined();
+    expect(codepageChars('ISO-8859-2')).toBe(iconv.decode(everyByte, 'iso-8859-2'));
+    const { bytes, diagnostics } = compile('Łódź', { printer: { extends: 'MAKER5T20', codepage: { encoding: 'iso-8859-2' } } });
+    expect(diagnostics).toEqual([]);
+    expect([...bytes.subarray(5, 9)]).toEqual([...iconv.encode('Łódź', 'iso-8859-2')]);
+  });
+
+  it('refuses unknown and multi-byte pages, and a profile naming one, as a ProfileError', () => {
+    expect(() => codepage('cp99999')).toThrow('unknown code page "cp99999"');
+    expect(() => codepage('shift_jis')).toThrow('not a single-byte code page');
+    for (const encoding of ['cp99999', 'constructor', '__proto__', 'toString']) {
+      expect(() => loadProfile({ extends: 'MAKER5T20', codepage: { encoding } })).toThrow(ProfileError);
+      expect(() => loadProfile({ extends: 'MAKER5T20', codepage: { encoding } })).toThrow(`unknown code page "${encoding}"`);
+    }
+  });
+
+  it('never encodes a letter as a C0 byte or DEL, on any single-byte page iconv-lite has: TCVN\'s Ự (DC2) counts as absent', () => {
+    iconv.getCodec('cp850'); // loads iconv-lite's table of encodings
+    const pages = Object.entries(iconv.encodings as Record<string, unknown>).filter(([, v]) => (v as { type?: string })?.type === '_sbcs').map(([name]) => name);
+    expect(pages.length).toBeGreaterThan(50);
+    expect(pages).toEqual(expect.arrayContaining(['tcvn', 'viscii']));
+    for (const name of pages) {
+      const { table } = codepage(name);
+      for (let c = 0; c < 65536; c++) {
+        const b = table![c]!;
+        if (b >= 0 && (b < 0x20 || b === 0x7f)) expect(c, `${name}: U+${c.toString(16)} → ${b}`).toBe(b);
+      }
+    }
+    // Printed as their nearest letter instead, with a warning; never the command byte.
+    const tcvn = compile('Ự Ú', { printer: { extends: 'MAKER5T20', codepage: { encoding: 'tcvn', select: null } } });
+    expect([...tcvn.bytes]).toEqual([0x1b, 0x40, 0x55, 0x20, 0x55, 0x0a]);
+    expect(tcvn.diagnostics.map((d) => d.code)).toEqual(['text/transliterated', 'text/transliterated']);
+    const viscii = compile('Ẳ Ỵ', { printer: { extends: 'MAKER5T20', codepage: { encoding: 'viscii', select: null } } });
+    expect([...viscii.bytes]).toEqual([0x1b, 0x40, 0x41, 0x20, 0x59, 0x0a]);
+  });
+
+  // Code page names and a code page's undefined bytes: kept because mutants of src/text survived
+  // without them (`npm run mutation`, bench/MUTATION.md).
+
+  it('takes "utf-8" as UTF-8 output, as "utf8"', () => {
+    const dashed = compile('é€', { printer: { extends: 'GENERICA', codepage: { encoding: 'utf-8' } } });
+    expect(dashed.diagnostics).toEqual([]);
+    expect(hex(dashed.bytes)).toBe(hex(compile('é€', { printer: 0 }).bytes));
+  });
+
+  it('never prints U+FFFD as a byte the code page leaves undefined', () => {
+    // CP1252 leaves 81, 8D, 8F, 90 and 9D undefined: U+FFFD is not in it, so it is replaced.
+    const r = compile('\ufffd', { printer: { extends: 'MAKER5T20', codepage: { encoding: 'cp1252', select: '1B 74 10' } } });
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['text/replaced']);
+    expect(hex(r.bytes)).toBe('1b401b74103f0a');
+  });
+});
+
+// Which names load iconv-lite (built-in pages and UTF-8 never do, as src/text/codepage.ts's header
+// says), what happens without it (the path of every runtime but Node), one page per name in any
+// case, display names, the lookup table (a character a page has at two bytes maps to the first)
+// and the suspect regex held, for every UTF-16 code unit, to the rule its doc comment states: kept
+// because mutants of src/text/codepage.ts survived without them (`npm run mutation`, bench/MUTATION.md).
 const require = createRequire(import.meta.url);
 const iconvPath = require.resolve('iconv-lite');
 

@@ -3,8 +3,8 @@
 // Each tag must become what the outcome table says, and nothing a profile lacks may reach the IR.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createProfile, lower, parse, type Profile, type ProfileInput } from '../src/index.js';
-import { conteudo } from './support/arbitraries.js';
+import { createProfile, lower, parse, type Profile, type ProfileInput } from '../../src/index.js';
+import { conteudo } from '../support/arbitraries.js';
 
 interface Shape {
   output: 'escpos' | 'text';

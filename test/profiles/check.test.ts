@@ -4,10 +4,10 @@
 import fc from 'fast-check';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import { createProfile, listProfiles, ProfileError, ProfileSchema } from '../src/index.js';
-import { BASELINES, TEMPLATES } from '../src/profiles/builtin/index.js';
-import { Check, CheckOverride } from '../src/profiles/check.js';
-import { ProfileSchema as Built } from '../src/profiles/schema.js';
+import { createProfile, listProfiles, ProfileError, ProfileSchema } from '../../src/index.js';
+import { BASELINES, TEMPLATES } from '../../src/profiles/builtin/index.js';
+import { Check, CheckOverride } from '../../src/profiles/check.js';
+import { ProfileSchema as Built } from '../../src/profiles/schema.js';
 
 /** Every own property of every node, with its value and enumerability: what "the same object" means here. */
 function describeTree(node: unknown, path = ''): string[] {
