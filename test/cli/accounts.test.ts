@@ -1,9 +1,11 @@
 // The operator's account commands (issue 10 item 10): passwords from stdin instead of the command
 // line, listing users and keys (never a key itself), changing a password, revoking a key.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { bobina, STACK } from '../support/cli.js';
+import { bobina, CLI_TEST_TIMEOUT, STACK } from '../support/cli.js';
 import { freshDatabase, type TestDatabase } from '../support/store-target.js';
+
+vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT });
 
 let database: TestDatabase;
 beforeAll(async () => {
