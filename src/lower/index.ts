@@ -12,7 +12,7 @@ import type { CompileLimits } from '../limits.js';
 import type { ImageSources } from './image.js';
 import type { Op } from './ir.js';
 import { lowerRow, lowerRule } from './layout.js';
-import { finishLines } from './layout-lines.js';
+import { finishLines, newLineState } from './layout-lines.js';
 import { lowerQr } from './qr.js';
 import { lowerTextSize } from './style.js';
 import { lowerText } from './text.js';
@@ -63,6 +63,8 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
     diagnostics,
     text: { codepage: codepage(profile.codepage.encoding), printer: profile.printer, diagnostics },
     state: initialState(),
+    // Made here rather than on first use: a context whose shape changes mid-pass slows every lowering.
+    line: newLineState(),
     ...(options.limits && { limits: options.limits }),
     ...(options.images && { images: options.images }),
     ...(options.wrap && { wrap: options.wrap }),

@@ -30,14 +30,19 @@ export interface LineState {
   /** How many ops of ctx.out the tracker has seen. */
   seen: number;
   /** With wrap: the last space on the line that fits, where a break can go. */
-  candidate?: { op: TextOp; index: number; usedAfter: number };
+  candidate: { op: TextOp; index: number; usedAfter: number } | undefined;
 }
 
 /** Ops that end the printed line before them (a text op the tracker did not see: the generic QR). */
 const ENDS_LINE: ReadonlySet<OpName> = new Set<OpName>(['text', 'qr', 'barcode', 'image', 'cut', 'feed']);
 
+/** A fresh line state; every field present from the start, so its shape never changes while lowering. */
+export function newLineState(): LineState {
+  return { used: 0, start: -1, end: 0, over: false, seen: 0, candidate: undefined };
+}
+
 function lineState(ctx: LowerContext): LineState {
-  return (ctx.line ??= { used: 0, start: -1, end: 0, over: false, seen: 0 });
+  return (ctx.line ??= newLineState());
 }
 
 /** Ends lines for the ops written since the tracker last looked, up to (not including) `upto`. */
