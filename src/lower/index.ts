@@ -5,7 +5,7 @@ import type { Document, Node } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import { codepage } from '../text/codepage.js';
 import { lowerBarcode } from './barcode.js';
-import { lowerCommand } from './commands.js';
+import { lowerCommand, lowerTextSize } from './commands.js';
 import { initialState, type LowerContext, type Lowerings } from './context.js';
 import { lowerImage } from './image.js';
 import type { CompileLimits } from '../limits.js';
@@ -14,7 +14,6 @@ import type { Op } from './ir.js';
 import { lowerRow, lowerRule } from './layout.js';
 import { finishLines, newLineState } from './layout-lines.js';
 import { lowerQr } from './qr.js';
-import { lowerTextSize } from './style.js';
 import { lowerText } from './text.js';
 
 /** Node type → its lowering. */
@@ -83,5 +82,5 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
 }
 
 export { OUTCOMES } from './commands.js';
-export type { Op, OpName, Align, Bitmap, Ecc, HriPosition } from './ir.js';
+export type { Op, OpName, Align, Bitmap, Ecc, HriPosition, TextStyle } from './ir.js';
 export type { LowerContext, LowerState, Lowering } from './context.js';

@@ -10,6 +10,8 @@ interface Shape {
   output: 'escpos' | 'text';
   partial: boolean;
   condensed: boolean;
+  /** Bold, underline, invert and size commands (up to 2 × 2), or none of them. */
+  styles: boolean;
   codepage: boolean;
   qr: 'epson-gs-k' | 'bematech-gs-k-q' | 'daruma-esc-81' | 'raster' | 'text';
   image: 'gs-v-0' | 'esc-star-24';
@@ -30,7 +32,9 @@ function synthetic(s: Shape): Profile {
     feedLines: 2,
     qr: { command: s.output === 'text' ? 'text' : s.qr, moduleSize: 4, ecc: 'M', ...(s.qr === 'bematech-gs-k-q' ? { params: '08 00 01' } : {}) },
     sources: {},
-    ...(s.removed ? { missing: { cut: 'removed', 'cut.partial': 'removed', condensed: 'removed', drawer: 'removed' } } : {}),
+    ...(s.removed
+      ? { missing: { cut: 'removed', 'cut.partial': 'removed', condensed: 'removed', drawer: 'removed', bold: 'removed', underline: 'removed', invert: 'removed', size: 'removed' } }
+      : {}),
   };
   if (s.output === 'text') return createProfile(base);
   return createProfile({
@@ -46,7 +50,9 @@ function synthetic(s: Shape): Profile {
       cutPartial: s.partial ? '1D 56 42 00' : null,
       feed: '1B 64 n',
       drawer: '1B 70 00 32 C8',
+      ...(s.styles && { boldOn: '1B 45 01', boldOff: '1B 45 00', underlineOn: '1B 2D 01', underlineOff: '1B 2D 00', invertOn: '1D 42 01', invertOff: '1D 42 00', size: '1D 21 wh' }),
     },
+    ...(s.styles && { sizeMax: { width: 2, height: 2 } }),
     image: { command: s.image, maxBandBytes: 4096 },
   });
 }
@@ -55,6 +61,7 @@ const shape = fc.record<Shape>({
   output: fc.constantFrom('escpos', 'text'),
   partial: fc.boolean(),
   condensed: fc.boolean(),
+  styles: fc.boolean(),
   codepage: fc.boolean(),
   qr: fc.constantFrom('epson-gs-k', 'bematech-gs-k-q', 'daruma-esc-81', 'raster', 'text'),
   image: fc.constantFrom('gs-v-0', 'esc-star-24'),
@@ -80,6 +87,14 @@ function expected(tag: string, p: Profile): { ops: string[]; codes: string[] } {
     }
     case 'textCondensedOn':
       return p.caps.has('condensed') ? { ops: ['condensed on'], codes: [] } : removed('condensed') ? { ops: [], codes: [] } : { ops: [], codes: ['lower/condensed-unsupported'] };
+    case 'textBoldOn':
+    case 'textUnderlineOn':
+    case 'textInvertOn': {
+      const style = tag.slice(4, -2).toLowerCase() as 'bold' | 'underline' | 'invert';
+      return p.caps.has(style) ? { ops: [`${style} on`], codes: [] } : removed(style) ? { ops: [], codes: [] } : { ops: [], codes: ['lower/style-unsupported'] };
+    }
+    case 'textSize width="3"':
+      return p.caps.has('size') ? { ops: ['size 2x1'], codes: ['lower/text-size-clamped'] } : removed('size') ? { ops: [], codes: [] } : { ops: [], codes: ['lower/style-unsupported'] };
     case 'cashDrawerOpen':
       return p.caps.has('drawer') ? { ops: ['drawer'], codes: [] } : removed('drawer') ? { ops: [], codes: [] } : { ops: [], codes: ['lower/command-unsupported'] };
     default:
@@ -88,12 +103,12 @@ function expected(tag: string, p: Profile): { ops: string[]; codes: string[] } {
 }
 
 const describeOp = (op: ReturnType<typeof lower>['ops'][number]) =>
-  op.op === 'align' ? `align ${op.align}` : op.op === 'cut' ? `cut ${op.partial ? 'partial' : 'full'}` : op.op === 'condensed' ? `condensed ${op.on ? 'on' : 'off'}` : op.op === 'feed' ? `feed ${op.lines}` : op.op;
+  op.op === 'align' ? `align ${op.align}` : op.op === 'cut' ? `cut ${op.partial ? 'partial' : 'full'}` : op.op === 'condensed' ? `condensed ${op.on ? 'on' : 'off'}` : op.op === 'feed' ? `feed ${op.lines}` : op.op === 'style' ? `${op.style} ${op.on ? 'on' : 'off'}` : op.op === 'size' ? `size ${op.width}x${op.height}` : op.op;
 
 describe('lowering on synthetic capability sets', () => {
   it('turns every tag into what the outcome table says for the capabilities the profile really has', () => {
     fc.assert(
-      fc.property(shape, fc.constantFrom('textAlignCenter', 'paperFeed', 'paperCutFull', 'paperCutPartial', 'textCondensedOn', 'cashDrawerOpen'), (s, tag) => {
+      fc.property(shape, fc.constantFrom('textAlignCenter', 'paperFeed', 'paperCutFull', 'paperCutPartial', 'textCondensedOn', 'cashDrawerOpen', 'textBoldOn', 'textUnderlineOn', 'textInvertOn', 'textSize width="3"'), (s, tag) => {
         const p = synthetic(s);
         const { ops, diagnostics } = lower(parse(`<${tag}>`).ast, p);
         expect({ ops: ops.map(describeOp), codes: diagnostics.map((d) => d.code) }).toEqual(expected(tag, p));
@@ -139,6 +154,12 @@ describe('lowering on synthetic capability sets', () => {
           if (op.op === 'drawer') expect(p.caps.has('drawer')).toBe(true);
           if (op.op === 'qr') expect(p.caps.has('qr.native')).toBe(true);
           if (op.op === 'image') expect(p.caps.has('image')).toBe(true);
+          if (op.op === 'style') expect(p.caps.has(op.style)).toBe(true);
+          if (op.op === 'size') {
+            expect(p.caps.has('size')).toBe(true);
+            expect(op.width).toBeLessThanOrEqual(p.sizeMax!.width);
+            expect(op.height).toBeLessThanOrEqual(p.sizeMax!.height);
+          }
         }
       }),
       { numRuns: 300 },

@@ -44,16 +44,28 @@ describe('the generic template', () => {
     expect([...generic.caps]).toEqual([]);
   });
 
-  it('removes cut, condensed and drawer tags silently, as its data says, and keeps the text', () => {
-    expect(generic.missing).toEqual({ cut: 'removed', 'cut.partial': 'removed', condensed: 'removed', drawer: 'removed' });
+  it('removes cut, condensed, drawer and text style tags silently, as its data says, and keeps the text', () => {
+    expect(generic.missing).toEqual({
+      cut: 'removed',
+      'cut.partial': 'removed',
+      condensed: 'removed',
+      drawer: 'removed',
+      bold: 'removed',
+      underline: 'removed',
+      invert: 'removed',
+      size: 'removed',
+    });
     const { bytes, diagnostics } = compile('a<paperCutFull>b<paperCutPartial>c<textCondensedOn>d<cashDrawerOpen>\n', { printer: generic });
     expect(diagnostics).toEqual([]);
     expect(Buffer.from(bytes).toString()).toBe('abcd\n');
+    const styled = compile('<textBoldOn>a<textUnderlineOn>b<textInvertOn>c<textSize width="8" height="8">d<textSize>\n', { printer: generic });
+    expect(styled.diagnostics).toEqual([]);
+    expect(Buffer.from(styled.bytes).toString()).toBe('abcd\n');
   });
 
   it('says so in `bobina printers --json`', () => {
     const rows = JSON.parse(bobina(['printers', '--json']).stdout.toString());
-    expect(rows[0]).toMatchObject({ code: 'GENERICA', capabilities: [], missing: { cut: 'removed', 'cut.partial': 'removed', condensed: 'removed', drawer: 'removed', 'qr.native': 'as text' } });
-    expect(rows[3]).toMatchObject({ code: 'MAKER3DR800', missing: { 'cut.partial': 'full cut', 'qr.native': 'raster image' } });
+    expect(rows[0]).toMatchObject({ code: 'GENERICA', capabilities: [], missing: { cut: 'removed', 'cut.partial': 'removed', condensed: 'removed', drawer: 'removed', bold: 'removed', size: 'removed', 'qr.native': 'as text' } });
+    expect(rows[3]).toMatchObject({ code: 'MAKER3DR800', missing: { 'cut.partial': 'full cut', invert: 'dropped', 'qr.native': 'raster image' } });
   });
 });

@@ -124,7 +124,7 @@ describe('loading a profile', () => {
   });
 
   it('holds only capabilities: every entry of caps is a capability name', () => {
-    for (const p of listProfiles()) for (const cap of p.caps) expect(cap).toMatch(/^(cut|cut\.partial|condensed|drawer|qr\.native|codepage\.select|image)$/);
+    for (const p of listProfiles()) for (const cap of p.caps) expect(cap).toMatch(/^(cut|cut\.partial|condensed|drawer|bold|underline|invert|size|qr\.native|codepage\.select|image)$/);
   });
 });
 

@@ -4,9 +4,10 @@
 import type { TagSet } from '../../parse/tags.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
+import { dispatch, type Subcommand } from '../subcommands.js';
 import { PASSWORD_OPTIONS, readPassword } from '../password.js';
 import { columns } from '../table.js';
-import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
+import { STORE_OPTIONS, withAccount, withStore } from '../with-store.js';
 
 /** `--tags`: 'all' (every tag bobina knows) or 'partner' (only the partner's eight). */
 function tagsOption(value: string | undefined): TagSet | undefined {
@@ -56,9 +57,7 @@ async function list(args: string[], io: Io): Promise<number> {
 async function passwd(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, ...PASSWORD_OPTIONS, ...STORE_OPTIONS }, 0);
   if (!values.email) throw new UsageError('--email is required');
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'users');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'users', async (store, account) => {
     const passwordHash = await hash(await readPassword(values, io, true));
     const revoked = await store.transaction(async (tx) => {
       await tx.accounts.setPasswordHash(account.id, passwordHash);
@@ -75,24 +74,18 @@ async function set(args: string[], io: Io): Promise<number> {
   if (!values.email) throw new UsageError('--email is required');
   const tags = tagsOption(values.tags);
   if (!tags) throw new UsageError('nothing to set: give --tags all or --tags partner');
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'users');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'users', async (store, account) => {
     await store.accounts.setTags(account.id, tags);
     io.stdout.write(`tags for ${account.email}: ${tags}\n`);
     return EXIT.ok;
   });
 }
 
-const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { add, set, list, passwd };
+const SUBCOMMANDS: Record<string, Subcommand> = { add, set, list, passwd };
 
 export const usersCommand: Command = {
   name: 'users',
   usage: 'bobina users add --email E --name N [--password-stdin | --password P] [--meta key=value ...] [--role R ...] [--tags all|partner] | set --email E --tags all|partner | list [--json] | passwd --email E [--password-stdin | --password P]  [--db F | --database-url URL]',
   summary: "partner accounts: add one, set which tags its Inserts may use (--tags partner: only the partner's eight), list them, change a password (asked on the terminal unless given)",
-  run(args, io) {
-    const sub = SUBCOMMANDS[args[0] ?? ''];
-    if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
-    return sub(args.slice(1), io);
-  },
+  run: dispatch(SUBCOMMANDS),
 };
