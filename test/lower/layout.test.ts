@@ -60,6 +60,14 @@ describe('<row> and <rule/>', () => {
     expect(printed(row, 'MAKER1MP4200')).toBe('2x  Café' + ' '.repeat(20) + '    9,90');
   });
 
+  it('lays out and measures at the <textSize> width in force', () => {
+    expect(printed('<textSize width="2">' + row, 'MAKER5T20')).toBe('2x  Café' + ' '.repeat(8) + '    9,90');
+    expect(printed('<textSize width="2"><rule/>', 'MAKER5T20')).toBe('-'.repeat(24));
+    const long = compile('<textSize width="2">' + 'x'.repeat(25) + '\n<textSize>' + 'y'.repeat(25) + '\n', { printer: 'MAKER5T20' }).diagnostics;
+    expect(long.map((d) => [d.code, d.span.start.line])).toEqual([['text/line-too-long', 1]]);
+    expect(long[0]!.message).toContain('prints 24 columns of normal text at width 2');
+  });
+
   it('prints on every template, the generic one included, as text ops', () => {
     for (const { code } of listProfiles()) {
       const { ops, diagnostics } = lower(parse(`${row}\n<rule char="="/>`).ast, code);
