@@ -4,7 +4,7 @@ import { emit as emitOps, type EmitOptions, type EmitRecord } from './emit/index
 import { formatListing } from './inspect/listing.js';
 import { DiagnosticSink, OutputLimitReached, outputTooLarge, resolveLimits, tagCountError, type CompileLimits } from './limits.js';
 import type { ImageSources } from './lower/image.js';
-import { lowerRaw, type Op } from './lower/index.js';
+import { lowerRaw, type LowerOptions, type Op } from './lower/index.js';
 import type { Document } from './parse/ast.js';
 import { parseRaw, tagSet } from './parse/index.js';
 import type { TagSet } from './parse/tags.js';
@@ -29,6 +29,12 @@ export interface CompileOptions {
    * compile('<image src="logo"/>', { printer: 5, images: { logo: readFileSync('logo.png') } });
    */
   images?: ImageSources;
+  /**
+   * Printed lines wider than the paper (for the font in force): `'none'` (the default) leaves them
+   * to the printer, which breaks them wherever the paper ends, with an info `text/line-too-long`
+   * naming each; `'word'` wraps them at spaces instead (a word longer than a line is broken).
+   */
+  wrap?: 'none' | 'word';
 }
 
 export interface CompileResult {
@@ -52,22 +58,29 @@ export function compile(conteudo: string, options: CompileOptions): CompileResul
   if (typeof conteudo !== 'string') throw new TypeError('compile(conteudo): conteudo must be a string');
   const limits = resolveLimits(options.limits);
   const tags = tagSet(options.tags);
+  const wrap = wrapOption(options.wrap);
   const raw = new DiagnosticSink(limits.maxDiagnostics);
   const ast = parseRaw(conteudo, raw, tags);
-  const { bytes, records } = lowerAndEmit(ast, profile, raw, limits, options.records === true, conteudo, options.images);
+  const { bytes, records } = lowerAndEmit(ast, profile, raw, limits, options.records === true, conteudo, { wrap, ...(options.images && { images: options.images }) });
   const diagnostics = resolveDiagnostics(conteudo, raw.finish());
   return records ? { bytes, diagnostics, records } : { bytes, diagnostics };
 }
 
+/** The wrap option checked: a usage error throws, as an unknown printer does. */
+function wrapOption(wrap: unknown): 'none' | 'word' {
+  if (wrap === undefined || wrap === 'none' || wrap === 'word') return wrap ?? 'none';
+  throw new TypeError(`wrap must be 'none' or 'word', not ${JSON.stringify(wrap) ?? String(wrap)}`);
+}
+
 /** A job over a limit stops where the limit is found: that limit's error, and no bytes. */
-function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limits: Readonly<CompileLimits>, records: boolean, source: string, images: ImageSources | undefined): { bytes: Uint8Array; records?: EmitRecord[] } {
+function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limits: Readonly<CompileLimits>, records: boolean, source: string, options: Pick<LowerOptions, 'images' | 'wrap'>): { bytes: Uint8Array; records?: EmitRecord[] } {
   const refused = () => ({ bytes: new Uint8Array(0), ...(records ? { records: [] } : {}) });
   const tooMany = tagCountError(ast, limits);
   if (tooMany) {
     raw.force(tooMany);
     return refused();
   }
-  const ops = lowerRaw(ast, profile, raw, { limits, ...(images && { images }) });
+  const ops = lowerRaw(ast, profile, raw, { limits, ...options });
   let at: { start: number; end: number };
   try {
     const out = emitOps(ops, profile, { records, source, maxBytes: limits.maxOutputBytes });

@@ -63,6 +63,8 @@ export const DIAGNOSTIC_CODES = {
   'limit/diagnostics-truncated': 'info',
   'text/normalized': 'info',
   'text/marks-removed': 'warning',
+  'text/line-too-long': 'info',
+  'lower/row-too-wide': 'warning',
 } as const satisfies Record<string, Severity>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -7,6 +7,7 @@ import type { SanitizeContext } from '../text/sanitize.js';
 import type { CompileLimits } from '../limits.js';
 import type { ImageSources } from './image.js';
 import type { Op } from './ir.js';
+import type { LineState } from './layout-lines.js';
 
 /**
  * What is in force after the ops written so far. The layout reads it (a row's columns are the
@@ -34,6 +35,10 @@ export interface LowerContext {
   images?: ImageSources;
   /** The job's limits lowering applies (the size of each image); DEFAULT_LIMITS when absent. */
   limits?: Pick<CompileLimits, 'maxImagePixels'>;
+  /** `'word'`: printed lines wider than the paper are wrapped at spaces (compile's `wrap`). */
+  wrap?: 'none' | 'word';
+  /** The printed line so far (layout-lines.ts); made on first use. */
+  line?: LineState;
   /** The last op lowerText wrote (the one text right after it joins, if nothing came between). */
   lastText?: Extract<Op, { op: 'text' }>;
 }

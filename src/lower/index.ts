@@ -12,6 +12,7 @@ import type { CompileLimits } from '../limits.js';
 import type { ImageSources } from './image.js';
 import type { Op } from './ir.js';
 import { lowerRow, lowerRule } from './layout.js';
+import { finishLines, newLineState } from './layout-lines.js';
 import { lowerQr } from './qr.js';
 import { lowerText } from './text.js';
 
@@ -48,6 +49,8 @@ export interface LowerOptions {
   images?: ImageSources;
   /** The job's limits (per image: maxImagePixels); DEFAULT_LIMITS when absent. */
   limits?: Pick<CompileLimits, 'maxImagePixels'>;
+  /** `'word'`: lines wider than the paper are wrapped at spaces (compile's `wrap`); default `'none'`. */
+  wrap?: 'none' | 'word';
 }
 
 /** Lowers a document for one profile; diagnostics are appended to `diagnostics`. */
@@ -59,8 +62,11 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
     diagnostics,
     text: { codepage: codepage(profile.codepage.encoding), printer: profile.printer, diagnostics },
     state: initialState(),
+    // Made here rather than on first use: a context whose shape changes mid-pass slows every lowering.
+    line: newLineState(),
     ...(options.limits && { limits: options.limits }),
     ...(options.images && { images: options.images }),
+    ...(options.wrap && { wrap: options.wrap }),
   };
   for (const node of ast.children) {
     try {
@@ -71,6 +77,7 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
       diagnostics.push(internalError(node, error));
     }
   }
+  finishLines(ctx);
   return out;
 }
 

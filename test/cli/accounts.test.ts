@@ -1,9 +1,11 @@
 // The operator's account commands (issue 10 item 10): passwords from stdin instead of the command
 // line, listing users and keys (never a key itself), changing a password, revoking a key.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { bobina, STACK } from '../support/cli.js';
+import { bobina, CLI_TEST_TIMEOUT, STACK } from '../support/cli.js';
 import { freshDatabase, type TestDatabase } from '../support/store-target.js';
+
+vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT });
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -75,7 +77,7 @@ describe('bobina users', () => {
     expect(list.out).not.toMatch(/scrypt/);
     const json = JSON.parse(run(['users', 'list', '--json']).out) as Array<Record<string, unknown>>;
     expect(json.map((u) => u.email)).toEqual(['ana@example.com', 'bia@example.com']);
-    expect(json[0]).toEqual({ id: expect.any(String), email: 'ana@example.com', name: 'Ana', roles: [], created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(json[0]).toEqual({ id: expect.any(String), email: 'ana@example.com', name: 'Ana', roles: [], tags: 'all', created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
   });
 
   it('changes a password: the new one works, the old one no longer does', async () => {
@@ -133,5 +135,62 @@ describe('bobina terminals list', () => {
     expect(nobody.code).toBe(1);
     expect(nobody.stderr).not.toMatch(STACK);
     expect(run(['terminals', 'list']).code).toBe(2);
+  });
+});
+
+/** Inserts `conteudo` for the MAKER5T20 as `email`, in-process on the same database, and reads back the stored job. */
+async function insertAs(email: string, password: string, conteudo: string) {
+  const store = await database.open();
+  const app = await buildApp({ store, logLevel: 'silent', storeWorkers: false });
+  try {
+    const token = (await app.inject({ method: 'POST', url: '/auth/reconciliation/token', payload: { email, password, grant_type: 'password' } })).json().access_token;
+    const res = await app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${token}`, payload: { conteudo, codigoImpressora: 'MAKER5T20' } });
+    expect(res.statusCode).toBe(200);
+    const view = res.json().intencaoImpressao;
+    const account = await store.accounts.findByEmail(email);
+    const job = await store.intentions.get(account!.id, view.id);
+    return { bytes: job!.bytes, codes: (view.diagnostics as { code: string }[]).map((d) => d.code) };
+  } finally {
+    await app.close();
+    await store.close();
+  }
+}
+
+const opensDrawer = (bytes: Uint8Array) => bytes.some((b, i) => b === 0x1b && bytes[i + 1] === 0x70);
+
+// Each test runs the CLI a few times and opens the app in-process: bounded well past a loaded machine's pace.
+describe('bobina users --tags', { timeout: 60_000 }, () => {
+  const conteudo = '<textAlignLeft>Pão <cashDrawerOpen>\n';
+
+  it("adds an account whose Inserts use only the partner's eight tags, and shows it in the list", async () => {
+    expect(run(['users', 'add', '--email', 'tags@example.com', '--name', 'Tags', '--password', 'tags-pw', '--tags', 'partner']).code).toBe(0);
+    const listed = JSON.parse(run(['users', 'list', '--json']).out) as { email: string; tags: string }[];
+    expect(listed.find((u) => u.email === 'tags@example.com')!.tags).toBe('partner');
+    const job = await insertAs('tags@example.com', 'tags-pw', conteudo);
+    expect(opensDrawer(job.bytes)).toBe(false);
+    expect(Buffer.from(job.bytes).toString('latin1')).toContain('<cashDrawerOpen>');
+    expect(job.codes).toEqual(['parse/tag-disabled']);
+  });
+
+  it("defaults to all tags, and users set --tags changes an account's next Inserts", async () => {
+    expect(run(['users', 'add', '--email', 'all@example.com', '--name', 'All', '--password', 'all-pw']).code).toBe(0);
+    expect(JSON.parse(run(['users', 'list', '--json']).out).find((u: { email: string }) => u.email === 'all@example.com').tags).toBe('all');
+    expect(opensDrawer((await insertAs('all@example.com', 'all-pw', conteudo)).bytes)).toBe(true);
+    const set = run(['users', 'set', '--email', 'all@example.com', '--tags', 'partner']);
+    expect(set.code).toBe(0);
+    expect(set.out).toBe('tags for all@example.com: partner\n');
+    expect(opensDrawer((await insertAs('all@example.com', 'all-pw', conteudo)).bytes)).toBe(false);
+    expect(run(['users', 'set', '--email', 'all@example.com', '--tags', 'all']).code).toBe(0);
+    expect(opensDrawer((await insertAs('all@example.com', 'all-pw', conteudo)).bytes)).toBe(true);
+  });
+
+  it('refuses a tag set other than all or partner, set without --tags, and an unknown account', () => {
+    const bad = run(['users', 'add', '--email', 'bad@example.com', '--name', 'Bad', '--password', 'x', '--tags', 'some']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.toString()).toContain('--tags must be all or partner');
+    expect(run(['users', 'set', '--email', 'all@example.com']).code).toBe(2);
+    const nobody = run(['users', 'set', '--email', 'nobody@example.com', '--tags', 'partner']);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr.toString()).not.toMatch(STACK);
   });
 });

@@ -96,16 +96,19 @@ describe('compile limits', () => {
   });
 
   it('refuses one long text over the byte limit, on ESC/POS and on the generic printer', () => {
+    // Lines of 48 bytes (47 columns and LF): none wider than the paper.
+    const lines = (bytes: number) => ('x'.repeat(47) + '\n').repeat(Math.floor(bytes / 48));
     for (const printer of [0, 5]) {
-      const r = compile('x'.repeat(DEFAULT_LIMITS.maxOutputBytes + 1), { printer });
+      const r = compile(lines(DEFAULT_LIMITS.maxOutputBytes + 48), { printer });
       expect(codes(r)).toEqual(['limit/output-too-large']);
       expect(r.bytes.length).toBe(0);
     }
-    expect(compile('x'.repeat(DEFAULT_LIMITS.maxOutputBytes - 100), { printer: 0 }).diagnostics).toEqual([]);
+    expect(compile(lines(DEFAULT_LIMITS.maxOutputBytes - 100), { printer: 0 }).diagnostics).toEqual([]);
   });
 
   it('lists at most maxDiagnostics, then one info with the count of the rest', () => {
-    const r = compile('<b>'.repeat(1000), { printer: 5 });
+    // wrap: the one long line would add an info of its own.
+    const r = compile('<b>'.repeat(1000), { printer: 5, wrap: 'word' });
     expect(r.diagnostics).toHaveLength(101);
     const last = r.diagnostics[100]!;
     expect(last).toMatchObject({ code: 'limit/diagnostics-truncated', severity: 'info' });
@@ -115,7 +118,7 @@ describe('compile limits', () => {
   });
 
   it('still lists an error that comes after the cap is full of warnings', () => {
-    const r = compile('<b>'.repeat(150) + '</qrcode>', { printer: 5 });
+    const r = compile('<b>'.repeat(150) + '</qrcode>', { printer: 5, wrap: 'word' });
     expect(r.diagnostics).toHaveLength(101);
     expect(hasErrors(r.diagnostics)).toBe(true);
     expect(codes(r)).toContain('parse/stray-closing-tag');

@@ -115,6 +115,17 @@ describe(`the ${STORE_KIND} store`, () => {
     await expect(store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}' })).rejects.toBeInstanceOf(DuplicateError);
   });
 
+  both("keeps an account's tag set: 'all' by default, 'partner' when created or set so", async () => {
+    expect((await store.accounts.findById(accountId))!.tags).toBe('all');
+    const p = await store.accounts.create({ email: 'partner-tags@example.com', name: 'p', passwordHash: 'h', metadata: [], roles: [], tags: 'partner' });
+    expect((await store.accounts.findByEmail('partner-tags@example.com'))!.tags).toBe('partner');
+    expect(await store.accounts.setTags(p.id, 'all')).toBe(true);
+    expect((await store.accounts.findById(p.id))!.tags).toBe('all');
+    expect(await store.accounts.setTags(accountId, 'partner')).toBe(true);
+    expect((await store.accounts.list()).find((x) => x.id === accountId)!.tags).toBe('partner');
+    expect(await store.accounts.setTags('no-such-account', 'partner')).toBe(false);
+  });
+
   both('counts login attempts per key in one upsert, starting a new window when the old one has ended', async () => {
     const t0 = new Date(1_000_000);
     expect((await store.loginAttempts.hit(['a', 'b'], t0, 1000)).map((c) => c.failures)).toEqual([1, 1]);

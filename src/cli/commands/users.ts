@@ -1,5 +1,7 @@
-// `bobina users add | list | passwd`: partner accounts in the service database (scrypt-hashed
-// passwords, taken from a prompt or stdin rather than the command line).
+// `bobina users add | set | list | passwd`: partner accounts in the service database (scrypt-hashed
+// passwords, taken from a prompt or stdin rather than the command line; `--tags partner` makes only
+// the partner's eight tags commands in the account's Inserts, as compile's `tags: 'partner'`).
+import type { TagSet } from '../../parse/tags.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
@@ -7,14 +9,21 @@ import { PASSWORD_OPTIONS, readPassword } from '../password.js';
 import { columns } from '../table.js';
 import { STORE_OPTIONS, withAccount, withStore } from '../with-store.js';
 
+/** `--tags`: 'all' (every tag bobina knows) or 'partner' (only the partner's eight). */
+function tagsOption(value: string | undefined): TagSet | undefined {
+  if (value === undefined || value === 'all' || value === 'partner') return value;
+  throw new UsageError(`--tags must be all or partner, not "${value}"`);
+}
+
 const hash = async (password: string) => (await import('../../server/auth/secrets.js')).hashPassword(password);
 
 async function add(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
     email: { type: 'string' }, name: { type: 'string' }, ...PASSWORD_OPTIONS,
-    meta: { type: 'string', multiple: true }, role: { type: 'string', multiple: true }, ...STORE_OPTIONS,
+    meta: { type: 'string', multiple: true }, role: { type: 'string', multiple: true }, tags: { type: 'string' }, ...STORE_OPTIONS,
   }, 0);
   if (!values.email || !values.name) throw new UsageError('--email and --name are required');
+  const tags = tagsOption(values.tags) ?? 'all';
   const metadata = (values.meta ?? []).map((m) => {
     const at = m.indexOf('=');
     if (at < 1) throw new UsageError(`--meta "${m}" is not key=value`);
@@ -24,8 +33,8 @@ async function add(args: string[], io: Io): Promise<number> {
   const { DuplicateError } = await import('../../server/store/types.js');
   return withStore(values, async (store) => {
     try {
-      const user = await store.accounts.create({ email: values.email!, name: values.name!, passwordHash, metadata, roles: values.role ?? [] });
-      io.stdout.write(`added user ${user.email} (id ${user.id})\n`);
+      const user = await store.accounts.create({ email: values.email!, name: values.name!, passwordHash, metadata, roles: values.role ?? [], tags });
+      io.stdout.write(`added user ${user.email} (id ${user.id})${tags === 'partner' ? '; tags: partner' : ''}\n`);
       return EXIT.ok;
     } catch (err) {
       if (!(err instanceof DuplicateError)) throw err;
@@ -38,9 +47,9 @@ async function add(args: string[], io: Io): Promise<number> {
 async function list(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { json: { type: 'boolean' }, ...STORE_OPTIONS }, 0);
   const accounts = await withStore(values, (store) => store.accounts.list());
-  const shown = accounts.map((a) => ({ id: a.id, email: a.email, name: a.name, roles: a.roles, created: a.createdAt.toISOString() }));
+  const shown = accounts.map((a) => ({ id: a.id, email: a.email, name: a.name, roles: a.roles, tags: a.tags, created: a.createdAt.toISOString() }));
   if (values.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
-  else io.stdout.write(columns(['ID', 'EMAIL', 'NAME', 'CREATED', 'ROLES'], shown.map((a) => [a.id, a.email, a.name, a.created, a.roles.join(',')])));
+  else io.stdout.write(columns(['ID', 'EMAIL', 'NAME', 'CREATED', 'ROLES', 'TAGS'], shown.map((a) => [a.id, a.email, a.name, a.created, a.roles.join(','), a.tags])));
   return EXIT.ok;
 }
 
@@ -59,11 +68,24 @@ async function passwd(args: string[], io: Io): Promise<number> {
   });
 }
 
-const SUBCOMMANDS: Record<string, Subcommand> = { add, list, passwd };
+/** Changes an account's settings: today `--tags all|partner`, applied to its next Inserts. */
+async function set(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { email: { type: 'string' }, tags: { type: 'string' }, ...STORE_OPTIONS }, 0);
+  if (!values.email) throw new UsageError('--email is required');
+  const tags = tagsOption(values.tags);
+  if (!tags) throw new UsageError('nothing to set: give --tags all or --tags partner');
+  return withAccount(values, values.email!, io, 'users', async (store, account) => {
+    await store.accounts.setTags(account.id, tags);
+    io.stdout.write(`tags for ${account.email}: ${tags}\n`);
+    return EXIT.ok;
+  });
+}
+
+const SUBCOMMANDS: Record<string, Subcommand> = { add, set, list, passwd };
 
 export const usersCommand: Command = {
   name: 'users',
-  usage: 'bobina users add --email E --name N [--password-stdin | --password P] [--meta key=value ...] [--role R ...] | list [--json] | passwd --email E [--password-stdin | --password P]  [--db F | --database-url URL]',
-  summary: 'partner accounts: add one, list them, change a password (asked on the terminal unless given)',
+  usage: 'bobina users add --email E --name N [--password-stdin | --password P] [--meta key=value ...] [--role R ...] [--tags all|partner] | set --email E --tags all|partner | list [--json] | passwd --email E [--password-stdin | --password P]  [--db F | --database-url URL]',
+  summary: "partner accounts: add one, set which tags its Inserts may use (--tags partner: only the partner's eight), list them, change a password (asked on the terminal unless given)",
   run: dispatch(SUBCOMMANDS),
 };

@@ -185,4 +185,11 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX access_tokens_family ON access_tokens(family);
     `,
   },
+  {
+    version: 4,
+    name: "which tags are commands in an account's Inserts: 'all' or 'partner' (only the partner's eight)",
+    sql: `
+      ALTER TABLE users ADD COLUMN tags TEXT NOT NULL DEFAULT 'all';
+    `,
+  },
 ];

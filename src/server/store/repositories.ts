@@ -16,6 +16,7 @@
 //   `UPDATE jobs SET state = 'acquired', … WHERE id = (SELECT id FROM jobs WHERE … AND state =
 //   'queued' ORDER BY id LIMIT 1) RETURNING *`; on PostgreSQL the same with `FOR UPDATE SKIP
 //   LOCKED` in the subquery. LoginAttemptRepository.hit is written that way today.
+import type { TagSet } from '../../index.js';
 import type { BackgroundWorker } from '../workers/worker.js';
 import type {
   Account, ApiKey, AttemptCounter, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobPatch, JobRef, LeaseGuard,
@@ -33,6 +34,8 @@ export interface AccountRepository {
   list(): Promise<Account[]>;
   /** Replaces the password hash; false when there is no such account. */
   setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
+  /** Sets which tags are commands in the account's Inserts; false when there is no such account. */
+  setTags(id: string, tags: TagSet): Promise<boolean>;
 }
 
 export interface TerminalRepository {

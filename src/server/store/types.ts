@@ -1,6 +1,6 @@
 // The domain values the repositories take and return (see repositories.ts for the interface).
 // Plain data: no backend types, no HTTP shapes; the routes turn them into responses.
-import type { Diagnostic } from '../../index.js';
+import type { Diagnostic, TagSet } from '../../index.js';
 
 export interface MetadataEntry {
   key: string;
@@ -15,10 +15,13 @@ export interface Account {
   passwordHash: string;
   metadata: MetadataEntry[];
   roles: string[];
+  /** Which tags are commands when the service compiles this account's Inserts (compile's `tags`). */
+  tags: TagSet;
   createdAt: Date;
 }
 
-export type NewAccount = Omit<Account, 'id' | 'createdAt'>;
+/** A new account: `tags` defaults to 'all'. */
+export type NewAccount = Omit<Account, 'id' | 'createdAt' | 'tags'> & { tags?: TagSet };
 
 /**
  * Who a request acts for, as authentication found it. Every read and write is scoped to

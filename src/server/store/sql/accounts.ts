@@ -6,13 +6,13 @@ import { DuplicateError, type Account } from '../types.js';
 import { one, type Dialect, type Exec } from './dialect.js';
 import { json, raw, sql, type Sql } from './statement.js';
 
-interface Row { id: string; email: string; name: string; password_hash: string; metadata: unknown; roles: unknown; created_at: number }
+interface Row { id: string; email: string; name: string; password_hash: string; metadata: unknown; roles: unknown; tags: string; created_at: number }
 
 const toAccount = (d: Dialect, r: Row): Account => ({
-  id: r.id, email: r.email, name: r.name, passwordHash: r.password_hash, metadata: d.json(r.metadata), roles: d.json(r.roles), createdAt: new Date(r.created_at),
+  id: r.id, email: r.email, name: r.name, passwordHash: r.password_hash, metadata: d.json(r.metadata), roles: d.json(r.roles), tags: r.tags === 'partner' ? 'partner' : 'all', createdAt: new Date(r.created_at),
 });
 
-const COLUMNS = raw('id, email, name, password_hash, metadata, roles, created_at');
+const COLUMNS = raw('id, email, name, password_hash, metadata, roles, tags, created_at');
 
 export function accounts(x: Exec): AccountRepository {
   const d = x.dialect;
@@ -22,10 +22,10 @@ export function accounts(x: Exec): AccountRepository {
   };
   return {
     async create(a) {
-      const account: Account = { ...a, id: randomUUID(), email: a.email.toLowerCase(), createdAt: new Date() };
+      const account: Account = { ...a, id: randomUUID(), email: a.email.toLowerCase(), tags: a.tags ?? 'all', createdAt: new Date() };
       // DO NOTHING rather than a unique violation, which would abort an enclosing PostgreSQL transaction.
       const n = await x.run(sql`INSERT INTO users (${COLUMNS}) VALUES (${account.id}, ${account.email}, ${account.name}, ${account.passwordHash},
-        ${json(account.metadata)}, ${json(account.roles)}, ${account.createdAt}) ON CONFLICT DO NOTHING`);
+        ${json(account.metadata)}, ${json(account.roles)}, ${account.tags}, ${account.createdAt}) ON CONFLICT DO NOTHING`);
       if (n === 0) throw new DuplicateError(`a user with e-mail ${account.email} already exists`);
       return account;
     },
@@ -35,5 +35,6 @@ export function accounts(x: Exec): AccountRepository {
       return (await x.all<Row>(sql`SELECT ${COLUMNS} FROM users ORDER BY created_at, ${d.insertOrder}`)).map((r) => toAccount(d, r));
     },
     setPasswordHash: async (id, hash) => (await x.run(sql`UPDATE users SET password_hash = ${hash} WHERE id = ${id}`)) === 1,
+    setTags: async (id, tags) => (await x.run(sql`UPDATE users SET tags = ${tags} WHERE id = ${id}`)) === 1,
   };
 }

@@ -1,0 +1,65 @@
+// How wide the paper is for the font in force, and how a row's cells share it. Every width the
+// layout and the long-line check use comes from fontInForce (the one place that reads the font
+// state: condensed or not, and the character width multiplier of <textSize>).
+//
+// Before: cells [3, 1*, 2*] on 48 columns
+// After:  widths [3, 15, 30]
+import type { CellNode } from '../parse/ast.js';
+import type { Profile } from '../profiles/index.js';
+import type { LowerState } from './context.js';
+
+export interface Font {
+  /** Characters a printed line holds in this font. */
+  columns: number;
+  /**
+   * What one character of this font takes of a line, in units where a whole line is `line`
+   * (the same for every font of the profile), so a line mixing fonts is measured exactly.
+   */
+  cost: number;
+  /** A whole line in `cost` units. */
+  line: number;
+}
+
+/**
+ * The font in force: the profile's normal or condensed columns divided by the width multiplier
+ * (1 when the state has none), at least one column.
+ */
+export function fontInForce(profile: Profile, state: Pick<LowerState, 'condensed'> & { width?: number }): Font {
+  const { normal, condensed } = profile.columns;
+  const base = state.condensed ? condensed : normal;
+  const width = Math.max(1, Math.floor(state.width ?? 1));
+  const line = normal * condensed;
+  return { columns: Math.max(1, Math.floor(base / width)), cost: width * (line / base), line };
+}
+
+/** The font in force in messages: "normal text", "condensed text at width 2". */
+export function fontName(state: Pick<LowerState, 'condensed'> & { width?: number }): string {
+  const width = Math.max(1, Math.floor(state.width ?? 1));
+  return `${state.condensed ? 'condensed' : 'normal'} text${width > 1 ? ` at width ${width}` : ''}`;
+}
+
+/**
+ * Each cell's width in columns: `N` cells take N, `N*` cells share what is left in proportion to
+ * N (the columns a division leaves over go one each to the first share cells). Undefined when the
+ * fixed cells alone are wider than the line. A share cell may get 0 columns (the caller decides
+ * whether its text can go without).
+ */
+export function cellWidths(cells: readonly Pick<CellNode, 'width'>[], columns: number): number[] | undefined {
+  let fixed = 0;
+  let shares = 0;
+  for (const { width } of cells) {
+    if ('columns' in width) fixed += width.columns;
+    else shares += width.share;
+  }
+  if (fixed > columns) return undefined;
+  const left = columns - fixed;
+  const widths = cells.map(({ width }) => ('columns' in width ? width.columns : Math.floor((left * width.share) / shares)));
+  let spare = shares === 0 ? 0 : left - widths.reduce((sum, w, i) => sum + ('share' in cells[i]!.width ? w : 0), 0);
+  for (let i = 0; i < cells.length && spare > 0; i++) {
+    if ('share' in cells[i]!.width) {
+      widths[i]! += 1;
+      spare--;
+    }
+  }
+  return widths;
+}

@@ -1,0 +1,208 @@
+// The printed line as lowering writes it: how much of the paper width it takes in the font in
+// force (a line may mix normal, condensed and wide text), an info `text/line-too-long` for each
+// printed line wider than the paper, and with `wrap: 'word'` a line break at the last space that
+// fits instead (a word longer than a whole line is broken where the line ends).
+//
+// Before: text "Pagamento em dinheiro com troco para cem reais e cinquenta centavos\n" on 48 columns
+// After:  the same op, and text/line-too-long over the line's span
+//         (wrap: 'word': "Pagamento em dinheiro com troco para cem reais e\ncinquenta centavos\n")
+import type { Op, OpName } from './ir.js';
+import type { LowerContext } from './context.js';
+import { fontInForce, fontName, type Font } from './layout-columns.js';
+
+type TextOp = Extract<Op, { op: 'text' }>;
+
+/** Where the lines of a piece of text start and end in the source. */
+export interface LineOffsets {
+  /** Source offset of the character at `index` of the text, which is on its line `line` (0-based). */
+  at(line: number, index: number): number;
+}
+
+export interface LineState {
+  /** Paper width taken on the current printed line, in Font `cost` units. */
+  used: number;
+  /** Source offset where the current printed line starts; -1 while nothing is printed on it. */
+  start: number;
+  /** Source offset just past the last text on it. */
+  end: number;
+  /** The line is wider than the paper (reported when it ends). */
+  over: boolean;
+  /** How many ops of ctx.out the tracker has seen. */
+  seen: number;
+  /** With wrap: the last space on the line that fits, where a break can go. */
+  candidate: { op: TextOp; index: number; usedAfter: number } | undefined;
+}
+
+/** Ops that end the printed line before them (a text op the tracker did not see: the generic QR). */
+const ENDS_LINE: ReadonlySet<OpName> = new Set<OpName>(['text', 'qr', 'barcode', 'image', 'cut', 'feed']);
+
+/** A fresh line state; every field present from the start, so its shape never changes while lowering. */
+export function newLineState(): LineState {
+  return { used: 0, start: -1, end: 0, over: false, seen: 0, candidate: undefined };
+}
+
+function lineState(ctx: LowerContext): LineState {
+  return (ctx.line ??= newLineState());
+}
+
+/** Ends lines for the ops written since the tracker last looked, up to (not including) `upto`. */
+function catchUp(ctx: LowerContext, L: LineState, upto: number): void {
+  for (let i = L.seen; i < upto; i++) {
+    const op = ctx.out[i]!;
+    if (ENDS_LINE.has(op.op)) endLine(ctx, L, op.start);
+  }
+  if (upto > L.seen) L.seen = upto;
+}
+
+function endLine(ctx: LowerContext, L: LineState, at: number): void {
+  if (L.over && L.start >= 0) {
+    const font = fontInForce(ctx.profile, ctx.state);
+    const wide = Math.ceil(L.used / font.cost);
+    ctx.diagnostics.push({
+      code: 'text/line-too-long',
+      message: `this printed line is ${wide} columns wide and ${ctx.profile.printer} prints ${font.columns} columns of ${fontName(ctx.state)}: the printer breaks it where the paper ends (compile with wrap: 'word' to wrap it at spaces)`,
+      start: L.start,
+      end: Math.max(at, L.start),
+    });
+  }
+  L.used = 0;
+  L.start = -1;
+  L.over = false;
+  L.candidate = undefined;
+}
+
+/** Nothing is printed yet on the current line (after the ops written so far). */
+export function atLineStart(ctx: LowerContext): boolean {
+  const L = lineState(ctx);
+  catchUp(ctx, L, ctx.out.length);
+  return L.start < 0;
+}
+
+/** At the end of the document: the last line ends. */
+export function finishLines(ctx: LowerContext): void {
+  const L = lineState(ctx);
+  catchUp(ctx, L, ctx.out.length);
+  endLine(ctx, L, L.end);
+}
+
+/**
+ * Measures `op.text` from `from` on (text just written to `op`, the last op of ctx.out), with
+ * `offsets` mapping it to the source; with wrap, breaks its lines. `breakable: false` for text
+ * already laid out (a row): no break goes inside it.
+ */
+export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: LineOffsets, breakable = true): void {
+  const L = lineState(ctx);
+  catchUp(ctx, L, ctx.out.length - 1);
+  L.seen = ctx.out.length;
+  const font = fontInForce(ctx.profile, ctx.state);
+  const wrap = breakable && ctx.wrap === 'word';
+  const text = op.text;
+  /** With wrap, where a line break goes in this op: a space replaced (replace) or a break inserted. */
+  const edits: { at: number; replace: boolean }[] = [];
+  let nextTab = -1;
+  for (let i = from, line = 0; ; line++) {
+    const lf = text.indexOf('\n', i);
+    const segEnd = lf < 0 ? text.length : lf;
+    if (segEnd > i) {
+      if (L.start < 0) L.start = offsets.at(line, i - from);
+      if (nextTab >= 0 && nextTab < i) nextTab = -1;
+      if (nextTab < 0) nextTab = text.indexOf('\t', i) >>> 0; // none: 2^32 - 1
+      const n = segEnd - i;
+      if (nextTab >= segEnd && L.used + n * font.cost <= font.line) {
+        if (wrap) {
+          const space = text.lastIndexOf(' ', segEnd - 1);
+          if (space >= i) L.candidate = { op, index: space, usedAfter: L.used + (space - i + 1) * font.cost };
+        }
+        L.used += n * font.cost;
+      } else measure(L, font, op, text, i, segEnd, wrap, edits);
+      L.end = offsets.at(line, segEnd - from);
+    }
+    if (lf < 0) break;
+    endLine(ctx, L, offsets.at(line, lf + 1 - from));
+    i = lf + 1;
+  }
+  if (edits.length === 0) return;
+  op.text = applyEdits(text, edits);
+  // A break point left in this op moves with the breaks inserted before it.
+  const candidate = L.candidate;
+  if (candidate?.op === op) for (const e of edits) if (!e.replace && e.at <= candidate.index) candidate.index++;
+}
+
+/** Character by character: tabs, surrogate pairs, and a line that runs past the paper. */
+function measure(L: LineState, font: Font, op: TextOp, text: string, from: number, to: number, wrap: boolean, edits: { at: number; replace: boolean }[]): void {
+  for (let k = from; k < to; ) {
+    const c = text.charCodeAt(k);
+    const units = c >= 0xd800 && c <= 0xdbff && k + 1 < to ? 2 : 1;
+    const space = c === 32 || c === 9;
+    let cost = c === 9 ? tab(L.used, font) : font.cost;
+    if (L.used > 0 && L.used + cost > font.line) {
+      if (!wrap) L.over = true;
+      else if (space) {
+        edits.push({ at: k, replace: true });
+        L.used = 0;
+        L.candidate = undefined;
+        k++;
+        continue;
+      } else {
+        const candidate = L.candidate;
+        if (candidate) {
+          if (candidate.op === op) edits.push({ at: candidate.index, replace: true });
+          else candidate.op.text = applyEdits(candidate.op.text, [{ at: candidate.index, replace: true }]);
+          L.used -= candidate.usedAfter;
+          L.candidate = undefined;
+        }
+        if (L.used + cost > font.line) {
+          edits.push({ at: k, replace: false });
+          L.used = 0;
+        }
+        if (c === 9) cost = tab(L.used, font);
+      }
+    }
+    if (wrap && space) L.candidate = { op, index: k, usedAfter: L.used + cost };
+    L.used += cost;
+    k += units;
+  }
+}
+
+/** A tab moves to the next stop, every 8 columns of the font in force. */
+function tab(used: number, font: Font): number {
+  const stop = 8 * font.cost;
+  return stop - (used % stop);
+}
+
+function applyEdits(text: string, edits: readonly { at: number; replace: boolean }[]): string {
+  let out = '';
+  let from = 0;
+  for (const { at, replace } of edits) {
+    out += text.slice(from, at) + '\n';
+    from = replace ? at + 1 : at;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Offsets of text lowered from a text node: exact when the text is the source as written;
+ * otherwise (sanitised, or an escape) per line, since sanitising keeps line breaks one for one.
+ */
+export function nodeOffsets(start: number, end: number, value: string, text: string): LineOffsets {
+  if (text === value && end - start === value.length) return { at: (_, index) => start + index };
+  let starts: number[] | undefined;
+  return {
+    at(line, index) {
+      if (index >= text.length) return end;
+      if (line === 0) return start;
+      starts ??= lineStarts(value, start);
+      return starts[line] ?? end;
+    },
+  };
+}
+
+/** Source offsets where each line of `value` (at `start`) begins: after LF, CRLF or a lone CR. */
+function lineStarts(value: string, start: number): number[] {
+  const starts = [start];
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 10 || (c === 13 && value.charCodeAt(i + 1) !== 10)) starts.push(start + i + 1);
+  }
+  return starts;
+}

@@ -1,0 +1,53 @@
+// A cell's text as lines of its width: wrapped at spaces, a word longer than the width broken
+// across lines, a line break in the text kept; each line padded to the width as the cell aligns.
+// Widths count code points (the text is already sanitised for the code page: one per column).
+//
+// Before: "Café com leite", width 7, right; "Parafusos", width 4
+// After:  ["   Café", "    com", "  leite"] (wrapWords, then alignIn); ["Para", "fuso", "s"]
+import type { CellAlign } from '../parse/ast.js';
+
+/** The lines `text` takes at `width` columns (at least one line, possibly empty); width ≥ 1. */
+export function wrapWords(text: string, width: number): string[] {
+  if (!(width >= 1)) throw new RangeError(`wrapWords: width ${width} is not at least 1`);
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line: string[] = [];
+    let used = 0;
+    for (const word of paragraph.split(' ')) {
+      if (word === '') continue;
+      let chars = [...word];
+      if (used > 0 && used + 1 + chars.length > width) {
+        lines.push(line.join(''));
+        line = [];
+        used = 0;
+      }
+      if (used > 0) {
+        line.push(' ');
+        used++;
+      }
+      // A word longer than the line: as much as fits, then the rest on lines of its own.
+      while (used + chars.length > width) {
+        const fit = width - used;
+        line.push(chars.slice(0, fit).join(''));
+        lines.push(line.join(''));
+        chars = chars.slice(fit);
+        line = [];
+        used = 0;
+      }
+      line.push(chars.join(''));
+      used += chars.length;
+    }
+    lines.push(line.join(''));
+  }
+  return lines;
+}
+
+/** `line` (at most `width` code points) padded to exactly `width` as `align` says. */
+export function alignIn(line: string, width: number, align: CellAlign): string {
+  const space = width - [...line].length;
+  if (space <= 0) return line;
+  if (align === 'left') return line + ' '.repeat(space);
+  if (align === 'right') return ' '.repeat(space) + line;
+  const before = space >> 1;
+  return ' '.repeat(before) + line + ' '.repeat(space - before);
+}

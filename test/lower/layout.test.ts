@@ -1,0 +1,137 @@
+// Rows and rules: laid out at lowering time from the profile's columns for the font in force,
+// printed as plain text lines exactly as wide as the paper; cells wrapped at spaces and aligned;
+// shares split what fixed cells leave; cells that cannot fit are stacked, with a warning.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compile, escape, listProfiles, lower, parse, type Op } from '../../src/index.js';
+import { cellWidths, fontInForce } from '../../src/lower/layout-columns.js';
+import { alignIn, wrapWords } from '../../src/lower/layout-wrap.js';
+import { loadProfile } from '../../src/profiles/index.js';
+
+const texts = (ops: Op[]) => ops.filter((o) => o.op === 'text').map((o) => (o as { text: string }).text).join('');
+const printed = (source: string, printer: string) => texts(lower(parse(source).ast, printer).ops);
+
+describe('the columns in force', () => {
+  it('are the profile columns for normal or condensed text, divided by the width multiplier', () => {
+    const t20 = loadProfile('MAKER5T20');
+    expect(fontInForce(t20, { condensed: false }).columns).toBe(48);
+    expect(fontInForce(t20, { condensed: true }).columns).toBe(64);
+    expect(fontInForce(t20, { condensed: false, width: 2 }).columns).toBe(24);
+    expect(fontInForce(t20, { condensed: true, width: 3 }).columns).toBe(21);
+    expect(fontInForce(loadProfile('MAKER1MP4200'), { condensed: false }).columns).toBe(36);
+  });
+
+  it('measure a character of any font as the share of the line it takes', () => {
+    const t20 = loadProfile('MAKER5T20');
+    for (const state of [{ condensed: false }, { condensed: true }, { condensed: false, width: 5 }]) {
+      const f = fontInForce(t20, state);
+      expect(f.columns * f.cost).toBeLessThanOrEqual(f.line);
+      expect((f.columns + 1) * f.cost).toBeGreaterThan(f.line);
+    }
+  });
+
+  it('give fixed cells their N and share the rest by N*, the spare columns to the first shares', () => {
+    expect(cellWidths([{ width: { columns: 3 } }, { width: { share: 1 } }, { width: { share: 2 } }], 48)).toEqual([3, 15, 30]);
+    expect(cellWidths([{ width: { share: 1 } }, { width: { share: 1 } }, { width: { share: 1 } }], 10)).toEqual([4, 3, 3]);
+    expect(cellWidths([{ width: { columns: 30 } }, { width: { columns: 30 } }], 48)).toBeUndefined();
+    expect(cellWidths([{ width: { columns: 48 } }, { width: { share: 1 } }], 48)).toEqual([48, 0]);
+  });
+});
+
+describe('a cell', () => {
+  it('wraps at spaces, breaks a word longer than its width, and keeps the line breaks in its text', () => {
+    expect(wrapWords('Café com leite', 7)).toEqual(['Café', 'com', 'leite']);
+    expect(wrapWords('Parafusos', 4)).toEqual(['Para', 'fuso', 's']);
+    expect(wrapWords('a  b\nc', 10)).toEqual(['a b', 'c']);
+    expect(wrapWords('ab Parafusos', 4)).toEqual(['ab', 'Para', 'fuso', 's']);
+  });
+
+  it('aligns left, right or centre within its width', () => {
+    expect([alignIn('ab', 6, 'left'), alignIn('ab', 6, 'right'), alignIn('ab', 5, 'center')]).toEqual(['ab    ', '    ab', ' ab  ']);
+  });
+});
+
+describe('<row> and <rule/>', () => {
+  const row = '<row><cell width="4">2x</cell><cell>Café</cell><cell width="8" align="right">9,90</cell></row>';
+
+  it('lays the same row out for 48 and 64 columns', () => {
+    expect(printed(row, 'MAKER5T20')).toBe('2x  Café' + ' '.repeat(32) + '    9,90');
+    expect(printed(`<textCondensedOn>${row}`, 'MAKER5T20')).toBe('2x  Café' + ' '.repeat(48) + '    9,90');
+    expect(printed(row, 'MAKER1MP4200')).toBe('2x  Café' + ' '.repeat(20) + '    9,90');
+  });
+
+  it('lays out and measures at the <textSize> width in force', () => {
+    expect(printed('<textSize width="2">' + row, 'MAKER5T20')).toBe('2x  Café' + ' '.repeat(8) + '    9,90');
+    expect(printed('<textSize width="2"><rule/>', 'MAKER5T20')).toBe('-'.repeat(24));
+    const long = compile('<textSize width="2">' + 'x'.repeat(25) + '\n<textSize>' + 'y'.repeat(25) + '\n', { printer: 'MAKER5T20' }).diagnostics;
+    expect(long.map((d) => [d.code, d.span.start.line])).toEqual([['text/line-too-long', 1]]);
+    expect(long[0]!.message).toContain('prints 24 columns of normal text at width 2');
+  });
+
+  it('prints on every template, the generic one included, as text ops', () => {
+    for (const { code } of listProfiles()) {
+      const { ops, diagnostics } = lower(parse(`${row}\n<rule char="="/>`).ast, code);
+      expect(ops.every((o) => o.op === 'text')).toBe(true);
+      expect(diagnostics).toEqual([]);
+      expect(compile(`${row}\n<rule/>\n`, { printer: code }).diagnostics).toEqual([]);
+    }
+  });
+
+  it('wraps a cell over several lines, the other cells padded below their text', () => {
+    const out = printed('<row><cell width="3">1x</cell><cell width="10">Pão de queijo mineiro</cell><cell align="right">5,00</cell></row>', 'MAKER5T20');
+    expect(out.split('\n')).toEqual(['1x Pão de' + ' '.repeat(4) + ' '.repeat(31) + '5,00', '   queijo    ' + ' '.repeat(35), '   mineiro   ' + ' '.repeat(35)]);
+  });
+
+  it('starts on a line of its own and ends without a line break, as a line of text does', () => {
+    expect(printed('Antes <rule/>\nDepois', 'MAKER5T20')).toBe('Antes \n' + '-'.repeat(48) + '\nDepois');
+    expect(printed('<rule/><rule char="*"/>', 'MAKER5T20')).toBe('-'.repeat(48) + '\n' + '*'.repeat(48));
+  });
+
+  it('stacks cells that cannot sit side by side, with a warning at the row naming the widths', () => {
+    const source = '<row><cell width="40">Largura</cell><cell width="30" align="right">demais</cell></row>';
+    const { ops, diagnostics } = lower(parse(source).ast, 'MAKER5T20');
+    expect(texts(ops)).toBe('Largura' + ' '.repeat(41) + '\n' + ' '.repeat(42) + 'demais');
+    expect(diagnostics.map((d) => [d.code, d.severity, d.span.start.offset, d.span.end.offset])).toEqual([['lower/row-too-wide', 'warning', 0, source.length]]);
+    expect(diagnostics[0]!.message).toContain('(40 + 30) do not fit the 48 columns Epson TM-T20 prints in normal text');
+  });
+
+  it('stacks a row whose share cell with text gets no column', () => {
+    const { diagnostics } = lower(parse('<row><cell width="48">a</cell><cell>b</cell></row>').ast, 'MAKER5T20');
+    expect(diagnostics.map((d) => d.code)).toEqual(['lower/row-too-wide']);
+    expect(lower(parse('<row><cell width="48">a</cell><cell></cell></row>').ast, 'MAKER5T20').diagnostics).toEqual([]);
+  });
+
+  it('sanitises cell text and the rule character for the code page', () => {
+    const { ops, diagnostics } = lower(parse('<row><cell>a\u001bb €</cell></row><rule char="—"/>').ast, 'MAKER5T20');
+    expect(texts(ops)).toBe('ab EUR' + ' '.repeat(42) + '\n' + '-'.repeat(48));
+    expect(diagnostics.map((d) => d.code)).toEqual(['text/control-removed', 'text/transliterated', 'text/transliterated']);
+  });
+});
+
+const cellText = fc.array(fc.constantFrom('a', 'B', 'ç', 'Ã', '9', ' ', ' ', '\n', '<', '&', '\t', 'x'.repeat(30)), { maxLength: 60 }).map((a) => a.join(''));
+const cell = fc.record({
+  width: fc.oneof(fc.integer({ min: 1, max: 80 }).map(String), fc.integer({ min: 1, max: 5 }).map((n) => `${n}*`), fc.constant(undefined)),
+  align: fc.constantFrom('left', 'center', 'right', undefined),
+  text: cellText,
+});
+const nonSpace = (s: string) => [...s.replace(/[\s]/g, '')].sort().join('');
+
+describe('any row', () => {
+  it('prints lines exactly as wide as the columns in force, loses no text, and never throws', () => {
+    const printers = listProfiles().map((p) => p.code);
+    fc.assert(
+      fc.property(fc.array(cell, { maxLength: 5 }), fc.boolean(), fc.constantFrom(...printers), (cells, condensed, printer) => {
+        const body = cells.map((c) => `<cell${c.width ? ` width="${c.width}"` : ''}${c.align ? ` align="${c.align}"` : ''}>${escape(c.text)}</cell>`).join('');
+        const source = `${condensed ? '<textCondensedOn>' : ''}<row>${body}</row>`;
+        const profile = loadProfile(printer);
+        const { ops } = lower(parse(source).ast, printer);
+        const columns = fontInForce(profile, { condensed: condensed && profile.caps.has('condensed') }).columns;
+        const out = texts(ops);
+        if (cells.length > 0) for (const line of out.split('\n')) expect([...line].length).toBe(columns);
+        expect(nonSpace(out)).toBe(nonSpace(cells.map((c) => c.text).join('')));
+        expect(() => compile(source, { printer, wrap: 'word' })).not.toThrow();
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

@@ -1,0 +1,118 @@
+// Long lines: an info text/line-too-long names each printed line wider than the paper for the font
+// in force, at the line's span; compile(…, { wrap: 'word' }) wraps such lines at spaces instead.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compile, lower, parse, type Op } from '../../src/index.js';
+import { lowerRaw } from '../../src/lower/index.js';
+import { loadProfile } from '../../src/profiles/index.js';
+
+const long = (d: { code: string }) => d.code === 'text/line-too-long';
+const at = (d: { span: { start: { line: number; column: number }; end: { line: number; column: number } } }) => `${d.span.start.line}:${d.span.start.column}-${d.span.end.line}:${d.span.end.column}`;
+
+function wrapped(source: string, printer = 'MAKER5T20'): { text: string; codes: string[] } {
+  const raw: Parameters<typeof lowerRaw>[2] = [];
+  const ops = lowerRaw(parse(source).ast, loadProfile(printer), raw, { wrap: 'word' });
+  return { text: ops.filter((o): o is Extract<Op, { op: 'text' }> => o.op === 'text').map((o) => o.text).join(''), codes: raw.map((d) => d.code) };
+}
+
+describe('text/line-too-long', () => {
+  it('names each printed line wider than the columns, with its line and column span', () => {
+    const source = 'curta\n' + 'x'.repeat(49) + '\nok\n  ' + 'y'.repeat(60);
+    const { diagnostics } = compile(source, { printer: 'MAKER5T20' });
+    expect(diagnostics.filter(long).map((d) => [d.severity, at(d)])).toEqual([
+      ['info', '2:1-3:1'],
+      ['info', '4:1-4:63'],
+    ]);
+    expect(diagnostics[0]!.message).toBe(
+      "this printed line is 49 columns wide and Epson TM-T20 prints 48 columns of normal text: the printer breaks it where the paper ends (compile with wrap: 'word' to wrap it at spaces)",
+    );
+    expect(compile('x'.repeat(48), { printer: 'MAKER5T20' }).diagnostics).toEqual([]);
+  });
+
+  it('measures in the font in force: 64 condensed columns fit the TM-T20, not the i9 (no condensed)', () => {
+    const source = '<textCondensedOn>' + 'c'.repeat(64) + '\n<textCondensedOff>';
+    expect(compile(source, { printer: 'MAKER5T20' }).diagnostics).toEqual([]);
+    expect(compile(source, { printer: 'MAKER4I9' }).diagnostics.filter(long).map(at)).toEqual(['1:18-2:1']);
+    expect(compile(source, { printer: 'MAKER1MP4200' }).diagnostics.filter(long).map(at)).toEqual(['1:18-2:1']);
+  });
+
+  it('adds up a line that mixes normal and condensed text', () => {
+    // 40 of 48 normal columns, then 13 of 64 condensed: 0.833 + 0.203 > 1.
+    const mixed = 'n'.repeat(40) + '<textCondensedOn>' + 'c'.repeat(13) + '\n';
+    expect(compile(mixed, { printer: 'MAKER5T20' }).diagnostics.filter(long).map(at)).toEqual(['1:1-2:1']);
+    expect(compile('n'.repeat(40) + '<textCondensedOn>' + 'c'.repeat(10) + '\n', { printer: 'MAKER5T20' }).diagnostics).toEqual([]);
+  });
+
+  it('ends a line at a command that prints (a cut, a QR code) and at the end of the document', () => {
+    const { diagnostics } = compile('z'.repeat(50) + '<paperCutFull>' + 'w'.repeat(50), { printer: 'MAKER5T20' });
+    expect(diagnostics.filter(long).map(at)).toEqual(['1:1-1:51', '1:65-1:115']);
+  });
+
+  it('counts a tab as the way to the next stop of 8 columns', () => {
+    expect(compile('\t'.repeat(6), { printer: 'MAKER5T20' }).diagnostics).toEqual([]);
+    expect(compile('a' + '\t'.repeat(6), { printer: 'MAKER5T20' }).diagnostics).toEqual([]);
+    expect(compile('a' + '\t'.repeat(6) + 'b', { printer: 'MAKER5T20' }).diagnostics.filter(long)).toHaveLength(1);
+  });
+
+  it('is reported on the generic template too (48 columns of text)', () => {
+    expect(compile('g'.repeat(49), { printer: 'GENERICA' }).diagnostics.filter(long)).toHaveLength(1);
+  });
+});
+
+/** Columns a line of one font takes, tabs to stops of 8. */
+function width(line: string): number {
+  let col = 0;
+  for (const c of line) col = c === '\t' ? (Math.floor(col / 8) + 1) * 8 : col + 1;
+  return col;
+}
+
+describe("wrap: 'word'", () => {
+  it('breaks at the last space that fits instead, with no info', () => {
+    const line = 'Pagamento em dinheiro com troco para cem reais e cinquenta centavos';
+    const { text, codes } = wrapped(line + '\nfim');
+    expect(text).toBe('Pagamento em dinheiro com troco para cem reais e\ncinquenta centavos\nfim');
+    expect(codes).toEqual([]);
+    const r = compile(line, { printer: 'MAKER5T20', wrap: 'word' });
+    expect(r.diagnostics).toEqual([]);
+    expect(Buffer.from(r.bytes).toString('latin1')).toContain('reais e\ncinquenta');
+  });
+
+  it('breaks a word longer than the line where the line ends', () => {
+    expect(wrapped('ab ' + 'x'.repeat(100)).text).toBe('ab\n' + 'x'.repeat(48) + '\n' + 'x'.repeat(48) + '\nxxxx');
+  });
+
+  it('breaks at a space in the text before a font change on the same line', () => {
+    // 34 of 48 normal columns and 20 of 64 condensed do not fit; 30 and 20 do.
+    const { text } = wrapped('abc ' + 'n'.repeat(30) + '<textCondensedOn>' + 'c'.repeat(20));
+    expect(text).toBe('abc\n' + 'n'.repeat(30) + 'c'.repeat(20));
+  });
+
+  it('wraps at the columns of the font in force', () => {
+    const words = Array.from({ length: 20 }, () => 'abcd').join(' ');
+    const lines = wrapped('<textCondensedOn>' + words).text.split('\n');
+    expect(lines.map((l) => l.length)).toEqual([64, 34]);
+  });
+
+  it('is checked: anything but none or word is a usage error', () => {
+    expect(() => compile('x', { printer: 5, wrap: 'char' as 'word' })).toThrow(TypeError);
+  });
+
+  it('keeps every printed line within the columns and every character, for any words', () => {
+    const word = fc.array(fc.constantFrom('a', 'b', 'ç', '1'), { minLength: 1, maxLength: 70 }).map((a) => a.join(''));
+    const text = fc.array(fc.oneof(word, fc.constantFrom(' ', '  ', '\n', '\t')), { maxLength: 40 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(text, fc.constantFrom('MAKER5T20', 'MAKER1MP4200', 'GENERICA'), fc.boolean(), (s, printer, condensed) => {
+        const source = (condensed ? '<textCondensedOn>' : '') + s;
+        const { text: out, codes } = wrapped(source, printer);
+        const profile = loadProfile(printer);
+        const columns = condensed && profile.caps.has('condensed') ? profile.columns.condensed : profile.columns.normal;
+        for (const line of out.split('\n')) expect(width(line)).toBeLessThanOrEqual(columns);
+        expect(out.replace(/\s/g, '')).toBe(s.replace(/\s/g, ''));
+        expect(codes).not.toContain('text/line-too-long');
+        expect(() => compile(source, { printer, wrap: 'word', records: true })).not.toThrow();
+        expect(lower(parse(source).ast, printer).diagnostics.some(long)).toBe(s.split('\n').some((l) => width(l) > columns));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
