@@ -61,6 +61,8 @@ export const DIAGNOSTIC_CODES = {
   'limit/diagnostics-truncated': 'info',
   'text/normalized': 'info',
   'text/marks-removed': 'warning',
+  'lower/invalid-node': 'error',
+  'emit/invalid-op': 'error',
 } as const satisfies Record<string, Severity>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

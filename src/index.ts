@@ -1,5 +1,7 @@
 // bobina's public API: compile conteudo for a printer, or run the stages one by one.
-export { compile, listing, lower, emit, type CompileOptions, type CompileResult } from './compile.js';
+export { compile, listing, type CompileOptions, type CompileResult } from './compile.js';
+export { lower, emit, type LowerOptions, type EmitResult } from './stages.js';
+export type { EmitOptions } from './emit/index.js';
 export {
   parse,
   escape,

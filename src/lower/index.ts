@@ -53,16 +53,7 @@ export interface LowerOptions {
 
 /** Lowers a document for one profile; diagnostics are appended to `diagnostics`. */
 export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagnostic[], options: LowerOptions = {}): Op[] {
-  const out: Op[] = [];
-  const ctx: LowerContext = {
-    profile,
-    out,
-    diagnostics,
-    text: { codepage: codepage(profile.codepage.encoding), printer: profile.printer, diagnostics },
-    state: initialState(),
-    ...(options.limits && { limits: options.limits }),
-    ...(options.images && { images: options.images }),
-  };
+  const ctx = lowerContext(profile, diagnostics, options);
   for (const node of ast.children) {
     try {
       (LOWERINGS[node.type] as (node: Node, ctx: LowerContext) => void)(node, ctx);
@@ -72,7 +63,20 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
       diagnostics.push(internalError(node, error));
     }
   }
-  return out;
+  return ctx.out;
+}
+
+/** A fresh lowering context: nothing written yet, the initial state in force. */
+export function lowerContext(profile: Profile, diagnostics: RawDiagnostic[], options: LowerOptions = {}): LowerContext {
+  return {
+    profile,
+    out: [],
+    diagnostics,
+    text: { codepage: codepage(profile.codepage.encoding), printer: profile.printer, diagnostics },
+    state: initialState(),
+    ...(options.limits && { limits: options.limits }),
+    ...(options.images && { images: options.images }),
+  };
 }
 
 export { OUTCOMES } from './commands.js';
