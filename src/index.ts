@@ -45,6 +45,7 @@ export {
   COMMANDS,
   COMMAND_KEYS,
 } from './profiles/index.js';
+export { profileSources, type Sources } from './profiles/sources.js';
 export { DEFAULT_LIMITS, type CompileLimits } from './limits.js';
 export { DIAGNOSTIC_CODES, hasErrors, type Diagnostic, type DiagnosticCode, type Severity, type Span, type Position } from './diagnostics.js';
 export { mnemonic, type EmitRecord, type RecordOp } from './emit/index.js';

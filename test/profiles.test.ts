@@ -1,6 +1,6 @@
 // Profiles: data validated at load, found by id or code, extendable by users.
 import { describe, expect, it } from 'vitest';
-import { compile, listProfiles, loadProfile, ProfileError } from '../src/index.js';
+import { compile, listProfiles, loadProfile, ProfileError, profileSources } from '../src/index.js';
 
 describe('profiles', () => {
   it('lists the seven templates of the spec with their ids and codes', () => {
@@ -24,9 +24,9 @@ describe('profiles', () => {
   });
 
   it('keeps a source for every entry PRINTERS.md marks M or L', () => {
-    expect(Object.keys(loadProfile(3).sources)).toContain('image.command');
-    expect(loadProfile(2).sources['commands.cutFull']!.confidence).toBe('L');
-    for (const p of listProfiles()) for (const s of Object.values(p.sources)) expect(s.source.length).toBeGreaterThan(0);
+    expect(Object.keys(profileSources(3))).toContain('image.command');
+    expect(profileSources(2)['commands.cutFull']!.confidence).toBe('L');
+    for (const p of listProfiles()) for (const s of Object.values(profileSources(p))) expect(s.source.length).toBeGreaterThan(0);
   });
 
   it('builds a user profile on top of a template with extends', () => {
@@ -45,5 +45,25 @@ describe('profiles', () => {
   it('rejects a profile that fails the schema, saying where', () => {
     expect(() => loadProfile({ extends: 5, commands: { drawer: '1B 70 0' } })).toThrow(/\/commands\/drawer/);
     expect(() => loadProfile({ extends: 'nothing' })).toThrow(/extends unknown printer "nothing"/);
+  });
+});
+
+describe('profileSources', () => {
+  it('gives a template its own sources over those of the baseline it extends', () => {
+    // The T20 says nothing of ESC d itself: that source is escpos-base's; its QR source is its own.
+    expect(profileSources('MAKER5T20')['commands.feed']!.source).toMatch(/ESC d n/);
+    expect(profileSources(5)['qr.command']!.source).toMatch(/TM-T20/);
+    expect(profileSources(0)).toEqual({});
+  });
+
+  it('gives a profile object the template’s sources under its own', () => {
+    const own = { confidence: 'H' as const, source: 'measured on our printer' };
+    const sources = profileSources({ extends: 'MAKER5T20', commands: { cutFull: '1D 56 00' }, sources: { 'commands.cutFull': own } });
+    expect(sources['commands.cutFull']).toEqual(own);
+    expect(sources['qr.command']).toEqual(profileSources(5)['qr.command']);
+  });
+
+  it('keeps the sources out of the loaded profile, which compiling reads', () => {
+    for (const p of listProfiles()) expect(p.sources).toBeUndefined();
   });
 });
