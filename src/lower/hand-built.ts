@@ -28,26 +28,34 @@ const cellWidth: Field = (v) => {
   if (typeof w !== 'object' || w === null) return false;
   return 'columns' in w ? integer(1, 999)(w.columns) : integer(1, 999)(w.share);
 };
-const CELL: Shape = { type: oneOf('cell'), width: cellWidth, align: stringAttribute('cell', 'align'), text: string, textStart: offset, textEnd: offset };
-const cell: Field = (v) => shapeError(v, CELL) === undefined;
+// The tables below are made on first use (as the functions that read them): a bundle of compile()
+// alone, which never checks a hand-built value, then leaves them out.
+let made: { nodes: NodeShapes; ops: HandBuiltOps; tagOf: Record<CommandName, string> } | undefined;
+const tables = () => (made ??= { nodes: nodeShapes(), ops: handBuiltOps(), tagOf: Object.fromEntries(Object.entries(TAGS).map(([tag, command]) => [command, tag])) as Record<CommandName, string> });
+
+type NodeShapes = { readonly [K in NodeType]: Shape };
 
 /** Node type → what its fields must hold. A new node type is a new row. */
-const NODE_SHAPES: { readonly [K in NodeType]: Shape } = {
-  text: { value: string },
-  command: { command: commandName, tag: string },
-  qrcode: { data: string, dataStart: offset, size: optional(numberAttribute('qrcode', 'size')), ecc: optional(stringAttribute('qrcode', 'ecc')) },
-  textSize: { width: numberAttribute('textSize', 'width'), height: numberAttribute('textSize', 'height') },
-  barcode: {
-    symbology: stringAttribute('barcode', 'type'),
-    height: numberAttribute('barcode', 'height'),
-    module: numberAttribute('barcode', 'module'),
-    text: stringAttribute('barcode', 'text'),
-    data: string,
-    dataStart: offset,
-  },
-  image: { src: stringAttribute('image', 'src'), width: optional(numberAttribute('image', 'width')), dither: stringAttribute('image', 'dither') },
-  row: { cells: arrayOf(cell) },
-  rule: { char: stringAttribute('rule', 'char') },
+const nodeShapes = (): NodeShapes => {
+  const CELL: Shape = { type: oneOf('cell'), width: cellWidth, align: stringAttribute('cell', 'align'), text: string, textStart: offset, textEnd: offset };
+  const cell: Field = (v) => shapeError(v, CELL) === undefined;
+  return {
+    text: { value: string },
+    command: { command: commandName, tag: string },
+    qrcode: { data: string, dataStart: offset, size: optional(numberAttribute('qrcode', 'size')), ecc: optional(stringAttribute('qrcode', 'ecc')) },
+    textSize: { width: numberAttribute('textSize', 'width'), height: numberAttribute('textSize', 'height') },
+    barcode: {
+      symbology: stringAttribute('barcode', 'type'),
+      height: numberAttribute('barcode', 'height'),
+      module: numberAttribute('barcode', 'module'),
+      text: stringAttribute('barcode', 'text'),
+      data: string,
+      dataStart: offset,
+    },
+    image: { src: stringAttribute('image', 'src'), width: optional(numberAttribute('image', 'width')), dither: stringAttribute('image', 'dither') },
+    row: { cells: arrayOf(cell) },
+    rule: { char: stringAttribute('rule', 'char') },
+  };
 };
 
 /** Lowers a document built by hand: a node its shape refuses is an error (lower/invalid-node) and prints nothing. */
@@ -60,7 +68,8 @@ export function lowerDocument(ast: Document, profile: Profile, diagnostics: RawD
   const children: Node[] = [];
   given.forEach((node: unknown, i) => {
     const n = node as { type?: unknown; start?: unknown; end?: unknown } | null;
-    const shape = typeof n?.type === 'string' && Object.hasOwn(NODE_SHAPES, n.type) ? NODE_SHAPES[n.type as NodeType] : undefined;
+    const shapes = tables().nodes;
+    const shape = typeof n?.type === 'string' && Object.hasOwn(shapes, n.type) ? shapes[n.type as NodeType] : undefined;
     const wrong = shape ? shapeError(n, shape) : 'type';
     if (wrong === undefined) children.push(node as Node);
     else diagnostics.push(invalid('lower/invalid-node', `lower(): node ${i}`, n, wrong));
@@ -75,11 +84,9 @@ interface OpRow<K extends OpName> {
   lower(op: OpOf<K>, ctx: LowerContext): void;
 }
 
-/** Command name → its tag (for messages that name the tag, as compile's do). */
-const TAG_OF = Object.fromEntries(Object.entries(TAGS).map(([tag, command]) => [command, tag])) as Record<CommandName, string>;
-
 function command(name: CommandName, { start, end }: Op, ctx: LowerContext): void {
-  const node: CommandNode = { type: 'command', command: name, tag: TAG_OF[name], start, end };
+  // The tag it stands for, in the messages, as compile's name the tag.
+  const node: CommandNode = { type: 'command', command: name, tag: tables().tagOf[name], start, end };
   COMMAND_LOWERINGS[name](node, ctx);
 }
 
@@ -87,8 +94,10 @@ const ALIGN_COMMAND = { left: 'alignLeft', center: 'alignCenter', right: 'alignR
 /** The name images of image ops are given under, for lowerImage. */
 const BITMAP = 'bitmap';
 
-/** Op name → its shape and its lowering. A new op is a new row (the type below asks for it). */
-export const HAND_BUILT_OPS: { readonly [K in OpName]: OpRow<K> } = {
+type HandBuiltOps = { readonly [K in OpName]: OpRow<K> };
+
+/** Op name → its shape and its lowering. A new op is a new row (the type asks for it). */
+const handBuiltOps = (): HandBuiltOps => ({
   align: { shape: { align: oneOf('left', 'center', 'right') }, lower: (op, ctx) => command(ALIGN_COMMAND[op.align], op, ctx) },
   condensed: { shape: { on: boolean }, lower: (op, ctx) => command(op.on ? 'condensedOn' : 'condensedOff', op, ctx) },
   // `latin1` is recomputed: a wrong claim would write text past Latin-1 as its low bytes.
@@ -115,7 +124,7 @@ export const HAND_BUILT_OPS: { readonly [K in OpName]: OpRow<K> } = {
       lowerImage({ type: 'image', src: BITMAP, dither: 'threshold', start, end }, ctx);
     },
   },
-};
+});
 
 /** Lowers IR ops built by hand again: a refused op is an error (emit/invalid-op) and prints nothing. */
 export function lowerOps(ops: readonly Op[], profile: Profile, diagnostics: RawDiagnostic[]): Op[] {
@@ -126,7 +135,8 @@ export function lowerOps(ops: readonly Op[], profile: Profile, diagnostics: RawD
   }
   ops.forEach((op: unknown, i) => {
     const o = op as { op?: unknown; start?: unknown; end?: unknown } | null;
-    const row = typeof o?.op === 'string' && Object.hasOwn(HAND_BUILT_OPS, o.op) ? (HAND_BUILT_OPS[o.op as OpName] as OpRow<OpName>) : undefined;
+    const rows = tables().ops;
+    const row = typeof o?.op === 'string' && Object.hasOwn(rows, o.op) ? (rows[o.op as OpName] as OpRow<OpName>) : undefined;
     const wrong = row ? shapeError(o, row.shape) : 'op';
     if (wrong !== undefined) diagnostics.push(invalid('emit/invalid-op', `emit(): op ${i}`, o, wrong));
     else lowerOne(row!, op as Op, ctx);
