@@ -67,7 +67,7 @@ function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limi
     raw.force(tooMany);
     return refused();
   }
-  const ops = lowerRaw(ast, profile, raw, { limits, ...(images && { images }) });
+  const ops = lowerRaw(ast, profile, raw, { limits, images });
   let at: { start: number; end: number };
   try {
     const out = emitOps(ops, profile, { records, source, maxBytes: limits.maxOutputBytes });

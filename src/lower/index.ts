@@ -56,7 +56,11 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
   const ctx = lowerContext(profile, diagnostics, options);
   for (const node of ast.children) {
     try {
-      (LOWERINGS[node.type] as (node: Node, ctx: LowerContext) => void)(node, ctx);
+      // Text and commands are nearly every node of a receipt: called directly, without the table's
+      // keyed lookup (megamorphic once a receipt has both); every other node through the table.
+      if (node.type === 'text') lowerText(node, ctx);
+      else if (node.type === 'command') lowerCommand(node, ctx);
+      else (LOWERINGS[node.type] as (node: Node, ctx: LowerContext) => void)(node, ctx);
     } catch (error) {
       // A failure of bobina itself (a bug, a broken install) is reported as itself, on the node
       // it hit, and never as a user-facing code such as lower/qr-too-long.
@@ -66,7 +70,11 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
   return ctx.out;
 }
 
-/** A fresh lowering context: nothing written yet, the initial state in force. */
+/**
+ * A fresh lowering context: nothing written yet, the initial state in force. Every field is there
+ * from the start (undefined when absent), so every context has one shape and the lowerings' loads
+ * from it stay monomorphic.
+ */
 export function lowerContext(profile: Profile, diagnostics: RawDiagnostic[], options: LowerOptions = {}): LowerContext {
   return {
     profile,
@@ -74,8 +82,9 @@ export function lowerContext(profile: Profile, diagnostics: RawDiagnostic[], opt
     diagnostics,
     text: { codepage: codepage(profile.codepage.encoding), printer: profile.printer, diagnostics },
     state: initialState(),
-    ...(options.limits && { limits: options.limits }),
-    ...(options.images && { images: options.images }),
+    limits: options.limits,
+    images: options.images,
+    lastText: undefined,
   };
 }
 

@@ -44,10 +44,19 @@ const ELEMENTS: ReadonlySet<string> = new Set(ELEMENT_TAGS);
 const isCommand = (name: string) => Object.hasOwn(TAGS, name);
 const isKnown = (name: string) => isCommand(name) || ELEMENTS.has(name);
 
+/** What the builder holds between documents (nothing is ever added to it). */
+const NONE: never[] = [];
+
 export class AstBuilder {
   private source = '';
-  private children: Node[] = [];
-  private diagnostics: RawDiagnostic[] = [];
+  private children: Node[] = NONE;
+  private diagnostics: RawDiagnostic[] = NONE;
+  /**
+   * Where the next `&` of the source is, at or after the token being read (-1: none left). Most
+   * receipts have none, and a text token holds one exactly when it lies inside it: no token is
+   * scanned for `&` itself.
+   */
+  private nextAmp = -1;
   /** `tags: 'partner'`: only the partner's eight tags are commands. */
   private partner = false;
   /** The open `<barcode>`, `<row>` or `<cell>`, when there is one. */
@@ -58,6 +67,7 @@ export class AstBuilder {
     this.source = source;
     this.children = [];
     this.diagnostics = diagnostics;
+    this.nextAmp = source.indexOf('&');
     this.partner = tags === 'partner';
     this.containers.begin(source, this.children, diagnostics);
   }
@@ -66,9 +76,9 @@ export class AstBuilder {
     this.containers.end();
     const doc: Document = { type: 'document', source: this.source, children: this.children };
     this.source = '';
-    this.children = [];
-    this.diagnostics = [];
-    this.containers.begin('', [], []);
+    this.children = NONE;
+    this.diagnostics = NONE;
+    this.containers.begin('', NONE, NONE);
     return doc;
   }
 
@@ -91,7 +101,10 @@ export class AstBuilder {
   text(token: IToken): void {
     const { image } = token;
     const start = token.startOffset;
-    if (image.indexOf('&') < 0) this.appendText(image, start, start + image.length);
+    const end = start + image.length;
+    let amp = this.nextAmp;
+    if (amp >= 0 && amp < start) amp = this.nextAmp = this.source.indexOf('&', start);
+    if (amp < 0 || amp >= end) this.appendText(image, start, end);
     else this.textWithEscapes(image, start);
   }
 
