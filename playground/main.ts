@@ -1,115 +1,204 @@
-// The playground: conteudo in, and at every keystroke the compiler's three answers out — the
-// preview (the same SVG renderer as `bobina preview`), the listing and the diagnostics, each one
-// highlighted in the source at its line and column. Everything runs in the page, on the core
-// bundle; the bytes can be downloaded as a .bin for the printer.
-import { compile, hasErrors, listing, listProfiles, renderSvg, type Diagnostic, type Profile } from 'bobina';
-
-const SAMPLE = `<textAlignCenter>CAFÉ DA ESQUINA
-Av. Paulista, 1000 - São Paulo/SP
-<textAlignLeft>------------------------------------------------
-1 Café expresso                             5,00
-1 Pão na chapa                              7,50
-<textCondensedOn>Itens com desconto não acumulam<textCondensedOff>
-------------------------------------------------
-<textAlignRight>Total R$ 12,50
-<textAlignCenter><qrcode>https://example.com/nfce?p=4223111234|2|1</qrcode>
-Obrigado e até logo!
-<paperCutPartial>`;
+// The playground page: conteudo in, and at every keystroke the compiler's three answers out — the
+// preview (the same drawing as `bobina preview`), the listing and the diagnostics, each one
+// highlighted in the source at its line and column. The compiler runs in a worker (worker.ts), the
+// preview is redrawn only where it changed (preview.ts), so typing stays fast on long receipts;
+// the text is kept across reloads and can be shared as a link (persist.ts); the bytes can be
+// downloaded as a .bin for the printer once there are no errors. Nothing is sent anywhere.
+import { Backdrop } from './backdrop.js';
+import { showDiagnostics } from './diagnostics-view.js';
+import { fromHash, linkHash, loadSaved, save, type Saved } from './persist.js';
+import { Preview } from './preview.js';
+import type { FromWorker, ProfileEntry, ToWorker } from './protocol.js';
+import { SAMPLE } from './sample.js';
+import { buildToolbar } from './toolbar.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const source = $<HTMLTextAreaElement>('conteudo');
 const backdrop = $<HTMLDivElement>('backdrop');
 const printerSelect = $<HTMLSelectElement>('printer');
-const preview = $<HTMLDivElement>('preview');
 const listingView = $<HTMLPreElement>('listing');
 const diagnosticsView = $<HTMLUListElement>('diagnostics');
 const status = $<HTMLSpanElement>('status');
 const download = $<HTMLButtonElement>('download');
+const share = $<HTMLButtonElement>('share');
+const shareLink = $<HTMLInputElement>('share-link');
+const notice = $<HTMLParagraphElement>('notice');
 
-const profiles: readonly Profile[] = listProfiles();
+const preview = new Preview($('preview'));
+const marks = new Backdrop(backdrop);
+const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+const send = (message: ToWorker) => worker.postMessage(message);
+
+let profiles: ProfileEntry[] = [];
 let bytes: Uint8Array = new Uint8Array();
+let shown = 0;
+let sent = 0;
+let inFlight = false;
+let dirty = false;
+let downloadWhenDone = false;
+/** Keystrokes not yet repainted: when they happened, and the compile that carries them. */
+const keystrokes: { at: number; seq?: number }[] = [];
 
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const say = (message: string) => (notice.textContent = message);
+const printerCode = () => profiles[Number(printerSelect.value)]?.code;
+const current = (): Saved => ({ conteudo: source.value, printer: printerCode() });
 
-/** The source with each diagnostic's span wrapped in a <mark> (drawn behind the textarea). */
-function highlighted(text: string, diagnostics: readonly Diagnostic[]): string {
-  let html = '';
-  let at = 0;
-  for (const d of diagnostics) {
-    const start = Math.max(at, d.span.start.offset);
-    // An empty span (an insertion point) still shows: one character wide.
-    const end = Math.min(text.length, Math.max(d.span.end.offset, start + 1));
-    if (end <= start) continue;
-    html += escapeHtml(text.slice(at, start));
-    html += `<mark class="${d.severity}" data-code="${d.code}">${escapeHtml(text.slice(start, end))}</mark>`;
-    at = end;
+function request(): void {
+  if (inFlight) {
+    dirty = true;
+    return;
   }
-  // A final newline needs something after it, or the backdrop is a line shorter than the textarea.
-  return html + escapeHtml(text.slice(at)) + '\n';
+  inFlight = true;
+  dirty = false;
+  status.dataset.settled = 'false';
+  sent += 1;
+  for (const k of keystrokes) k.seq ??= sent;
+  send({ type: 'compile', seq: sent, conteudo: source.value, printer: Number(printerSelect.value) });
 }
 
-function showDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  diagnosticsView.replaceChildren(
-    ...diagnostics.map((d) => {
-      const item = document.createElement('li');
-      item.className = d.severity;
-      item.dataset.code = d.code;
-      item.dataset.line = String(d.span.start.line);
-      item.dataset.column = String(d.span.start.column);
-      const where = document.createElement('a');
-      where.href = '#';
-      where.textContent = `${d.span.start.line}:${d.span.start.column}`;
-      where.title = 'select it in the source';
-      where.addEventListener('click', (event) => {
-        event.preventDefault();
-        source.focus();
-        source.setSelectionRange(d.span.start.offset, Math.max(d.span.end.offset, d.span.start.offset + 1));
-      });
-      const code = document.createElement('code');
-      code.textContent = d.code;
-      item.append(where, `${d.severity} `, code, `: ${d.message}`);
-      return item;
-    }),
+/** After the next frame is painted: the end of a keystroke's repaint, as performance measures. */
+function measureRepaint(seq: number): void {
+  const done = keystrokes.filter((k) => k.seq !== undefined && k.seq <= seq);
+  if (done.length === 0) return;
+  keystrokes.splice(0, done.length);
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      const end = performance.now();
+      // The figures of the last thousand keystrokes are kept, not a whole day's.
+      if (performance.getEntriesByName('keystroke→repaint').length > 1000) performance.clearMeasures();
+      for (const k of done) performance.measure('keystroke→repaint', { start: k.at, end });
+      const last = end - done[done.length - 1]!.at;
+      status.dataset.repaintMs = last.toFixed(1);
+    }, 0),
   );
-  if (diagnostics.length === 0) diagnosticsView.innerHTML = '<li class="none">none</li>';
 }
 
-function update(): void {
-  const conteudo = source.value;
-  const printer = profiles[Number(printerSelect.value)]!;
-  const started = performance.now();
-  const result = compile(conteudo, { printer });
-  const ms = performance.now() - started;
+function show(result: Extract<FromWorker, { type: 'result' }>): void {
+  shown = result.seq;
   bytes = result.bytes;
-  backdrop.innerHTML = highlighted(conteudo, result.diagnostics);
+  const started = performance.now();
+  const created = preview.update(result.preview);
+  marks.update(source.value, result.diagnostics.map((d) => ({ severity: d.severity, code: d.code, start: d.span.start.offset, end: d.span.end.offset })));
   backdrop.scrollTop = source.scrollTop;
-  showDiagnostics(result.diagnostics);
-  preview.innerHTML = renderSvg(bytes, { printer });
-  listingView.textContent = listing(conteudo, { printer }).listing;
-  const errors = hasErrors(result.diagnostics);
-  status.textContent = `${bytes.length} bytes · ${result.diagnostics.length} diagnostics${errors ? ' (errors: do not print)' : ''} · compiled in ${ms.toFixed(1)} ms`;
-  download.dataset.errors = String(errors);
+  showDiagnostics(diagnosticsView, source, result.diagnostics);
+  performance.measure('repaint:dom', { start: started, end: performance.now() });
+  download.disabled = result.errors;
+  download.title = result.errors ? 'the receipt has errors: fix them to download it' : 'the bytes for the printer, as a .bin file';
+  status.textContent = `${bytes.length} bytes · ${result.diagnostics.length} diagnostics${result.errors ? ' (errors: do not print)' : ''} · compiled in ${result.compileMs.toFixed(1)} ms`;
+  status.dataset.marksCreated = String(created);
+  measureRepaint(result.seq);
 }
 
-let pending = 0;
-function schedule(): void {
-  if (pending) return;
-  pending = requestAnimationFrame(() => {
-    pending = 0;
-    update();
-  });
+/** The listing waits for a pause in typing: a burst of keystrokes asks for it once. */
+let listingTimer = 0;
+function listingSoon(seq: number): void {
+  clearTimeout(listingTimer);
+  listingTimer = window.setTimeout(() => {
+    if (seq === shown && !inFlight && !dirty) send({ type: 'listing', seq });
+  }, 200);
 }
 
-for (const [i, p] of profiles.entries()) printerSelect.add(new Option(`${p.id} ${p.code} — ${p.printer}`, String(i), false, p.code === 'MAKER5T20'));
-source.value = SAMPLE;
-source.addEventListener('input', schedule);
-source.addEventListener('scroll', () => (backdrop.scrollTop = source.scrollTop));
-printerSelect.addEventListener('change', update);
-download.addEventListener('click', () => {
+function saveDownload(): void {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(new Blob([bytes.slice()], { type: 'application/octet-stream' }));
-  link.download = `receipt-${profiles[Number(printerSelect.value)]!.code}.bin`;
+  link.download = `receipt-${printerCode()}.bin`;
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 0);
+}
+
+worker.onmessage = ({ data }: MessageEvent<FromWorker>) => {
+  if (data.type === 'profiles') {
+    profiles = data.profiles;
+    void start();
+  } else if (data.type === 'result') {
+    inFlight = false;
+    show(data);
+    if (dirty) request();
+    else {
+      // The page shows the text as it is now (tests and tools wait for this).
+      status.dataset.settled = 'true';
+      listingSoon(data.seq);
+      if (downloadWhenDone && !data.errors) saveDownload();
+      downloadWhenDone = false;
+    }
+  } else if (data.seq === shown && listingView.textContent !== data.listing) {
+    listingView.textContent = data.listing;
+  }
+};
+worker.onerror = (event) => say(`the compiler worker failed: ${event.message}`);
+
+/** Saving waits for a pause in typing (a receipt with images is large); leaving the page saves at once. */
+let saveTimer = 0;
+function saveSoon(): void {
+  clearTimeout(saveTimer);
+  saveTimer = window.setTimeout(saveNow, 300);
+}
+function saveNow(): void {
+  clearTimeout(saveTimer);
+  if (!save(current())) say('this browser would not keep the text (storage full or disabled): share it as a link instead');
+}
+
+function edited(): void {
+  // A link's hash stays until the first edit; from then on a reload shows the edited text.
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  shareLink.hidden = true;
+  saveSoon();
+}
+
+function selectPrinter(code: string | undefined): void {
+  const entry = profiles.find((p) => p.code === code) ?? profiles.find((p) => p.code === 'MAKER5T20');
+  if (entry) printerSelect.value = String(entry.index);
+}
+
+async function open(hash: string): Promise<boolean> {
+  const linked = hash ? await fromHash(hash) : undefined;
+  if (!linked) return false;
+  source.value = linked.conteudo;
+  selectPrinter(linked.printer);
+  request();
+  return true;
+}
+
+async function start(): Promise<void> {
+  for (const p of profiles) printerSelect.add(new Option(p.label, String(p.index)));
+  if (!(await open(location.hash))) {
+    const saved = loadSaved();
+    source.value = saved?.conteudo ?? SAMPLE;
+    selectPrinter(saved?.printer);
+    request();
+  }
+  source.disabled = false;
+}
+
+buildToolbar($('tools'), source, say);
+source.addEventListener('input', (event) => {
+  keystrokes.push({ at: event.timeStamp });
+  request();
+  edited();
 });
-update();
+source.addEventListener('scroll', () => (backdrop.scrollTop = source.scrollTop));
+printerSelect.addEventListener('change', () => {
+  request();
+  edited();
+});
+window.addEventListener('hashchange', () => void open(location.hash));
+window.addEventListener('pagehide', saveNow);
+download.addEventListener('click', () => {
+  if (inFlight || dirty) downloadWhenDone = true;
+  else saveDownload();
+});
+share.addEventListener('click', async () => {
+  const hash = await linkHash(current());
+  // Chromium refuses addresses past 2 MB: a receipt with large images cannot travel in a link.
+  if (hash.length > 2_000_000) return say('this receipt is too large for a link (its images, most likely): download it instead');
+  history.replaceState(null, '', hash);
+  shareLink.value = location.href;
+  shareLink.hidden = false;
+  shareLink.select();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    say('link copied: it opens this receipt');
+  } catch {
+    say('copy the link above: it opens this receipt');
+  }
+});

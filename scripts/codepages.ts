@@ -1,6 +1,6 @@
 // Regenerates src/text/codepages.generated.ts from iconv-lite: `npm run codepages`.
 // The code pages a receipt printer selects with ESC t, so the compiler builds their tables
-// without loading iconv-lite's codec index (≈ 13 ms at start-up); test/codepages.test.ts checks
+// without loading iconv-lite's codec index (≈ 13 ms at start-up); test/text/codepages.test.ts checks
 // the file against iconv-lite, so it cannot drift. Other code pages still come from iconv-lite.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

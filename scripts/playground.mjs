@@ -1,5 +1,5 @@
-// The playground page (playground/) bundled for the browser, importing bobina's public entry as
-// ./lib/index.js: the built dist/ unchanged, so dist/ keeps one copy of the compiler.
+// The playground page (playground/) bundled for the browser, its compile worker importing bobina's
+// public entry as ./lib/index.js: the built dist/ unchanged, so dist/ keeps one copy of the compiler.
 //   npm run build (--page-only): the page into dist/playground/; `bobina serve` adds lib/ from dist/.
 //   npm run playground [-- --out <dir>]: a complete static site (default build/playground/).
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -27,8 +27,9 @@ function libraryFiles(dir) {
 }
 
 mkdirSync(out, { recursive: true });
+// The page (playground.js) and its compile worker (worker.js): only the worker imports the library.
 await esbuild.build({
-  entryPoints: [`${root}playground/main.ts`],
+  entryPoints: { playground: `${root}playground/main.ts`, worker: `${root}playground/worker.ts` },
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -36,7 +37,7 @@ await esbuild.build({
   minify: true,
   // The page's only import, `bobina`, is the library beside it.
   plugins: [{ name: 'bobina-beside', setup: (b) => b.onResolve({ filter: /^bobina$/ }, () => ({ path: './lib/index.js', external: true })) }],
-  outfile: `${out}/playground.js`,
+  outdir: out,
   logLevel: 'warning',
 });
 for (const file of ['index.html', 'style.css']) copyFileSync(`${root}playground/${file}`, `${out}/${file}`);

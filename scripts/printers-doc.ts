@@ -21,6 +21,32 @@ function sourceOf(p: Profile, ...paths: string[]): string | undefined {
   return undefined;
 }
 
+/** Bold, underline, invert and size: bytes, or what the tag becomes without them. */
+function styleRows(p: Profile): Row[] {
+  const c = p.commands!;
+  const none = (what: string) => `none: ${what} is dropped, with a warning`;
+  const out: Row[] = [];
+  for (const [on, off, what, name] of [
+    ['boldOn', 'boldOff', 'bold on / off', 'bold'],
+    ['underlineOn', 'underlineOff', 'underline on / off', 'underline'],
+    ['invertOn', 'invertOff', 'invert on / off', 'invert'],
+  ] as const) {
+    const bytes = c[on] && c[off] ? `${code(c[on])} / ${code(c[off])}` : none(`<text${name[0]!.toUpperCase()}${name.slice(1)}On>`);
+    out.push({ what, bytes, source: sourceOf(p, `commands.${on}`), checks: `STYLES: the ${name} line` });
+  }
+  const max = p.sizeMax ?? { width: 8, height: 8 };
+  out.push({
+    what: 'text size W × H',
+    bytes: c.size ? `${code(c.size)} (w = W − 1, h = H − 1, wh = w × 16 + h), at most ${max.width} × ${max.height}` : none('<textSize>'),
+    source: sourceOf(p, 'commands.size'),
+    checks: 'SIZES: 1×1 to 3×3, each as wide and tall as it says',
+  });
+  if (p.resetsStyles?.length) {
+    out.push({ what: 'styles again after', bytes: p.resetsStyles.map((k) => code(c[k] ?? k)).join(', '), source: sourceOf(p, 'resetsStyles'), checks: 'STYLES: the bold condensed line is still bold' });
+  }
+  return out;
+}
+
 function rows(p: Profile): Row[] {
   const c = p.commands!;
   const out: Row[] = [
@@ -51,6 +77,7 @@ function rows(p: Profile): Row[] {
       source: sourceOf(p, 'commands.drawer'),
       checks: 'not on the page (it would open the drawer)',
     },
+    ...styleRows(p),
     { what: 'QR code', bytes: qrBytes(p), source: sourceOf(p, 'qr.command', 'qr'), checks: 'the QR scans to the payload printed above it' },
   );
   if (p.qr.params) out.push({ what: 'QR parameters (GS k Q N2 N3 N4)', bytes: code(p.qr.params), source: sourceOf(p, 'qr.params'), checks: 'the GS k Q alternative scans' });

@@ -51,6 +51,8 @@ export const DIAGNOSTIC_CODES = {
   'lower/image-unreadable': 'error',
   'lower/image-too-wide': 'warning',
   'lower/image-unsupported': 'warning',
+  'lower/style-unsupported': 'warning',
+  'lower/text-size-clamped': 'warning',
   'text/control-removed': 'warning',
   'text/transliterated': 'warning',
   'text/replaced': 'warning',

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile, listProfiles } from '../src/index.js';
 import { packAndInstall } from '../scripts/offline-install.mjs';
 import { ROOT } from './support/cli.js';
+import { hex } from './support/hex.js';
 
 let work: string;
 let app: string;
@@ -27,7 +28,6 @@ afterAll(() => {
 });
 
 const nfce = readFileSync(join(ROOT, 'fixtures', 'nfce.txt'), 'utf8');
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const node = (args: string[]) => spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8', timeout: 60_000 });
 
 // What the Jest suite checks, in the consumer's own words (CommonJS, as Jest runs it by default).

@@ -16,6 +16,7 @@ import { compile } from '../src/index.js';
 import { notices } from '../scripts/notices.mjs';
 import { bytesUnder, installedPackages, packAndInstall } from '../scripts/offline-install.mjs';
 import { ROOT } from './support/cli.js';
+import { hex } from './support/hex.js';
 
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
@@ -39,7 +40,6 @@ afterAll(() => {
 const installed = installedPackages;
 
 const nfce = readFileSync(join(ROOT, 'fixtures', 'nfce.txt'), 'utf8');
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const run = (args: string[], input?: string) => spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8', input, timeout: 30_000 });
 
 describe('a library-only install of the packed tarball', () => {
@@ -91,7 +91,9 @@ describe('a library-only install of the packed tarball', () => {
     expect(png.status).toBe(2);
     expect(png.stderr).toBe(`bobina preview: a PNG preview needs @resvg/resvg-js, which is not installed; install it with: npm install @resvg/resvg-js@${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).peerDependencies['@resvg/resvg-js']}\n`);
     expect(run([cli, 'preview', '-', '--printer', '5', '-o', join(work, 'receipt.svg')], 'Olá').status).toBe(0);
-  });
+    // Four CLI children, each bounded by run()'s own 30 s: above vitest's 5 s default, which this
+    // test passed (7.4 s) on the loaded 2-core machine while every child was healthy.
+  }, 4 * 30_000 + 10_000);
 });
 
 describe('the package', () => {

@@ -138,6 +138,8 @@ const bitmapArb = fc
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('align' as const), align: fc.constantFrom('left' as const, 'center' as const, 'right' as const) }),
   fc.record({ op: fc.constant('condensed' as const), on: fc.boolean() }),
+  fc.record({ op: fc.constant('style' as const), style: fc.constantFrom('bold' as const, 'underline' as const, 'invert' as const), on: fc.boolean() }),
+  fc.record({ op: fc.constant('size' as const), width: anyNumber, height: anyNumber }),
   fc.record({ op: fc.constant('text' as const), text: anyText }, { requiredKeys: ['op', 'text'] }),
   fc.record({ op: fc.constant('text' as const), text: anyText, latin1: fc.constant(true as const) }),
   fc.record({ op: fc.constant('cut' as const), partial: fc.boolean() }),

@@ -2,7 +2,7 @@
 // imported here, at run time, so commands that do not touch the database never load it.
 import type { Store } from '../server/store/repositories.js';
 import type { Account } from '../server/store/types.js';
-import { UsageError, type Io } from './io.js';
+import { EXIT, UsageError, type Io } from './io.js';
 
 /** The flags every command that opens the database takes. */
 export const STORE_OPTIONS = { db: { type: 'string' }, 'database-url': { type: 'string' } } as const;
@@ -34,4 +34,15 @@ export async function accountByEmail(store: Store, email: string, io: Io, comman
   const account = await store.accounts.findByEmail(email);
   if (!account) io.stderr.write(`bobina ${command}: no user with e-mail ${email}\n`);
   return account;
+}
+
+/** withStore with the account of this e-mail; without one, says so on stderr and exits 1. */
+export function withAccount(
+  values: { db?: string | undefined; 'database-url'?: string | undefined }, email: string, io: Io, command: string,
+  fn: (store: Store, account: Account) => Promise<number>,
+): Promise<number> {
+  return withStore(values, async (store) => {
+    const account = await accountByEmail(store, email, io, command);
+    return account ? fn(store, account) : EXIT.failed;
+  });
 }

@@ -1,8 +1,9 @@
-// The terminal client protocol over HTTP (src/server/routes/terminal.ts is the other side): what
-// `bobina agent` talks. The key goes in the Authorization header, never in a URL or a log line. No
-// answer is read past what a job can be (MAX_ANSWER_BYTES), whatever the other end sends.
+// The terminal client protocol (protocol.ts) over HTTP (src/server/routes/terminal.ts is the other
+// side): what `bobina agent` talks. The key goes in the Authorization header, never in a URL or a
+// log line. No answer is read past what a job can be (MAX_ANSWER_BYTES), whatever the other end sends.
 import { DEFAULT_LIMITS } from '../limits.js';
-import { LinkRefusedError, LinkRequestError, type TerminalLink, type TerminalOffer, type TerminalReport, type TerminalState } from './loop.js';
+import { LinkRefusedError, LinkRequestError, type TerminalLink } from './loop.js';
+import { esperaOf, fromTrabalho, terminalStateOf, toRenewJson, toReportJson, type TerminalStateJson, type TrabalhoJson } from './protocol.js';
 
 export interface HttpLinkOptions {
   /** The service's base URL, e.g. http://127.0.0.1:8080 */
@@ -57,16 +58,6 @@ async function readCapped(res: Response, cap: number, what: string): Promise<str
   return Buffer.concat(chunks).toString('utf8');
 }
 
-interface Trabalho {
-  intencaoImpressaoId: number;
-  tokenEntrega: string;
-  codigoImpressora: string;
-  bytes: string;
-  reimprimir: boolean;
-  tentativas: number;
-  prazoSegundos?: number;
-}
-
 export function httpLink(o: HttpLinkOptions): TerminalLink {
   const base = o.url.replace(/\/+$/, '');
   const timeoutMs = o.timeoutMs ?? 10_000;
@@ -94,33 +85,22 @@ export function httpLink(o: HttpLinkOptions): TerminalLink {
   };
   return {
     async next(waitMs, signal) {
-      const seconds = Math.max(0, Math.min(60, waitMs / 1000)).toFixed(3).replace(/\.?0+$/, '');
-      let answer: { trabalho: Trabalho | null; terminal?: TerminalState | null };
+      let answer: { trabalho: TrabalhoJson | null; terminal?: TerminalStateJson | null };
       try {
-        answer = (await call('POST', `/TerminalImpressao/ObterProxima?espera=${seconds || '0'}&terminalId=${encodeURIComponent(o.terminal)}`, undefined, waitMs, signal)) as typeof answer;
+        answer = (await call('POST', `/TerminalImpressao/ObterProxima?espera=${esperaOf(waitMs)}&terminalId=${encodeURIComponent(o.terminal)}`, undefined, waitMs, signal)) as typeof answer;
       } catch (err) {
         if (signal.aborted) return {};
         throw err;
       }
-      const terminal = answer.terminal ? { terminal: { codigoImpressora: answer.terminal.codigoImpressora, parados: answer.terminal.parados } } : {};
-      const t = answer.trabalho;
-      if (!t) return terminal;
-      const offer: TerminalOffer = {
-        id: t.intencaoImpressaoId, token: t.tokenEntrega, codigoImpressora: t.codigoImpressora,
-        bytes: new Uint8Array(Buffer.from(t.bytes, 'base64')), reprint: t.reimprimir, tentativas: t.tentativas,
-        ...(typeof t.prazoSegundos === 'number' && t.prazoSegundos > 0 ? { leaseMs: t.prazoSegundos * 1000 } : {}),
-      };
-      return { offer, ...terminal };
+      const terminal = answer.terminal ? { terminal: terminalStateOf(answer.terminal) } : {};
+      return answer.trabalho ? { offer: fromTrabalho(answer.trabalho), ...terminal } : terminal;
     },
-    async report(r: TerminalReport) {
-      const answer = (await call('POST', '/TerminalImpressao/Reportar', {
-        intencaoImpressaoId: r.id, tokenEntrega: r.token, estado: r.estado,
-        ...(r.motivos ? { motivos: r.motivos } : {}), ...(r.confirmacao ? { confirmacao: r.confirmacao } : {}), ...(r.detalhe ? { detalhe: r.detalhe } : {}),
-      }, 0)) as { aceito: boolean };
+    async report(r) {
+      const answer = (await call('POST', '/TerminalImpressao/Reportar', toReportJson(r), 0)) as { aceito: boolean };
       return { aceito: answer.aceito };
     },
     async renew(id, token) {
-      const answer = (await call('POST', '/TerminalImpressao/Renovar', { intencaoImpressaoId: id, tokenEntrega: token }, 0)) as { aceito: boolean };
+      const answer = (await call('POST', '/TerminalImpressao/Renovar', toRenewJson(id, token), 0)) as { aceito: boolean };
       return { aceito: answer.aceito };
     },
     async resume() {

@@ -7,37 +7,11 @@
 import { deliver, type DeliveryResult } from './deliver.js';
 import type { Journal } from './journal.js';
 import { keepLease } from './lease.js';
+import type { TerminalOffer, TerminalReport, TerminalState } from './protocol.js';
+import { OTHER, OUTCOME_UNKNOWN, PRINTER_MISMATCH } from './reasons.js';
 import { openPrinter, type OpenOptions } from './session.js';
 
-/** A job as the service hands it to a terminal's client. */
-export interface TerminalOffer {
-  id: number;
-  token: string;
-  codigoImpressora: string;
-  bytes: Uint8Array;
-  /** Started again after an unknown outcome: print even if the journal saw it start. */
-  reprint: boolean;
-  tentativas: number;
-  /** How long the lease runs from the offer (and from each renewal); renewed every third of it. */
-  leaseMs?: number;
-}
-
-export interface TerminalReport {
-  id: number;
-  token: string;
-  estado: 'printing' | 'completed' | 'stopped' | 'failed';
-  motivos?: string[];
-  confirmacao?: 'sent' | 'printer';
-  detalhe?: string;
-}
-
-/** The terminal as the service says it is now. */
-export interface TerminalState {
-  /** The code of the printer linked to the terminal (null: none): the dialect the device speaks. */
-  codigoImpressora: string | null;
-  /** The terminal's jobs stopped on its printer, waiting for it to clear (0: nothing waits for it). */
-  parados: number;
-}
+export type { TerminalOffer, TerminalReport, TerminalState };
 
 /** The service, as a terminal's client sees it. */
 export interface TerminalLink {
@@ -102,7 +76,7 @@ export function reportFor(offer: TerminalOffer, result: DeliveryResult): Termina
     case 'stopped':
       return { ...base, estado: 'stopped', motivos: result.motivos.length ? result.motivos : ['offline'] };
     case 'outcome-unknown':
-      return { ...base, estado: 'stopped', motivos: [...new Set(['outcome-unknown', ...result.motivos])] };
+      return { ...base, estado: 'stopped', motivos: [...new Set([OUTCOME_UNKNOWN, ...result.motivos])] };
   }
 }
 
@@ -228,7 +202,7 @@ export class DeliveryLoop {
     const device = this.terminal?.codigoImpressora;
     if (device && device !== offer.codigoImpressora) {
       this.log(`job ${offer.id}: compiled for ${offer.codigoImpressora}, but the terminal prints on ${device}: not sent`);
-      await this.send({ id: offer.id, token: offer.token, estado: 'stopped', motivos: ['printer-mismatch'], detalhe: `compiled for ${offer.codigoImpressora}; the terminal's printer is ${device}` });
+      await this.send({ id: offer.id, token: offer.token, estado: 'stopped', motivos: [PRINTER_MISMATCH], detalhe: `compiled for ${offer.codigoImpressora}; the terminal's printer is ${device}` });
       return;
     }
     let session;
@@ -236,7 +210,7 @@ export class DeliveryLoop {
       session = openPrinter(this.options.device, offer.codigoImpressora, this.options.printer);
     } catch (err) {
       // A template this client does not know (an older bobina): it cannot speak to the printer for it.
-      await this.send({ id: offer.id, token: offer.token, estado: 'failed', motivos: ['other'], detalhe: (err as Error).message.slice(0, 500) });
+      await this.send({ id: offer.id, token: offer.token, estado: 'failed', motivos: [OTHER], detalhe: (err as Error).message.slice(0, 500) });
       return;
     }
     let printing: Promise<unknown> = Promise.resolve();

@@ -4,10 +4,19 @@ import type { StatusReason } from '../profiles/status-schema.js';
 
 export type { StatusReason };
 
-/** A job's reasons: the printer's, plus `outcome-unknown` when delivery cannot tell if it printed. */
-export type Reason = StatusReason | 'outcome-unknown';
+/** Delivery cannot tell whether the job printed (it may be on paper): a person decides. */
+export const OUTCOME_UNKNOWN = 'outcome-unknown';
 
-/** Each reason, in the order reports list them; `stops`: the job must not be sent while it holds. */
+/** Any other trouble (also what a stopped or failed report says when it gives no reason). */
+export const OTHER: StatusReason = 'other';
+
+/** The job was compiled for another printer than the terminal's: it is never sent. */
+export const PRINTER_MISMATCH = 'printer-mismatch';
+
+/** A job's reasons: the printer's, plus `outcome-unknown` when delivery cannot tell if it printed. */
+export type Reason = StatusReason | typeof OUTCOME_UNKNOWN;
+
+/** Each reason the printer can give (StatusReasonSchema's, every one), in the order reports list them; `stops`: the job must not be sent while it holds. */
 export const REASONS: Readonly<Record<StatusReason, { stops: boolean; says: string }>> = {
   'media-empty': { stops: true, says: 'paper end' },
   'cover-open': { stops: true, says: 'cover open' },
@@ -17,6 +26,9 @@ export const REASONS: Readonly<Record<StatusReason, { stops: boolean; says: stri
 };
 
 const ORDER = Object.keys(REASONS) as StatusReason[];
+
+/** Whether a reason is the printer's own (the rest are the client's or the service's words). */
+export const isPrinterReason = (reason: string): reason is StatusReason => Object.hasOwn(REASONS, reason);
 
 /**
  * Deduplicated, in table order. `offline` is dropped when a more specific stopping reason is

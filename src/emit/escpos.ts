@@ -1,6 +1,6 @@
 // ESC/POS emitter: IR → bytes, table-driven. No model names here: every per-printer difference
 // is a byte template or a table key in the profile.
-import type { Align, Op } from '../lower/ir.js';
+import type { Align, Op, TextStyle } from '../lower/ir.js';
 import { compileTemplate, expandTemplate } from '../profiles/bytes.js';
 import { COMMANDS, type CommandKey } from '../profiles/commands.js';
 import type { Profile } from '../profiles/index.js';
@@ -25,6 +25,12 @@ interface State {
   /** The alignment and condensed mode in force, to send again after a command that resets them. */
   align: Align;
   condensed: boolean;
+  /** The styles and size in force, sent again after a command that resets them. */
+  styles: Record<TextStyle, boolean>;
+  width: number;
+  height: number;
+  /** The profile's commands that also turn the styles off (`resetsStyles`). */
+  resets: ReadonlySet<CommandKey>;
 }
 
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
@@ -40,6 +46,27 @@ const LF = Uint8Array.of(0x0a);
 function command(s: State, key: CommandKey, start: number, end: number, n = 0, label?: string): void {
   s.out.mark(key, s.out.records ? (label ?? COMMANDS[key].label) : '', start, end);
   s.out.bytes(expandTemplate(s.profile.bytes[key]!, n));
+  if (s.resets.has(key)) styles(s, start, end);
+}
+
+const STYLE_ON = { bold: 'boldOn', underline: 'underlineOn', invert: 'invertOn' } as const;
+const STYLE_OFF = { bold: 'boldOff', underline: 'underlineOff', invert: 'invertOff' } as const;
+
+/** The styles and size in force, sent again (after a command that turned them off). */
+function styles(s: State, start: number, end: number): void {
+  for (const style of ['bold', 'underline', 'invert'] as const) if (s.styles[style] && s.profile.bytes[STYLE_ON[style]]) command(s, STYLE_ON[style], start, end);
+  if ((s.width !== 1 || s.height !== 1) && s.profile.bytes.size) size(s, start, end);
+}
+
+/** The size command for the size in force (a template of `w`, `h` or `wh`, never `n`). */
+function size(s: State, start: number, end: number): void {
+  s.out.mark('size', s.out.records ? `text size ${s.width}×${s.height}` : '', start, end);
+  s.out.bytes(expandTemplate(s.profile.bytes.size!, 0, s.width, s.height));
+}
+
+/** A multiplier from a hand-built op, made whole and held within 1 and the profile's largest. */
+function multiplier(value: number, max: number): number {
+  return Math.min(max, Math.max(1, Math.trunc(value) || 1));
 }
 
 /** Text for a listing: one record per printed line, each with its own source span. */
@@ -60,11 +87,12 @@ function raw(s: State, op: RecordOp, label: string, hex: string, start: number, 
   s.out.bytes(expandTemplate(compileTemplate(hex)));
 }
 
-/** After a command that resets the printer: the code page, alignment and condensed mode again. */
+/** After a command that resets the printer: the code page, alignment, condensed mode and styles again. */
 function restore(s: State, start: number, end: number): void {
   codepage(s, start, end);
   if (s.align !== 'left') command(s, ALIGN[s.align], start, end);
   if (s.condensed) command(s, 'condensedOn', start, end);
+  if (!(s.condensed && s.resets.has('condensedOn'))) styles(s, start, end); // else condensedOn sent them
 }
 
 function codepage(s: State, start: number, end: number): void {
@@ -89,8 +117,24 @@ const EMITTERS: Emitters = {
     s.align = align;
   },
   condensed: ({ on, start, end }, s) => {
-    command(s, on ? 'condensedOn' : 'condensedOff', start, end);
+    // An op built by hand for a printer without condensed text prints nothing (lowering warns).
+    if (!s.profile.bytes.condensedOn || !s.profile.bytes.condensedOff) return;
     s.condensed = on;
+    command(s, on ? 'condensedOn' : 'condensedOff', start, end);
+  },
+  style: ({ style, on, start, end }, s) => {
+    const key = on ? STYLE_ON[style] : STYLE_OFF[style];
+    // A style the printer lacks prints nothing (lowering warns or, on plain text, drops it).
+    if (!key || !s.profile.bytes[key]) return;
+    s.styles[style] = on;
+    command(s, key, start, end);
+  },
+  size: ({ width, height, start, end }, s) => {
+    if (!s.profile.bytes.size) return;
+    const max = s.profile.sizeMax ?? { width: 8, height: 8 };
+    s.width = multiplier(width, max.width);
+    s.height = multiplier(height, max.height);
+    size(s, start, end);
   },
   text: ({ text, latin1, start, end }, s) => {
     if (s.source === undefined) {
@@ -158,6 +202,10 @@ export function emitEscPos(ops: readonly Op[], profile: Profile, out: ByteWriter
     source: out.records ? source : undefined,
     align: 'left',
     condensed: false,
+    styles: { bold: false, underline: false, invert: false },
+    width: 1,
+    height: 1,
+    resets: new Set(profile.resetsStyles ?? []),
   };
   if (prologue) {
     command(s, 'init', 0, 0);

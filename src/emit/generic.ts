@@ -41,7 +41,8 @@ export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter, 
       out.mark('feed', `feed ${op.lines} lines`, op.start, op.end);
       writeText(out, '\n'.repeat(op.lines), null);
     }
-    // Cut, condensed and drawer tags never get here: lowering removes them (the profile's "missing").
+    // Cut, condensed, drawer, style and size tags never get here: lowering removes them (the
+    // profile's "missing"); such an op built by hand prints nothing, as there is no command for it.
   }
   if (line !== '') flush();
 }

@@ -204,6 +204,17 @@ const gs8L: Decoder = (b, at) => {
 const pulse = (v: number[]): Effect => ({ type: 'drawer', pin: v[0]! & 1 ? 5 : 2, onMs: v[1]! * 2, offMs: v[2]! * 2 });
 const align = (v: number[]): Effect | undefined => (ALIGNS[v[0]!] ? { type: 'align', align: ALIGNS[v[0]!]! } : undefined);
 const bit0 = (v: number[]) => (v[0]! & 1) === 1;
+const onOff = (name: string, on: (v: number[]) => boolean) => (v: number[]) => ({ [name]: on(v) ? 'on' : 'off' });
+/** ESC - n: 0/48 off, 1/49 one dot, 2/50 two dots thick. */
+const underlined = (v: number[]) => (v[0]! & 3) !== 0;
+/** ESC ! n: the font (bit 0), and emphasized (3), double height (4), double width (5), underline (7). */
+const printMode = (v: number[]): Effect => ({
+  type: 'condensed',
+  on: bit0(v),
+  mode: { bold: (v[0]! & 0x08) !== 0, underline: (v[0]! & 0x80) !== 0, width: v[0]! & 0x20 ? 2 : 1, height: v[0]! & 0x10 ? 2 : 1 },
+});
+/** GS ! n: width − 1 in the high nibble, height − 1 in the low one. */
+const charSize = (v: number[]): Effect => ({ type: 'size', width: (v[0]! >> 4) + 1, height: (v[0]! & 15) + 1 });
 
 let made: readonly CommandSpec[] | undefined;
 
@@ -221,19 +232,19 @@ export const commandSpecs = (): readonly CommandSpec[] => (made ??= [
   { prefix: [DLE, 0x14], name: 'real-time pulse', decode: args(['fn', 'm', 't'], (v) => (v[0] === 1 ? { type: 'drawer', pin: v[1]! & 1 ? 5 : 2, onMs: v[2]! * 100 } : undefined)) },
   { prefix: [ESC, 0x0c], name: 'print data in page mode', decode: none() },
   { prefix: [ESC, c(' ')], name: 'right-side character spacing', decode: args(['n']) },
-  { prefix: [ESC, c('!')], name: 'select print mode', decode: args(['n'], (v) => ({ type: 'condensed', on: bit0(v) }), (v) => ({ font: bit0(v) ? 'B (condensed)' : 'A' })) },
+  { prefix: [ESC, c('!')], name: 'select print mode', decode: args(['n'], printMode, (v) => ({ font: bit0(v) ? 'B (condensed)' : 'A' })) },
   { prefix: [ESC, c('$')], name: 'absolute print position', decode: args(['nL', 'nH']) },
   { prefix: [ESC, c('%')], name: 'select user-defined characters', decode: args(['n']) },
   { prefix: [ESC, c('&')], name: 'define user-defined characters', decode: userChars },
   { prefix: [ESC, c('*')], name: 'select bit-image mode', decode: bitImage },
-  { prefix: [ESC, c('-')], name: 'underline', decode: args(['n']) },
+  { prefix: [ESC, c('-')], name: 'underline', decode: args(['n'], (v) => ({ type: 'underline', on: underlined(v) }), onOff('underline', underlined)) },
   { prefix: [ESC, c('2')], name: 'default line spacing', decode: none({ type: 'spacing', dots: null }) },
   { prefix: [ESC, c('3')], name: 'set line spacing', decode: args(['n'], (v) => ({ type: 'spacing', dots: v[0]! })) },
   { prefix: [ESC, c('=')], name: 'select peripheral device', decode: args(['n']) },
   { prefix: [ESC, c('?')], name: 'cancel user-defined character', decode: args(['n']) },
   { prefix: [ESC, c('@')], name: 'initialize printer', decode: none({ type: 'reset' }) },
   { prefix: [ESC, c('D')], name: 'set horizontal tab positions', decode: untilNul('tabs') },
-  { prefix: [ESC, c('E')], name: 'emphasized', decode: args(['n']) },
+  { prefix: [ESC, c('E')], name: 'emphasized', decode: args(['n'], (v) => ({ type: 'bold', on: bit0(v) }), onOff('bold', bit0)) },
   { prefix: [ESC, c('G')], name: 'double-strike', decode: args(['n']) },
   { prefix: [ESC, c('J')], name: 'print and feed n dots', decode: args(['n'], (v) => ({ type: 'feed', dots: v[0]! })) },
   { prefix: [ESC, c('L')], name: 'select page mode', decode: none() },
@@ -264,7 +275,7 @@ export const commandSpecs = (): readonly CommandSpec[] => (made ??= [
   { prefix: [FS, c('-')], name: 'underline for Kanji', decode: args(['n']) },
   { prefix: [FS, c('.')], name: 'cancel Kanji mode', decode: none() },
   { prefix: [FS, c('p')], name: 'print NV bit image', decode: args(['n', 'm']) },
-  { prefix: [GS, c('!')], name: 'select character size', decode: args(['n']) },
+  { prefix: [GS, c('!')], name: 'select character size', decode: args(['n'], charSize, (v) => ({ width: (v[0]! >> 4) + 1, height: (v[0]! & 15) + 1 })) },
   { prefix: [GS, c('$')], name: 'absolute vertical position (page mode)', decode: args(['nL', 'nH']) },
   { prefix: [GS, c('('), c('k')], name: '2D code (GS ( k)', decode: gsParenK },
   { prefix: [GS, c('(')], name: 'GS ( function', decode: (b, at) => (at < b.length ? block16()(b, at + 1) : null) },
@@ -272,7 +283,7 @@ export const commandSpecs = (): readonly CommandSpec[] => (made ??= [
   { prefix: [GS, c('/')], name: 'print downloaded bit image', decode: args(['m']) },
   { prefix: [GS, c('8'), c('L')], name: 'graphics data (GS 8 L)', decode: gs8L },
   { prefix: [GS, c(':')], name: 'start/end macro definition', decode: none() },
-  { prefix: [GS, c('B')], name: 'white/black reverse printing', decode: args(['n']) },
+  { prefix: [GS, c('B')], name: 'white/black reverse printing', decode: args(['n'], (v) => ({ type: 'invert', on: bit0(v) }), onOff('invert', bit0)) },
   { prefix: [GS, c('H')], name: 'HRI character position', decode: args(['n'], (v) => ({ type: 'barcode-text', position: HRI[v[0]! & 3]! }), (v) => ({ text: HRI[v[0]! & 3]! })) },
   { prefix: [GS, c('I')], name: 'transmit printer ID', decode: args(['n']) },
   { prefix: [GS, c('L')], name: 'set left margin', decode: args(['nL', 'nH']) },

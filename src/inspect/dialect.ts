@@ -1,6 +1,7 @@
 // A dialect is the command table a printer understands, built from its profile's data: the base
 // ESC/POS table plus an entry for each profile command the base table reads differently (Daruma's
-// ESC j n is alignment, ESC m is a full cut, ESC p has no arguments, ESC SI / DC2 are condensed).
+// ESC j n is alignment, ESC m is a full cut, ESC p has no arguments, ESC SI / DC2 are condensed,
+// ESC E / ESC F are bold on / off, ESC W n / ESC w n double width / height).
 import { COMMAND_KEYS, COMMANDS as PROFILE_COMMANDS, type Meaning } from '../profiles/commands.js';
 import { loadProfile, type PrinterRef, type Profile } from '../profiles/index.js';
 import { CODEPAGES, commandSpecs, type CommandSpec } from './commands.js';
@@ -73,6 +74,10 @@ export function dialectFor(printer: PrinterRef): Dialect {
     // Repeat templates ("0A*n") are made of commands the table already knows.
     if (!hex || hex.includes('*')) continue;
     const { label, meaning } = PROFILE_COMMANDS[key];
+    if (meaning.type === 'size') {
+      extra.push(...sizeCommands(hex, label));
+      continue;
+    }
     const param = hex.endsWith(' n');
     const prefix = hexBytes(hex);
     const sample = Uint8Array.from(param ? [...prefix, 1] : prefix);
@@ -87,6 +92,38 @@ export function dialectFor(printer: PrinterRef): Dialect {
   if (profile.image?.command === 'esc-star-24' && profile.image.bandEnd === null) extra.push(selfPrintingBands());
   // Profile entries first: on equal prefixes (Daruma's bare ESC p) the stable sort keeps them ahead.
   return { byFirst: index([...extra, ...commandSpecs()]), encoding: profile.codepage.encoding };
+}
+
+type SizeParam = 'w' | 'h' | 'wh';
+const SIZE_EFFECT: Record<SizeParam, (v: number) => Effect> = {
+  w: (v) => ({ type: 'size', width: v + 1 }),
+  h: (v) => ({ type: 'size', height: v + 1 }),
+  wh: (v) => ({ type: 'size', width: (v >> 4) + 1, height: (v & 15) + 1 }),
+};
+
+/**
+ * The size template's commands ("1D 21 wh"; Daruma's "1B 57 w 1B 77 h": one per parameter), each
+ * read as setting the width, the height or both, where the base table reads them otherwise.
+ */
+function sizeCommands(hex: string, label: string): CommandSpec[] {
+  const specs: CommandSpec[] = [];
+  let prefix: number[] = [];
+  for (const word of hex.split(' ')) {
+    if (!(word in SIZE_EFFECT)) {
+      prefix.push(parseInt(word, 16));
+      continue;
+    }
+    const effect = SIZE_EFFECT[word as SizeParam];
+    if (prefix.length > 0 && !baseAgrees(Uint8Array.from([...prefix, 0x11]), effect(0x11))) {
+      const describe = (v: number[]) => {
+        const { type: _size, ...dims } = effect(v[0]!) as Extract<Effect, { type: 'size' }>;
+        return dims as Record<string, number>;
+      };
+      specs.push({ prefix, name: `${label} (profile)`, decode: args(['n'], (v) => effect(v[0]!), describe) });
+    }
+    prefix = [];
+  }
+  return specs;
 }
 
 /** ESC * read as a band the printer prints at once, like a raster image, instead of buffering it. */

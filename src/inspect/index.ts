@@ -4,4 +4,5 @@ export { formatDisassembly } from './format.js';
 export type { Instruction, Effect, EffectType, ArgValue, Ecc } from './types.js';
 export { renderSvg, renderPng, renderPage, type RenderOptions } from './render.js';
 export type { Page, Mark } from './layout.js';
+export { svgParts, type SvgParts } from './svg.js';
 export { selfTest, ruler, type SelfTestResult } from './selftest.js';

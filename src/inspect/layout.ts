@@ -1,6 +1,6 @@
 // Layout: walks a disassembly like the printer's print head would — a line buffer flushed by LF,
-// alignment, condensed width, line spacing, images and QR codes — and places marks on a page
-// measured in printer dots. The SVG writer only draws what this decides.
+// alignment, condensed width, text styles and sizes, line spacing, images and QR codes — and places
+// marks on a page measured in printer dots. The SVG writer only draws what this decides.
 import { SYMBOLOGY_NAMES } from '../lower/barcode/symbol.js';
 import type { Align, Bitmap, HriPosition } from '../lower/ir.js';
 import type { Geometry, Profile } from '../profiles/index.js';
@@ -8,8 +8,20 @@ import { nativeBars, nativeSymbol } from './barcode-draw.js';
 import { qrBitmap } from './qr-matrix.js';
 import type { Ecc, Effect, Instruction } from './types.js';
 
+/** How a run of text is printed besides its font: absent for plain, normal-size text. */
+export interface TextLook {
+  bold: boolean;
+  underline: boolean;
+  invert: boolean;
+  /** Width and height multipliers (the width one is already in `charWidth`). */
+  width: number;
+  height: number;
+  /** The height of the character cell at this size, in dots. */
+  cellHeight: number;
+}
+
 export type Mark =
-  | { kind: 'text'; x: number; y: number; text: string; charWidth: number; condensed: boolean }
+  | { kind: 'text'; x: number; y: number; text: string; charWidth: number; condensed: boolean; look?: TextLook }
   | { kind: 'bitmap'; x: number; y: number; bitmap: Bitmap; scaleX: number; scaleY: number }
   | { kind: 'cut'; y: number; partial: boolean }
   | { kind: 'note'; y: number; label: string }
@@ -28,13 +40,19 @@ const BARCODE_DEFAULTS = { height: 162, module: 3, text: 'none' as HriPosition }
 const TAB = 8;
 
 type LineItem =
-  | { type: 'text'; text: string; x: number; charWidth: number; condensed: boolean }
+  | { type: 'text'; text: string; x: number; charWidth: number; condensed: boolean; look: TextLook | undefined }
   | { type: 'band'; x: number; bitmap: Bitmap; scaleX: number; scaleY: number };
 
 class Head {
   y = 8;
   align: Align = 'left';
   condensed = false;
+  bold = false;
+  underline = false;
+  invert = false;
+  /** Character width and height multipliers in force (GS !, ESC ! bits 4-5, Daruma ESC W / ESC w). */
+  sizeW = 1;
+  sizeH = 1;
   spacing: number | null = null;
   qr: { size: number; ecc: Ecc; data: Uint8Array } = { size: 3, ecc: 'L', data: new Uint8Array(0) };
   /** GS h / GS w / GS H in force (Epson's defaults: 162 dots, module 3, no text). */
@@ -52,7 +70,20 @@ class Head {
   ) {}
 
   charWidth(): number {
-    return this.width / (this.condensed ? this.columns.condensed : this.columns.normal);
+    return (this.width / (this.condensed ? this.columns.condensed : this.columns.normal)) * this.sizeW;
+  }
+
+  /** The styles in force, or undefined for plain normal-size text (drawn as before styles existed). */
+  look(): TextLook | undefined {
+    if (!this.bold && !this.underline && !this.invert && this.sizeW === 1 && this.sizeH === 1) return undefined;
+    const cell = this.geometry.cell[this.condensed ? 'condensed' : 'normal'].height;
+    return { bold: this.bold, underline: this.underline, invert: this.invert, width: this.sizeW, height: this.sizeH, cellHeight: cell * this.sizeH };
+  }
+
+  /** Every style and size off (ESC @). */
+  plain(): void {
+    this.bold = this.underline = this.invert = false;
+    this.sizeW = this.sizeH = 1;
   }
 
   start(): void {
@@ -64,8 +95,9 @@ class Head {
     if (this.lineX + cw > this.width + 0.01) this.flush();
     this.start();
     const last = this.line[this.line.length - 1];
-    if (last?.type === 'text' && last.charWidth === cw) last.text += ch;
-    else this.line.push({ type: 'text', text: ch, x: this.lineX, charWidth: cw, condensed: this.condensed });
+    const look = this.look();
+    if (last?.type === 'text' && last.charWidth === cw && sameLook(last.look, look)) last.text += ch;
+    else this.line.push({ type: 'text', text: ch, x: this.lineX, charWidth: cw, condensed: this.condensed, look });
     this.lineX += cw;
   }
 
@@ -87,8 +119,9 @@ class Head {
     const dx = this.offset(this.lineX, this.lineAlign);
     for (const item of this.line) {
       if (item.type === 'text') {
-        content = Math.max(content, this.geometry.cell[item.condensed ? 'condensed' : 'normal'].height);
-        this.marks.push({ kind: 'text', x: item.x + dx, y: this.y, text: item.text, charWidth: item.charWidth, condensed: item.condensed });
+        content = Math.max(content, item.look?.cellHeight ?? this.geometry.cell[item.condensed ? 'condensed' : 'normal'].height);
+        const mark: Mark = { kind: 'text', x: item.x + dx, y: this.y, text: item.text, charWidth: item.charWidth, condensed: item.condensed };
+        this.marks.push(item.look ? { ...mark, look: item.look } : mark);
       } else {
         content = Math.max(content, item.bitmap.height * item.scaleY);
         this.marks.push({ kind: 'bitmap', x: item.x + dx, y: this.y, bitmap: item.bitmap, scaleX: item.scaleX, scaleY: item.scaleY });
@@ -161,12 +194,18 @@ class Head {
   }
 }
 
+function sameLook(a: TextLook | undefined, b: TextLook | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.bold === b.bold && a.underline === b.underline && a.invert === b.invert && a.width === b.width && a.height === b.height && a.cellHeight === b.cellHeight;
+}
+
 type Handlers = { [K in Effect['type']]: (e: Extract<Effect, { type: K }>, h: Head, ins: Instruction) => void };
 
 const HANDLERS: Handlers = {
   reset: (_e, h) => {
     h.align = 'left';
     h.condensed = false;
+    h.plain();
     h.spacing = null;
     h.barcode = { ...BARCODE_DEFAULTS };
   },
@@ -177,6 +216,19 @@ const HANDLERS: Handlers = {
   },
   condensed: (e, h) => {
     h.condensed = e.on;
+    if (e.mode) {
+      h.bold = e.mode.bold;
+      h.underline = e.mode.underline;
+      h.sizeW = e.mode.width;
+      h.sizeH = e.mode.height;
+    }
+  },
+  bold: (e, h) => void (h.bold = e.on),
+  underline: (e, h) => void (h.underline = e.on),
+  invert: (e, h) => void (h.invert = e.on),
+  size: (e, h) => {
+    if (e.width !== undefined) h.sizeW = e.width;
+    if (e.height !== undefined) h.sizeH = e.height;
   },
   cut: (e, h) => {
     h.settle();

@@ -1,5 +1,6 @@
 // The self-test page: what a user prints once to check a real printer against its profile —
-// model and sources, the CP850 letters, column rulers, alignments, the QR code and, where the
+// model and sources, the CP850 letters, column rulers, alignments, text styles and sizes, the QR
+// code and, where the
 // sources could not settle a choice, each alternative labelled with the override that selects
 // it (profile data: `selftest`), then both cuts. One conteudo, parsed once: every span and
 // diagnostic is the page's own; parts printed with an alternative are lowered and emitted with it.
@@ -89,6 +90,38 @@ export function testImage(): Bitmap {
   return { width, height, bytesPerRow, bits };
 }
 
+/**
+ * Bold, underline, invert and sizes 1-3 (up to the profile's largest), each line saying what it
+ * must look like; a style the printer lacks is named, not printed (no warning on the page). Bold
+ * across a condensed on/off checks that a command resetting the styles is followed by them again.
+ */
+function styleParts(p: Profile): Part[] {
+  const line = (cap: 'bold' | 'underline' | 'invert', tag: string, text: string) =>
+    p.caps.has(cap) ? `<text${tag}On>${text}<text${tag}Off> normal` : `${cap}: none in this profile (the tags are dropped)`;
+  const max = p.sizeMax ?? { width: 8, height: 8 };
+  const sizes: string[] = [];
+  if (p.caps.has('size')) {
+    for (let h = 1; h <= Math.min(3, max.height); h++) {
+      for (let w = 1; w <= Math.min(3, max.width); w++) sizes.push(`<textSize width="${w}" height="${h}">${w}x${h}<textSize>`);
+    }
+  }
+  const condensed = p.caps.has('condensed') && p.caps.has('bold') ? ['<textBoldOn><textCondensedOn>bold condensed<textCondensedOff> bold again<textBoldOff> normal'] : [];
+  return [
+    {
+      lines: [
+        `<textAlignLeft>${'-'.repeat(p.columns.normal)}`,
+        'STYLES: each word as it says.',
+        line('bold', 'Bold', 'bold'),
+        line('underline', 'Underline', 'underlined'),
+        line('invert', 'Invert', 'inverted: white on black'),
+        ...condensed,
+        p.caps.has('size') ? `SIZES W x H (largest ${max.width} x ${max.height}): each as many` : 'sizes: none in this profile (<textSize> is dropped)',
+        ...(p.caps.has('size') ? ['columns wide and lines tall as it says.', ...sizes] : []),
+      ],
+    },
+  ];
+}
+
 /** Every symbology as the profile prints it (native or raster), then each barcode alternative. */
 function barcodeParts(p: Profile): Part[] {
   const codes = SYMBOLOGIES.map((s) => [`<textAlignLeft>${SYMBOLOGY_NAMES[s]}: ${p.barcode?.types[s] != null ? `native, type ${p.barcode.types[s]}` : 'raster image'}`, `<textAlignCenter><barcode type="${s}">${BARCODE_SAMPLES[s]}</barcode>`]).flat();
@@ -157,6 +190,7 @@ function pageParts(p: Profile): Part[] {
         `<textAlignLeft>${rule}`,
       ],
     },
+    ...(p.output === 'escpos' ? styleParts(p) : []),
     ...qrParts(p),
     ...(p.image ? barcodeParts(p) : []),
     {

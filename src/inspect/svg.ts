@@ -63,6 +63,34 @@ function gutterFor(page: Page): number {
   return Math.max(GUTTER, Math.ceil(NOTE_X + widest + 8));
 }
 
+/**
+ * Text with its styles: a black band behind inverted text (the text white), a rule under
+ * underlined text, bold glyphs, and glyphs stretched to the height multiplier (the width one is
+ * already in the column width), the cell's top kept in place.
+ */
+function styledText(m: Extract<Mark, { kind: 'text' }>, look: NonNullable<Extract<Mark, { kind: 'text' }>['look']>, size: string): string {
+  const width = m.charWidth * [...m.text].length;
+  const out: string[] = [];
+  if (look.invert) out.push(`<rect x="${m.x.toFixed(2)}" y="${m.y}" width="${width.toFixed(2)}" height="${look.cellHeight}"/>`);
+  // The glyph is drawn at the width multiplier's size; the rest of the height is a vertical stretch.
+  const k = look.height / look.width;
+  const baseline = m.y + BASELINE * look.width;
+  const attrs = [
+    `x="${m.x.toFixed(2)}"`,
+    `y="${baseline.toFixed(2)}"`,
+    `font-size="${size}"`,
+    `textLength="${width.toFixed(2)}"`,
+    'lengthAdjust="spacingAndGlyphs"',
+    ...(look.bold ? ['font-weight="bold"'] : []),
+    ...(look.invert ? ['fill="#fff"'] : []),
+    ...(k !== 1 ? [`transform="matrix(1 0 0 ${k.toFixed(4)} 0 ${(m.y * (1 - k)).toFixed(2)})"`] : []),
+    ...(m.condensed ? ['class="condensed"'] : []),
+  ];
+  out.push(`<text ${attrs.join(' ')}>${escapeXml(m.text)}</text>`);
+  if (look.underline) out.push(`<rect x="${m.x.toFixed(2)}" y="${m.y + look.cellHeight - 2}" width="${width.toFixed(2)}" height="2"${look.invert ? ' fill="#fff"' : ''}/>`);
+  return out.join('');
+}
+
 type Draw = { [K in Mark['kind']]: (m: Extract<Mark, { kind: K }>, page: Page) => string };
 
 const DRAW: Draw = {
@@ -70,6 +98,7 @@ const DRAW: Draw = {
     // Each word is placed at its own column: renderers collapse or resize spaces, columns must not move.
     const size = (m.charWidth * EM_PER_ADVANCE).toFixed(2);
     const cls = m.condensed ? ' class="condensed"' : '';
+    if (m.look) return styledText(m, m.look, size);
     const out: string[] = [];
     const chars = [...m.text];
     for (let i = 0; i < chars.length; ) {
@@ -94,12 +123,21 @@ const DRAW: Draw = {
     `<path d="M${page.width + 4} ${m.y0}h4V${m.y1}h-4" class="feed"/>` + note(m.y0 + Math.max(0, (m.y1 - m.y0) / 2 - 10), NOTE_LABEL.feed!(m), page.width),
 };
 
-/** The page as an SVG document. */
-export function pageToSvg(page: Page): string {
+/** The SVG document in parts: what opens it, each mark's elements ('' for a mark that draws nothing), and what closes it. */
+export interface SvgParts {
+  head: string;
+  marks: string[];
+  tail: string;
+}
+
+/**
+ * The page as SVG, in parts (pageToSvg joins them): for a viewer that redraws only the marks that
+ * changed (the playground draws each mark once, at y = 0, and moves it into place).
+ */
+export function svgParts(page: Page): SvgParts {
   const w = page.width + gutterFor(page) + MARGIN * 2;
   const h = page.height + HEADER + MARGIN;
-  const body = page.marks.map((m) => (DRAW[m.kind] as (m: Mark, p: Page) => string)(m, page)).filter(Boolean);
-  return [
+  const head = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">`,
     `<style>text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;white-space:pre}.note{font-size:14px;fill:#666}.condensed{fill:#111}.cut{stroke:#c00;stroke-width:2;stroke-dasharray:10 6}.feed{fill:none;stroke:#999;stroke-width:1.5}.title{font-family:'DejaVu Sans',Arial,sans-serif;font-size:14px;fill:#444}</style>`,
@@ -107,9 +145,13 @@ export function pageToSvg(page: Page): string {
     `<text x="${MARGIN}" y="${HEADER - 8}" class="title">${escapeXml(page.title)}</text>`,
     `<g transform="translate(${MARGIN} ${HEADER})" shape-rendering="crispEdges">`,
     `<rect width="${page.width}" height="${page.height}" fill="#fff"/>`,
-    ...body,
-    `</g>`,
-    `</svg>`,
-    '',
   ].join('\n');
+  const marks = page.marks.map((m) => (DRAW[m.kind] as (m: Mark, p: Page) => string)(m, page));
+  return { head, marks, tail: `</g>\n</svg>\n` };
+}
+
+/** The page as an SVG document. */
+export function pageToSvg(page: Page): string {
+  const { head, marks, tail } = svgParts(page);
+  return [head, ...marks.filter(Boolean), tail].join('\n');
 }

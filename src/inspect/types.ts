@@ -10,7 +10,16 @@ export type Effect =
   | { type: 'reset' }
   | { type: 'codepage'; page: number }
   | { type: 'align'; align: Align }
-  | { type: 'condensed'; on: boolean }
+  /**
+   * The font. ESC ! sets more than the font: `mode` is what else it sets (bold, underline, double
+   * width and height), which the preview applies too.
+   */
+  | { type: 'condensed'; on: boolean; mode?: { bold: boolean; underline: boolean; width: number; height: number } }
+  | { type: 'bold'; on: boolean }
+  | { type: 'underline'; on: boolean }
+  | { type: 'invert'; on: boolean }
+  /** The character size; a command that sets only one direction leaves the other out. */
+  | { type: 'size'; width?: number; height?: number }
   | { type: 'cut'; partial: boolean }
   | { type: 'feed'; lines?: number; dots?: number; reverse?: boolean }
   /** `pin` is absent for a drawer command with no pin argument whose profile names none. */

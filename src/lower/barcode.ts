@@ -12,6 +12,7 @@ import type { BarcodeNode } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import { barsBitmap, barsWidth, ENCODERS, SYMBOLOGY_NAMES, type BarSymbol } from './barcode/index.js';
 import type { Lowering } from './context.js';
+import { inPlainText } from './style.js';
 
 /** The most data bytes one native command carries (GS k's count is one byte). */
 const MAX_NATIVE_BYTES = 255;
@@ -53,12 +54,14 @@ export const lowerBarcode: Lowering<BarcodeNode> = (node, ctx) => {
   // The quiet zones are trimmed to the paper: its unprinted margins are quiet too.
   const bitmap = barsBitmap(symbol, module, node.height, Math.min(symbol.quiet * module, (paper - bars) >> 1));
   const line = { op: 'text' as const, text: `${symbol.text}\n`, start, end, latin1: true as const };
+  // The text prints in the plain font, as a native barcode's does, whatever styles are in force.
   if (node.text === 'above' || node.text === 'both') {
     const last = out[out.length - 1];
-    out.push(last?.op === 'text' && !last.text.endsWith('\n') ? { ...line, text: `\n${line.text}` } : line);
+    const text = last?.op === 'text' && !last.text.endsWith('\n') ? { ...line, text: `\n${line.text}` } : line;
+    inPlainText(ctx, start, end, () => out.push(text));
   }
   out.push({ op: 'image', bitmap, start, end });
-  if (node.text === 'below' || node.text === 'both') out.push(line);
+  if (node.text === 'below' || node.text === 'both') inPlainText(ctx, start, end, () => out.push(line));
 };
 
 /** Why the profile's native command cannot print this symbol as asked, or undefined when it can. */

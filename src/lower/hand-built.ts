@@ -13,7 +13,7 @@ import type { CommandNode, Document, Node, NodeType } from '../parse/ast.js';
 import { TAGS, type CommandName } from '../parse/tags.js';
 import type { Profile } from '../profiles/index.js';
 import { lowerBarcode } from './barcode.js';
-import { COMMAND_LOWERINGS } from './commands.js';
+import { COMMAND_LOWERINGS, lowerTextSize } from './commands.js';
 import type { LowerContext } from './context.js';
 import { isBitmap, lowerImage } from './image.js';
 import { lowerContext, lowerRaw, type LowerOptions } from './index.js';
@@ -100,6 +100,11 @@ type HandBuiltOps = { readonly [K in OpName]: OpRow<K> };
 const handBuiltOps = (): HandBuiltOps => ({
   align: { shape: { align: oneOf('left', 'center', 'right') }, lower: (op, ctx) => command(ALIGN_COMMAND[op.align], op, ctx) },
   condensed: { shape: { on: boolean }, lower: (op, ctx) => command(op.on ? 'condensedOn' : 'condensedOff', op, ctx) },
+  style: { shape: { style: oneOf('bold', 'underline', 'invert'), on: boolean }, lower: (op, ctx) => command(`${op.style}${op.on ? 'On' : 'Off'}`, op, ctx) },
+  size: {
+    shape: { width: numberAttribute('textSize', 'width'), height: numberAttribute('textSize', 'height') },
+    lower: ({ width, height, start, end }, ctx) => lowerTextSize({ type: 'textSize', width, height, start, end }, ctx),
+  },
   // `latin1` is recomputed: a wrong claim would write text past Latin-1 as its low bytes.
   text: { shape: { text: string, latin1: optional(oneOf(true)) }, lower: ({ text, start, end }, ctx) => lowerText({ type: 'text', value: text, start, end }, ctx) },
   cut: { shape: { partial: boolean }, lower: (op, ctx) => command(op.partial ? 'cutPartial' : 'cutFull', op, ctx) },

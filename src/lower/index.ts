@@ -5,7 +5,7 @@ import type { Document, Node } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import { codepage } from '../text/codepage.js';
 import { lowerBarcode } from './barcode.js';
-import { lowerCommand } from './commands.js';
+import { lowerCommand, lowerTextSize } from './commands.js';
 import { initialState, type LowerContext, type Lowerings } from './context.js';
 import { lowerImage } from './image.js';
 import type { CompileLimits } from '../limits.js';
@@ -13,7 +13,6 @@ import type { ImageSources } from './image.js';
 import type { Op } from './ir.js';
 import { lowerRow, lowerRule } from './layout.js';
 import { lowerQr } from './qr.js';
-import { lowerTextSize } from './style.js';
 import { lowerText } from './text.js';
 
 /** Node type → its lowering. */
@@ -89,5 +88,5 @@ export function lowerContext(profile: Profile, diagnostics: RawDiagnostic[], opt
 }
 
 export { OUTCOMES } from './commands.js';
-export type { Op, OpName, Align, Bitmap, Ecc, HriPosition } from './ir.js';
+export type { Op, OpName, Align, Bitmap, Ecc, HriPosition, TextStyle } from './ir.js';
 export type { LowerContext, LowerState, Lowering } from './context.js';

@@ -4,6 +4,8 @@
 import type { Symbology } from './barcode/symbol.js';
 
 export type Align = 'left' | 'center' | 'right';
+/** A text style that is on or off until changed (`<textBoldOn>`…). */
+export type TextStyle = 'bold' | 'underline' | 'invert';
 export type Ecc = 'L' | 'M' | 'Q' | 'H';
 /** Where a barcode's human-readable text goes. */
 export type HriPosition = 'none' | 'above' | 'below' | 'both';
@@ -24,6 +26,10 @@ interface At {
 export type Op =
   | (At & { op: 'align'; align: Align })
   | (At & { op: 'condensed'; on: boolean })
+  /** A text style on or off, in force until changed (across lines, like condensed). */
+  | (At & { op: 'style'; style: TextStyle; on: boolean })
+  /** The character size in force: width and height multipliers, each 1 to the profile's `sizeMax` (1 = normal). */
+  | (At & { op: 'size'; width: number; height: number })
   /**
    * Text already safe for the profile's code page: only encodable characters, LF and TAB.
    * `latin1: true` is lowering's mark that every character is at most U+00FF (it learns that from

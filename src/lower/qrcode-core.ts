@@ -5,7 +5,7 @@ import type { create as Create } from 'qrcode';
 
 let core: { create: typeof Create } | undefined;
 
-/** One object, so a test can stand in for the encoder (test/lower-failure.test.ts). */
+/** One object, so a test can stand in for the encoder (test/lower/failure.test.ts). */
 const QRCode: { create: typeof Create } = {
   create: (text, options) => (core ??= require('qrcode/lib/core/qrcode.js') as { create: typeof Create }).create(text, options),
 };

@@ -7,7 +7,7 @@
 //   document := ( Text | LoneAngle | Tag | QrEmpty | StrayQrClose | qrcode )*
 //   qrcode   := QrOpen QrData? QrClose?
 //
-// (grammar/conteudo.ebnf is the readable spec; test/grammar.test.ts parses its examples.)
+// (grammar/conteudo.ebnf is the readable spec; test/parse/grammar.test.ts parses its examples.)
 import type { IToken } from 'chevrotain';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { Document } from './ast.js';

@@ -1,14 +1,20 @@
-// Byte templates from profile data ("1B 64 n", "0A*n") compiled once into a form the emitter
-// writes without parsing strings in the hot path.
+// Byte templates from profile data ("1B 64 n", "0A*n", "1D 21 wh") compiled once into a form the
+// emitter writes without parsing strings in the hot path.
 
-/** One compiled byte template: fixed bytes, with `n` (param) or `XX*n` (repeat) resolved per use. */
+/**
+ * One compiled byte template: fixed bytes, with `n` (param) or `XX*n` (repeat) resolved per use,
+ * and for the size command `w` (width − 1), `h` (height − 1) and `wh` ((width − 1) × 16 + height − 1).
+ */
 export interface ByteTemplate {
   readonly parts: readonly TemplatePart[];
   /** The bytes when the template has no parameter (most commands). */
   readonly fixed: Uint8Array | undefined;
 }
 
-type TemplatePart = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'param' } | { kind: 'repeat'; byte: number };
+type SizeParam = 'w' | 'h' | 'wh';
+type TemplatePart = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'param' } | { kind: 'repeat'; byte: number } | { kind: 'size'; param: SizeParam };
+
+const SIZE_PARAMS: ReadonlySet<string> = new Set<SizeParam>(['w', 'h', 'wh']);
 
 export function compileTemplate(hex: string): ByteTemplate {
   const parts: TemplatePart[] = [];
@@ -21,6 +27,9 @@ export function compileTemplate(hex: string): ByteTemplate {
     if (word === 'n') {
       flush();
       parts.push({ kind: 'param' });
+    } else if (SIZE_PARAMS.has(word)) {
+      flush();
+      parts.push({ kind: 'size', param: word as SizeParam });
     } else if (word.endsWith('*n')) {
       flush();
       parts.push({ kind: 'repeat', byte: parseInt(word.slice(0, 2), 16) });
@@ -34,13 +43,16 @@ export function compileTemplate(hex: string): ByteTemplate {
   return { parts, fixed };
 }
 
-/** The bytes of a template for parameter `n`. */
-export function expandTemplate(template: ByteTemplate, n = 0): Uint8Array {
+/** The bytes of a template for parameter `n`, or for a character size of `width` × `height` (each 1–16). */
+export function expandTemplate(template: ByteTemplate, n = 0, width = 1, height = 1): Uint8Array {
   if (template.fixed) return template.fixed;
   const out: number[] = [];
+  const w = (width - 1) & 0x0f;
+  const h = (height - 1) & 0x0f;
   for (const part of template.parts) {
     if (part.kind === 'bytes') out.push(...part.bytes);
     else if (part.kind === 'param') out.push(n & 0xff);
+    else if (part.kind === 'size') out.push(part.param === 'w' ? w : part.param === 'h' ? h : (w << 4) | h);
     else for (let i = 0; i < n; i++) out.push(part.byte);
   }
   return Uint8Array.from(out);

@@ -2,7 +2,7 @@
 // turned into a tree of small predicates at the first check, with TypeBox's semantics for the few
 // keywords that schema uses. It replaces TypeBox's generated checker, whose 18 KB of source every
 // import paid for (and every browser bundle carried) to check the odd user profile; the tests hold
-// it to accepting exactly what TypeBox's Value.Check accepts (test/profile-check.test.ts).
+// it to accepting exactly what TypeBox's Value.Check accepts (test/profiles/check.test.ts).
 //
 // A keyword it does not know is an error at the first check, never a keyword silently ignored.
 import { cacheMap, lazy } from '../caches.js';
@@ -140,7 +140,7 @@ function compileProperty(key: string): Predicate | null {
 /**
  * Check(value) for a value made by deep-merging `keys` over data that matches the schema (a
  * user profile over the built-in template it extends): only those keys can make it fail. The
- * schema's root is an object with only `type`, `required` and `properties` (test/profile-check.test.ts
+ * schema's root is an object with only `type`, `required` and `properties` (test/profiles/check.test.ts
  * holds it to that), whose properties do not depend on one another, so checking the merged value
  * of each given key decides; a key the schema does not name is free, as it is for Check. A key
  * set to undefined counts as present, as in Check: a required one fails.

@@ -200,7 +200,7 @@ const builtins = cacheMap<number, Profile>();
 
 /**
  * A built-in template, built on first use. Its data is checked against the schema by the tests
- * (test/profile-check.test.ts), not on every load.
+ * (test/profiles/check.test.ts), not on every load.
  */
 function builtin(i: number): Profile {
   let profile = builtins.get(i);

@@ -1,12 +1,17 @@
 // The profile schema (TypeBox), checked when any profile is loaded: a wrong byte string or a
 // missing field fails loudly at load, never halfway through a receipt.
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TOptional } from 'typebox';
 import { StatusSchema } from './status-schema.js';
-import { COMMAND_KEYS, COMMANDS, type CommandKey, type OptionalCommandKey } from './commands.js';
+import { COMMAND_KEYS, COMMANDS, STYLE_KEYS, type CommandKey, type OptionalCommandKey } from './commands.js';
 
 /** Hex bytes, space separated ("1B 61 01"); `n` is the count parameter, `XX*n` repeats a byte n times. */
 export const HexBytes = Type.String({ pattern: '^(?:[0-9A-Fa-f]{2}(?:\\*n)?|n)(?: (?:[0-9A-Fa-f]{2}(?:\\*n)?|n))*$' });
 const OptionalBytes = Type.Union([HexBytes, Type.Null()]);
+/** The size command's bytes: hex with `w` (width − 1), `h` (height − 1) or `wh` ((width − 1) × 16 + height − 1). */
+export const SizeBytes = Type.String({ pattern: '^(?:[0-9A-Fa-f]{2}|w|h|wh)(?: (?:[0-9A-Fa-f]{2}|w|h|wh))*$' });
+const OptionalSizeBytes = Type.Union([SizeBytes, Type.Null()]);
+/** A character multiplier, 1–8. */
+const Multiplier = Type.Integer({ minimum: 1, maximum: 8 });
 
 
 /** The native QR command families (src/emit/qr-native.ts). */
@@ -30,12 +35,30 @@ const Source = Type.Object({
 });
 
 /** The `commands` object, one property per entry of the command table (commands.ts). */
+type StyleKey = (typeof STYLE_KEYS)[number];
 type CommandProperties = {
-  [K in CommandKey]: K extends OptionalCommandKey ? typeof OptionalBytes : typeof HexBytes;
+  [K in CommandKey]: K extends 'size'
+    ? TOptional<typeof OptionalSizeBytes>
+    : K extends StyleKey
+      ? TOptional<typeof OptionalBytes>
+      : K extends OptionalCommandKey
+        ? typeof OptionalBytes
+        : typeof HexBytes;
 };
 
+/** One property per command; the style commands may be left out (a profile written before them: no styles). */
 export const CommandsSchema = Type.Object(
-  Object.fromEntries(COMMAND_KEYS.map((key) => [key, 'optional' in COMMANDS[key] ? OptionalBytes : HexBytes])) as CommandProperties,
+  Object.fromEntries(
+    COMMAND_KEYS.map((key) => {
+      const bytes = 'sized' in COMMANDS[key] ? OptionalSizeBytes : 'optional' in COMMANDS[key] ? OptionalBytes : HexBytes;
+      return [key, (STYLE_KEYS as readonly string[]).includes(key) ? Type.Optional(bytes) : bytes];
+    }),
+  ) as CommandProperties,
+);
+
+/** The commands that are not styles: those a profile may say turn the styles off (`resetsStyles`). */
+const ResettingCommand = Type.Union(
+  COMMAND_KEYS.filter((key) => !(STYLE_KEYS as readonly string[]).includes(key)).map((key) => Type.Literal(key)),
 );
 
 export const ProfileSchema = Type.Object({
@@ -81,8 +104,19 @@ export const ProfileSchema = Type.Object({
       'cut.partial': Type.Optional(Type.Literal('removed')),
       condensed: Type.Optional(Type.Literal('removed')),
       drawer: Type.Optional(Type.Literal('removed')),
+      bold: Type.Optional(Type.Literal('removed')),
+      underline: Type.Optional(Type.Literal('removed')),
+      invert: Type.Optional(Type.Literal('removed')),
+      size: Type.Optional(Type.Literal('removed')),
     }),
   ),
+  /** The largest character width and height the size command takes; larger sizes are clamped with a warning. */
+  sizeMax: Type.Optional(Type.Object({ width: Multiplier, height: Multiplier })),
+  /**
+   * Commands that also turn the styles off (the MP-4200's ESC ! for condensed sets bold, underline
+   * and size from its bits): after each, the emitter sends the styles in force again.
+   */
+  resetsStyles: Type.Optional(Type.Array(ResettingCommand)),
   /** The drawer pin the `drawer` command pulses (Epson's ESC p 0 is pin 2; a command without a pin argument pulses the printer's own). */
   drawerPin: Type.Optional(Type.Union([Type.Literal(2), Type.Literal(5), Type.Null()])),
   feedBeforeCut: Type.Optional(Type.Integer({ minimum: 0, maximum: 255 })),

@@ -8,7 +8,7 @@ const PlainHex = Type.String({ pattern: '^[0-9A-Fa-f]{2}(?: [0-9A-Fa-f]{2})*$' }
 /** One byte as two hex digits ("60"). */
 const Byte = Type.String({ pattern: '^[0-9A-Fa-f]{2}$' });
 
-/** The reasons a status reply can give (PWG printer-state-reasons names). */
+/** The reasons a status reply can give (PWG printer-state-reasons names): the one list of them. */
 export const StatusReasonSchema = Type.Union([
   Type.Literal('media-empty'),
   Type.Literal('media-low'),

@@ -14,6 +14,7 @@ import { inlineCompiler, type Compiler } from './compiler.js';
 import { installErrorHandlers } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { ignoreJobEvents, type JobEventSink } from './jobs/events.js';
+import { inProcessLink } from './jobs/in-process-link.js';
 import { Jobs, type JobSettings } from './jobs/jobs.js';
 import { Problem } from './errors.js';
 import { intentionRoutes } from './routes/intentions.js';
@@ -112,7 +113,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     ...(o.trustProxy === undefined ? {} : { trustProxy: trustedProxies(o.trustProxy) }),
     clientErrorHandler,
-    // Unknown fields are ignored (schemas.ts), and these two as well: removed while parsing.
+    // Unknown fields are ignored (schemas/common.ts), and these two as well: removed while parsing.
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
   });
@@ -167,7 +168,13 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     });
     await terminal.register(terminalRoutes, { jobs });
   });
-  const delivery = o.directDelivery ? [directDelivery(o.store, jobs, o.directDelivery.stateDir)] : [];
+  const store = o.store;
+  const delivery = o.directDelivery
+    ? [directDelivery({
+      terminalsWithDevice: () => store.terminals.withDevice(),
+      linkFor: (t) => inProcessLink(jobs, { kind: 'terminal', accountId: t.accountId, terminalId: t.terminalId }),
+    }, o.directDelivery.stateDir)]
+    : [];
 
   const limited = limitConnections(app.server, connections);
   const refusals = periodic('connection-limits', REFUSALS_EVERY_MS, () => {

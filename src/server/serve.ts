@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from './app.js';
 import { workerCompiler } from './compiler.js';
 import { chooseStore, describeStore, openStore } from './store/open.js';
-import { policyFromEnv } from './webhooks/address-policy.js';
 import { webhookOutbox } from './webhooks/outbox.js';
 import { webhookSender, type SenderOptions } from './webhooks/sender.js';
+import { STRICT_POLICY } from './webhooks/address-policy.js';
 
 export interface ServeOptions {
   port: number;
@@ -25,14 +25,8 @@ export interface ServeOptions {
   connections?: AppOptions['connections'];
   /** How long one compile may run on a worker thread before it is ended (default 10 s). */
   compileBudgetMs?: number;
-  /** The webhook sender's settings besides the address policy (default: from the environment). */
+  /** The webhook sender's settings (`bobina serve`: environment.ts's webhookSettings). */
   webhooks?: Partial<SenderOptions>;
-}
-
-/** BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS, BOBINA_WEBHOOKS_TIMEOUT_MS. */
-export function senderOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SenderOptions {
-  const timeout = Number(env.BOBINA_WEBHOOKS_TIMEOUT_MS);
-  return { policy: policyFromEnv(env), ...(Number.isInteger(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}) };
 }
 
 /** Direct delivery's journals on PostgreSQL, with no --state-dir: there is no database file to sit beside. */
@@ -45,7 +39,7 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
   // An idle pooled connection that dies is replaced by the pool; the operator still hears of it.
   const onIdleError = (err: Error) => app?.log.warn({ err: { name: err.name, message: err.message } }, 'database connection lost while idle; the pool reconnects');
   const store = await openStore({ ...where, onIdleError }, choice);
-  const webhooks = { ...senderOptionsFromEnv(), ...o.webhooks };
+  const webhooks: SenderOptions = { policy: STRICT_POLICY, ...o.webhooks };
   const sender = webhookSender(store, webhooks);
   // A store left open would keep the process alive (a pg pool's sockets) after a failed start.
   app = await buildApp({
@@ -54,7 +48,7 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
     webhookPolicy: webhooks.policy,
     wakeWebhooks: sender.wake,
     workers: [sender],
-    logLevel: o.logLevel ?? process.env.LOG_LEVEL ?? 'info',
+    logLevel: o.logLevel ?? 'info',
     // Compiles run on worker threads: a worst-case job still takes seconds to parse (README: Limits).
     compiler: workerCompiler(o.compileBudgetMs === undefined ? {} : { budgetMs: o.compileBudgetMs }),
     ...(o.trustProxy === undefined ? {} : { trustProxy: o.trustProxy }),

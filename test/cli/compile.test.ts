@@ -2,9 +2,12 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compile } from '../../src/index.js';
-import { bobina, ROOT, STACK } from '../support/cli.js';
+import { bobina, ROOT, STACK, CLI_TEST_TIMEOUT } from '../support/cli.js';
+
+// Tests here run the CLI as a child process (support/cli.ts).
+vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT });
 
 const nfce = join('fixtures', 'nfce.txt');
 
@@ -78,6 +81,9 @@ describe('bobina printers', () => {
     expect(lines).toHaveLength(8);
     expect(lines[4]).toMatch(/^3\s+MAKER3DR800\s+Daruma DR800\s+full cut\s+yes\s+raster image/);
     expect(lines[4]).toMatch(/native \(daruma-esc-b\), CODE128 raster$/);
+    expect(lines[4]).toMatch(/\sbold underline size≤2x2, invert dropped\s/);
+    expect(lines[6]).toMatch(/\sbold underline invert size≤8x8\s/);
+    expect(lines[1]).toMatch(/\sremoved\s/);
     expect(lines[5]).toMatch(/native \(epson-gs-k\)$/);
     expect(lines[1]).toMatch(/as text$/);
   });
@@ -85,6 +91,7 @@ describe('bobina printers', () => {
   it('gives the same as JSON', () => {
     const rows = JSON.parse(bobina(['printers', '--json']).stdout.toString());
     expect(rows[4]).toMatchObject({ id: 4, code: 'MAKER4I9', capabilities: expect.arrayContaining(['qr.native']) });
+    expect(rows[3]).toMatchObject({ sizeMax: { width: 2, height: 2 }, missing: { invert: 'dropped' } });
     expect(rows[3].barcodes).toEqual({ ean13: 'native', ean8: 'native', upca: 'native', code39: 'native', code128: 'raster image', itf: 'native', codabar: 'native' });
   });
 });

@@ -3,8 +3,11 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { bobina, STACK } from '../support/cli.js';
+import { describe, expect, it, vi } from 'vitest';
+import { bobina, STACK, CLI_TEST_TIMEOUT } from '../support/cli.js';
+
+// Tests here run the CLI as a child process (support/cli.ts).
+vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT });
 
 const dir = mkdtempSync(join(tmpdir(), 'bobina-inspect-'));
 const PNG_MAGIC = '89504e470d0a1a0a';

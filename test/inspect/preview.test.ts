@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { compile, renderPage, renderPng, renderSvg } from '../../src/index.js';
+import { compile, renderPage, renderPng, renderSvg, svgParts } from '../../src/index.js';
 import { readQr } from '../support/qr-reader.js';
 
 const NFCE = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'nfce.txt'), 'utf8');
@@ -88,5 +88,15 @@ describe('the preview', () => {
     const page = renderPage(bytes, { printer: 0 });
     expect(page.marks.filter((m) => m.kind === 'text').map((m) => m.kind === 'text' && m.text.trim())).toEqual(['Olá', 'fim']);
     expect(page.marks.filter((m) => m.kind === 'note')).toEqual([]);
+  });
+
+  it('comes in parts, one per mark, that join into the same SVG (the playground redraws only the marks that change)', () => {
+    for (const printer of [0, 3, 5]) {
+      const { bytes } = compile(NFCE, { printer });
+      const page = renderPage(bytes, { printer });
+      const parts = svgParts(page);
+      expect(parts.marks).toHaveLength(page.marks.length);
+      expect([parts.head, ...parts.marks.filter(Boolean), parts.tail].join('\n')).toBe(renderSvg(bytes, { printer }));
+    }
   });
 });

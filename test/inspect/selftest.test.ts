@@ -117,3 +117,19 @@ describe('the column ruler', () => {
     expect(ruler(20)).toBe('....+....1....+....2');
   });
 });
+
+describe.each(listProfiles().filter((p) => p.output === 'escpos').map((p) => p.code))('the styles of the self-test page for %s', (code) => {
+  it('prints each style the printer has, names the others, and sizes 1 to 3 within its largest, with no warning', () => {
+    const { profile, page, listing, text } = build(code);
+    expect(page.diagnostics.filter((d) => d.code === 'lower/style-unsupported' || d.code === 'lower/text-size-clamped')).toEqual([]);
+    const effects = listing.flatMap((i) => (i.effect ? [i.effect] : []));
+    for (const style of ['bold', 'underline', 'invert'] as const) {
+      if (profile.caps.has(style)) expect(effects).toContainEqual({ type: style, on: true });
+      else expect(text).toContain(`${style}: none in this profile`);
+    }
+    const max = Math.min(3, profile.sizeMax!.width);
+    const sizes = new Set(effects.flatMap((e) => (e.type === 'size' && e.width !== undefined ? [e.width] : [])));
+    expect([...sizes].sort()).toEqual(Array.from({ length: max }, (_, i) => i + 1));
+    for (let w = 1; w <= max; w++) expect(text).toContain(`${w}x${w}`);
+  });
+});

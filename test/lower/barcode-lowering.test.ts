@@ -15,7 +15,7 @@ import { bitmapPng, haveZbar, zbarDecode, zbarReads } from '../support/zbar.js';
 import fc from 'fast-check';
 
 const KEY = '35200714200166000187650010000000051000000029';
-const hex = (b: ArrayLike<number>) => Array.from(b, (x) => x.toString(16).toUpperCase().padStart(2, '0')).join(' ');
+import { hexSpaced as hex } from '../support/hex.js';
 
 /** One sample per symbology, and the text a scanner reads from it. */
 const SAMPLES: Record<Symbology, [data: string, text: string]> = {

@@ -18,8 +18,6 @@ function context(printer: string): LowerContext {
 
 describe('the lowering table', () => {
   const constructs: [NodeType | string, string][] = [
-    ['command (style)', '<textBoldOn>'],
-    ['textSize', '<textSize width="2">'],
     ['row', '<row><cell>a</cell></row>'],
     ['rule', '<rule/>'],
   ];

@@ -7,7 +7,7 @@ import { lowerQr } from '../../src/lower/qr.js';
 import type { QrCodeNode } from '../../src/parse/ast.js';
 import { lowerContext } from '../support/lower-context.js';
 
-const hex = (b: ArrayLike<number>) => Array.from(b, (x) => x.toString(16).toUpperCase().padStart(2, '0')).join(' ');
+import { hexSpaced as hex } from '../support/hex.js';
 
 function lower(node: Partial<QrCodeNode>, printer: Profile) {
   const ctx = lowerContext(printer);

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compile } from '../../src/index.js';
 import { sha256 } from '../../src/server/auth/secrets.js';
 import type { JobEvent } from '../../src/server/jobs/events.js';
-import { fromStates, target, TRANSITIONS, type LifecycleEvent } from '../../src/server/jobs/lifecycle.js';
+import { allows, fromStates, phaseOf, target, TRANSITIONS, WAITS_FOR_PERSON, type LifecycleEvent } from '../../src/server/jobs/lifecycle.js';
 import { harness, login, type Harness } from './helpers.js';
 
 let h: Harness;
@@ -42,6 +42,22 @@ describe('the lifecycle table', () => {
     for (const s of ['completed', 'failed', 'canceled', 'expired'] as const) expect(TRANSITIONS[s]).toEqual({});
     expect(fromStates('cancel').sort()).toEqual(['held', 'queued', 'stopped']);
     expect(fromStates('acquire')).toEqual(['queued']);
+  });
+
+  it('tells a stopped job that waits for a person from one that waits for its printer, by its reasons', () => {
+    const stopped = (...motivos: string[]) => ({ estado: 'stopped' as const, motivos });
+    expect(phaseOf(stopped('media-empty'))).toBe('stopped');
+    expect(phaseOf(stopped('outcome-unknown', 'media-empty'))).toBe('unknown-outcome');
+    expect(phaseOf(stopped('printer-mismatch'))).toBe('mismatched');
+    expect(allows(stopped('cover-open'), 'resume')).toBe(true);
+    expect(allows(stopped('cover-open'), 'start')).toBe(false);
+    expect(allows(stopped('outcome-unknown'), 'start')).toBe(true);
+    expect(allows(stopped('outcome-unknown'), 'resume')).toBe(false);
+    expect(allows(stopped('printer-mismatch'), 'start')).toBe(false);
+    expect(allows(stopped('printer-mismatch'), 'recompile')).toBe(true);
+    // What the stores' claim reads: these stopped jobs do not hold their terminal's queue back.
+    expect(WAITS_FOR_PERSON).toEqual({ estado: 'stopped', motivos: ['outcome-unknown', 'printer-mismatch'] });
+    expect(fromStates('start')).toEqual(['held', 'stopped']);
   });
 });
 
@@ -160,7 +176,7 @@ describe('the terminal client protocol', () => {
     const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
     const first = (await next(key)).json().trabalho;
     // The lease runs out: the job is offered again with a new token.
-    expect(await h.app.jobs.expireLeases(new Date(Date.now() + 120_000))).toBe(1);
+    expect(await h.app.jobs.sweeps.expireLeases(new Date(Date.now() + 120_000))).toBe(1);
     const second = (await next(key)).json().trabalho;
     expect(second).toMatchObject({ intencaoImpressaoId: i.id, tentativas: 2 });
     expect(second.tokenEntrega).not.toBe(first.tokenEntrega);
@@ -186,11 +202,11 @@ describe('the terminal client protocol', () => {
     const after = await h.store.intentions.get(aliceId, i.id);
     expect(after!.leaseExpiresAt!.getTime()).toBeGreaterThan(before!.leaseExpiresAt!.getTime());
     // The lease ran out by the old end, not by the renewed one: the sweep leaves the job with its holder.
-    expect(await h.app.jobs.expireLeases(new Date(before!.leaseExpiresAt!.getTime() + 1))).toBe(0);
+    expect(await h.app.jobs.sweeps.expireLeases(new Date(before!.leaseExpiresAt!.getTime() + 1))).toBe(0);
     expect((await renew(otherKey, t.tokenEntrega)).json().aceito).toBe(false);
     expect((await renew(key, 'not-the-token')).json().aceito).toBe(false);
     expect((await getById(i.id)).json().intencaoImpressao.historico.map((x: { estado: string }) => x.estado)).toEqual(['queued', 'acquired']);
-    expect(await h.app.jobs.expireLeases(new Date(Date.now() + 120_000))).toBe(1);
+    expect(await h.app.jobs.sweeps.expireLeases(new Date(Date.now() + 120_000))).toBe(1);
     expect((await renew(key, t.tokenEntrega)).json().aceito).toBe(false);
   });
 
@@ -228,7 +244,7 @@ describe('the terminal client protocol', () => {
     const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
     for (let attempt = 1; attempt <= 2; attempt++) {
       expect((await next(key)).json().trabalho.tentativas).toBe(attempt);
-      await h.app.jobs.expireLeases(new Date(Date.now() + 120_000));
+      await h.app.jobs.sweeps.expireLeases(new Date(Date.now() + 120_000));
     }
     const failed = (await getById(i.id)).json().intencaoImpressao;
     expect(failed).toMatchObject({ status: 'FalhaImpressao', estado: 'failed', tentativas: 2, motivos: ['lease-expired', 'max-attempts'] });
@@ -240,7 +256,7 @@ describe('the terminal client protocol', () => {
     const held = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
     await next(key);
     const waiting = (await insert({ conteudo: 'y', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
-    expect(await h.app.jobs.expireJobs(new Date(Date.now() + 2 * 3_600_000))).toBe(1);
+    expect(await h.app.jobs.sweeps.expireJobs(new Date(Date.now() + 2 * 3_600_000))).toBe(1);
     expect((await getById(waiting.id)).json().intencaoImpressao).toMatchObject({ status: 'Expirado', estado: 'expired' });
     expect((await getById(held.id)).json().intencaoImpressao.estado).toBe('acquired');
   });

@@ -22,12 +22,18 @@ describe('GET /playground', () => {
     expect(page.body).toContain('<script type="module" src="playground.js"></script>');
   });
 
-  it('serves the page script, which imports the library from lib/, and its style sheet', async () => {
+  it('serves the page script, its compile worker, which alone imports the library from lib/, and its style sheet', async () => {
     const script = await app.inject('/playground/playground.js');
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(script.body).toMatch(/from"\.\/lib\/index\.js"/);
-    expect(script.body).not.toContain('has no partial cut'); // the compiler is not copied into the page
+    expect(script.body).toContain('new URL("./worker.js",import.meta.url)');
+    expect(script.body).not.toMatch(/lib\/index\.js/); // the page itself never loads the compiler
+    const worker = await app.inject('/playground/worker.js');
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(worker.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(worker.body).toMatch(/from"\.\/lib\/index\.js"/);
+    for (const body of [script.body, worker.body]) expect(body).not.toContain('has no partial cut'); // the compiler is not copied into either
     expect((await app.inject('/playground/style.css')).headers['content-type']).toBe('text/css; charset=utf-8');
   });
 

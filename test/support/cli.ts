@@ -12,10 +12,20 @@ export interface Run {
   stderr: string;
 }
 
+/** How long one `bobina()` run may take before it is killed (SIGKILL) and fails its test. */
+export const CHILD_TIMEOUT = 60_000;
+/**
+ * A timeout for tests that run the CLI: above CHILD_TIMEOUT, so a slow child (a loaded 2-core
+ * machine takes seconds to start Node and render a preview) is not cut by vitest's 5 s default,
+ * while a hung one still fails on its own kill. Files that run the CLI set it with
+ * `vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT })`.
+ */
+export const CLI_TEST_TIMEOUT = CHILD_TIMEOUT + 10_000;
+
 export function bobina(args: string[], input?: string | Buffer): Run {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" (npm test does it first)`);
   // Bounded: a CLI that hangs fails its test (code null, the error said) instead of the whole run.
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, input, maxBuffer: 64 * 1024 * 1024, timeout: 60_000, killSignal: 'SIGKILL' });
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, input, maxBuffer: 64 * 1024 * 1024, timeout: CHILD_TIMEOUT, killSignal: 'SIGKILL' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') + (r.error ? `\n${r.error.message}` : '') };
 }
 

@@ -5,6 +5,8 @@
 // until SIGINT/SIGTERM. The key may come from BOBINA_TERMINAL_KEY instead (not seen in `ps`).
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
+import { read } from '../../server/environment.js';
+import { untilSignal } from '../signals.js';
 
 /** localhost, 127.0.0.0/8 or ::1: plain http never leaves the machine. */
 function isLoopback(hostname: string): boolean {
@@ -21,7 +23,7 @@ export const agentCommand: Command = {
       url: { type: 'string' }, key: { type: 'string' }, terminal: { type: 'string' }, device: { type: 'string' }, 'state-dir': { type: 'string' },
       wait: { type: 'string' }, 'retry-ms': { type: 'string' }, 'confirm-timeout': { type: 'string' },
     }, 0);
-    const key = values.key ?? process.env.BOBINA_TERMINAL_KEY;
+    const key = values.key ?? read(process.env, 'BOBINA_TERMINAL_KEY');
     if (!values.url || !key || !values.terminal || !values.device) throw new UsageError('--url, --key (or BOBINA_TERMINAL_KEY), --terminal and --device are required');
     let url: URL;
     try {
@@ -55,15 +57,12 @@ export const agentCommand: Command = {
     // Another agent on this state directory (the old one, still stopping) is waited for, not fought:
     // its lock goes once it has gone (a dead or zombie holder's at once).
     const waiting = new AbortController();
-    const giveUp = () => waiting.abort();
-    process.once('SIGINT', giveUp);
-    process.once('SIGTERM', giveUp);
-    const journal = await Journal.openWhenFree(stateDir, {
+    const opening = Journal.openWhenFree(stateDir, {
       signal: waiting.signal,
       onWait: (err) => say(`${err.message} (another agent on this state directory?); waiting for it to stop`),
     });
-    process.off('SIGINT', giveUp);
-    process.off('SIGTERM', giveUp);
+    await untilSignal(async () => waiting.abort(), opening);
+    const journal = await opening;
     if (!journal) {
       say('stopped');
       return EXIT.ok;
@@ -73,19 +72,9 @@ export const agentCommand: Command = {
     });
     say(`terminal ${values.terminal}: taking jobs from ${values.url}, printing to ${values.device} (journal in ${stateDir})`);
     let failure: Error | undefined;
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        loop.stop().then(resolve, resolve);
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-      loop.start().then(stop, (err: Error) => {
-        failure = err;
-        stop();
-      });
-    });
+    await untilSignal(() => loop.stop(), loop.start().catch((err: Error) => {
+      failure = err;
+    }));
     journal.close();
     if (failure) {
       say(`the service refused this client: ${failure.message}`);

@@ -2,8 +2,9 @@
 // when created; only its hash is stored, and listings show its id, name, age and first characters.
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
+import { dispatch, type Subcommand } from '../subcommands.js';
 import { columns } from '../table.js';
-import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
+import { STORE_OPTIONS, withAccount } from '../with-store.js';
 
 /** `bob_` and 6 characters: enough to tell keys apart, ~36 of the key's 256 random bits. */
 const PREFIX_LENGTH = 10;
@@ -12,9 +13,7 @@ async function create(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, name: { type: 'string' }, ...STORE_OPTIONS }, 0);
   if (!values.email) throw new UsageError('--email is required');
   const { newApiKey, sha256 } = await import('../../server/auth/secrets.js');
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'keys');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'keys', async (store, account) => {
     const key = newApiKey();
     const created = await store.credentials.createApiKey({ accountId: account.id, name: values.name ?? 'default', keyHash: sha256(key), prefix: key.slice(0, PREFIX_LENGTH) });
     io.stdout.write(`${key}\n`);
@@ -26,9 +25,7 @@ async function create(args: string[], io: Io): Promise<number> {
 async function list(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, json: { type: 'boolean' }, ...STORE_OPTIONS }, 0);
   if (!values.email) throw new UsageError('--email is required');
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'keys');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'keys', async (store, account) => {
     const keys = (await store.credentials.listApiKeys(account.id)).map((k) => ({ id: k.id, name: k.name, created: k.createdAt.toISOString(), prefix: k.prefix }));
     if (values.json) io.stdout.write(`${JSON.stringify(keys, null, 2)}\n`);
     else io.stdout.write(columns(['ID', 'NAME', 'CREATED', 'PREFIX'], keys.map((k) => [k.id, k.name, k.created, k.prefix ? `${k.prefix}…` : '(not kept)'])));
@@ -39,9 +36,7 @@ async function list(args: string[], io: Io): Promise<number> {
 async function revoke(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, id: { type: 'string' }, ...STORE_OPTIONS }, 0);
   if (!values.email || !values.id) throw new UsageError('--email and --id are required');
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'keys');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'keys', async (store, account) => {
     if (!(await store.credentials.revokeApiKey(account.id, values.id!))) {
       io.stderr.write(`bobina keys: ${account.email} has no key ${values.id}\n`);
       return EXIT.failed;
@@ -51,15 +46,11 @@ async function revoke(args: string[], io: Io): Promise<number> {
   });
 }
 
-const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { create, list, revoke };
+const SUBCOMMANDS: Record<string, Subcommand> = { create, list, revoke };
 
 export const keysCommand: Command = {
   name: 'keys',
   usage: 'bobina keys create --email E [--name N] | list --email E [--json] | revoke --email E --id ID  [--db F | --database-url URL]',
   summary: 'API keys of an account: create one (printed once, stored hashed), list them (never the key), revoke one',
-  run(args, io) {
-    const sub = SUBCOMMANDS[args[0] ?? ''];
-    if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
-    return sub(args.slice(1), io);
-  },
+  run: dispatch(SUBCOMMANDS),
 };

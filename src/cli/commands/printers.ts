@@ -13,11 +13,11 @@ export const printersCommand: Command = {
     const { values } = parse(args, { json: { type: 'boolean' } }, 0);
     const profiles = listProfiles();
     if (values.json) {
-      const rows = profiles.map((p) => ({ id: p.id, code: p.code, nome: p.nome, printer: p.printer, isGeneric: p.isGeneric, capabilities: [...p.caps], missing: missing(p), barcodes: barcodes(p) }));
+      const rows = profiles.map((p) => ({ id: p.id, code: p.code, nome: p.nome, printer: p.printer, isGeneric: p.isGeneric, capabilities: [...p.caps], missing: missing(p), ...(p.caps.has('size') && { sizeMax: p.sizeMax ?? { width: 8, height: 8 } }), barcodes: barcodes(p) }));
       io.stdout.write(JSON.stringify(rows, null, 2) + '\n');
       return EXIT.ok;
     }
-    const rows = [['id', 'code', 'printer', 'partial cut', 'condensed', 'QR', 'code page', 'barcodes']];
+    const rows = [['id', 'code', 'printer', 'partial cut', 'condensed', 'QR', 'code page', 'styles', 'barcodes']];
     for (const p of profiles) {
       const lacks = missing(p);
       rows.push([
@@ -28,6 +28,7 @@ export const printersCommand: Command = {
         lacks.condensed ?? 'yes',
         lacks['qr.native'] ?? `native (${p.qr.command})`,
         p.codepage.encoding.toUpperCase(),
+        styleSummary(p, lacks),
         barcodeSummary(p),
       ]);
     }
@@ -40,6 +41,16 @@ export const printersCommand: Command = {
 /** Per symbology: `native` (the profile's command), `raster image`, or `as text` (plain text). */
 function barcodes(p: Profile): Record<Symbology, string> {
   return Object.fromEntries(SYMBOLOGIES.map((s) => [s, !p.image ? 'as text' : p.barcode?.types[s] != null ? 'native' : 'raster image'])) as Record<Symbology, string>;
+}
+
+/** "bold underline invert size≤8x8", "bold underline size≤2x2, invert dropped", "removed". */
+function styleSummary(p: Profile, lacks: Record<string, string>): string {
+  const styles = ['bold', 'underline', 'invert', 'size'] as const;
+  const held = styles.filter((s) => p.caps.has(s)).map((s) => (s === 'size' ? `size≤${p.sizeMax?.width ?? 8}x${p.sizeMax?.height ?? 8}` : s));
+  const outcomes = [...new Set(styles.filter((s) => !p.caps.has(s)).map((s) => lacks[s]!))];
+  if (held.length === 0) return outcomes.length === 1 ? outcomes[0]! : 'none';
+  const lacking = styles.filter((s) => !p.caps.has(s)).map((s) => `${s} ${lacks[s]}`);
+  return [held.join(' '), ...lacking].join(', ');
 }
 
 /** "native (epson-gs-k)", "native (daruma-esc-b), CODE128 raster", "as text". */

@@ -2,6 +2,8 @@
 // SQLite or PostgreSQL) is imported only here, at run time, so other commands start without loading it.
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
+import { untilSignal } from '../signals.js';
+import { read, variablesOf, webhookSettings, type Environment } from '../../server/environment.js';
 import { storeFlags } from '../with-store.js';
 
 export interface ServeSettings {
@@ -14,6 +16,8 @@ export interface ServeSettings {
   stateDir?: string;
   compileBudgetMs?: number;
   connections?: { requestTimeoutMs?: number; maxConnections?: number; maxPerAddress?: number };
+  logLevel?: string;
+  webhooks?: ReturnType<typeof webhookSettings>;
 }
 
 /** A duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `7d`. */
@@ -48,13 +52,13 @@ function trustProxy(value: string): boolean | number | string {
 }
 
 /** The settings from flags, then the environment, then defaults: loopback only unless --host says otherwise. */
-export function serveSettings(args: string[], env: NodeJS.ProcessEnv = process.env): ServeSettings {
+export function serveSettings(args: string[], env: Environment = process.env): ServeSettings {
   const { values } = parse(args, OPTIONS, 0);
   const store = storeFlags(values);
-  const rawPort = values.port ?? env.PORT ?? '8080';
+  const rawPort = values.port ?? read(env, 'PORT') ?? '8080';
   const port = Number(rawPort);
   if (!/^\d+$/.test(rawPort) || port > 65535) throw new UsageError(`invalid port "${rawPort}"`);
-  const proxy = values['trust-proxy'] ?? env.BOBINA_TRUST_PROXY;
+  const proxy = values['trust-proxy'] ?? read(env, 'BOBINA_TRUST_PROXY');
   const jobs: NonNullable<ServeSettings['jobs']> = {};
   if (values['job-ttl'] !== undefined) jobs.ttlMs = duration('--job-ttl', values['job-ttl']);
   if (values.lease !== undefined) jobs.leaseMs = duration('--lease', values.lease);
@@ -72,30 +76,24 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv = process.e
     ...(values['compile-timeout'] !== undefined ? { compileBudgetMs: duration('--compile-timeout', values['compile-timeout']) } : {}),
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
     port,
-    host: values.host ?? env.HOST ?? '127.0.0.1',
+    host: values.host ?? read(env, 'HOST') ?? '127.0.0.1',
     ...store,
     ...(proxy === undefined ? {} : { trustProxy: trustProxy(proxy) }),
+    ...(read(env, 'LOG_LEVEL') === undefined ? {} : { logLevel: read(env, 'LOG_LEVEL') }),
+    webhooks: webhookSettings(env),
   };
 }
 
 export const serveCommand: Command = {
   name: 'serve',
   usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR] [--compile-timeout 10s] [--request-timeout 30s] [--max-connections 512] [--max-connections-per-address 64]',
-  summary: 'run the partner printing service (env PORT, HOST, BOBINA_DB, BOBINA_TRUST_PROXY, LOG_LEVEL, BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS, BOBINA_WEBHOOKS_TIMEOUT_MS, BOBINA_WEBHOOKS_MAX_ENDPOINTS, DATABASE_URL, BOBINA_PG_POOL_SIZE, BOBINA_PG_STATEMENT_TIMEOUT_MS, BOBINA_PG_CONNECT_TIMEOUT_MS)',
+  summary: `run the partner printing service (env ${variablesOf('serve').join(', ')})`,
   async run(args, io) {
     const settings = serveSettings(args);
     const { startServer } = await import('../../server/serve.js');
     const server = await startServer(settings);
     io.stderr.write(`bobina serve: listening on ${server.url}, store ${server.store}\n`);
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        server.close().then(resolve, resolve);
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await untilSignal(() => server.close());
     return EXIT.ok;
   },
 };

@@ -7,8 +7,9 @@
 import { loadProfile } from '../../index.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
+import { dispatch, type Subcommand } from '../subcommands.js';
 import { columns } from '../table.js';
-import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
+import { STORE_OPTIONS, withAccount } from '../with-store.js';
 
 /** `bobt_` and 6 characters: enough to tell keys apart in a listing. */
 const PREFIX_LENGTH = 11;
@@ -36,9 +37,7 @@ async function add(args: string[], io: Io): Promise<number> {
       throw new UsageError((err as Error).message);
     }
   }
-  return withStore(values, async (store) => {
-    const user = await accountByEmail(store, values.email!, io, 'terminals');
-    if (!user) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'terminals', async (store, user) => {
     await store.terminals.put({
       accountId: user.id, terminalId: values.terminal!, printerId: profile ? profile.id : null, enabled: !values.disabled,
       device: values.device ?? null, templateJobs: values['template-jobs'] === true,
@@ -58,9 +57,7 @@ async function add(args: string[], io: Io): Promise<number> {
 async function list(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, json: { type: 'boolean' }, ...STORE_OPTIONS }, 0);
   if (!values.email) throw new UsageError('--email is required');
-  return withStore(values, async (store) => {
-    const user = await accountByEmail(store, values.email!, io, 'terminals');
-    if (!user) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'terminals', async (store, user) => {
     const terminals = (await store.terminals.list(user.id)).map((t) => ({
       terminal: t.terminalId,
       printer: t.printerId === null ? null : loadProfile(String(t.printerId)).code,
@@ -90,9 +87,7 @@ async function issueKey(store: import('../../server/store/repositories.js').Stor
 async function rotateKey(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, terminal: { type: 'string' }, ...STORE_OPTIONS }, 0);
   if (!values.email || !values.terminal) throw new UsageError('--email and --terminal are required');
-  return withStore(values, async (store) => {
-    const user = await accountByEmail(store, values.email!, io, 'terminals');
-    if (!user) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'terminals', async (store, user) => {
     if (!(await store.terminals.find(user.id, values.terminal!))) {
       io.stderr.write(`bobina terminals: ${user.email} has no terminal ${values.terminal}\n`);
       return EXIT.failed;
@@ -101,15 +96,11 @@ async function rotateKey(args: string[], io: Io): Promise<number> {
   });
 }
 
-const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { add, list, 'rotate-key': rotateKey };
+const SUBCOMMANDS: Record<string, Subcommand> = { add, list, 'rotate-key': rotateKey };
 
 export const terminalsCommand: Command = {
   name: 'terminals',
   usage: 'bobina terminals add --email E --terminal ID [--printer <id|code>] [--device tcp://host:port|file:PATH] [--template-jobs] [--print-key] [--disabled] [--db F | --database-url URL] | list --email E [--json] [--db F | --database-url URL] | rotate-key --email E --terminal ID [--db F | --database-url URL]',
   summary: "an account's terminals: link one to a printer template (or none), a device the service prints to, template jobs; list them; issue or replace a key (printed once, last line)",
-  run(args, io) {
-    const sub = SUBCOMMANDS[args[0] ?? ''];
-    if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
-    return sub(args.slice(1), io);
-  },
+  run: dispatch(SUBCOMMANDS),
 };

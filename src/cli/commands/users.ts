@@ -2,9 +2,10 @@
 // passwords, taken from a prompt or stdin rather than the command line).
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
+import { dispatch, type Subcommand } from '../subcommands.js';
 import { PASSWORD_OPTIONS, readPassword } from '../password.js';
 import { columns } from '../table.js';
-import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
+import { STORE_OPTIONS, withAccount, withStore } from '../with-store.js';
 
 const hash = async (password: string) => (await import('../../server/auth/secrets.js')).hashPassword(password);
 
@@ -47,9 +48,7 @@ async function list(args: string[], io: Io): Promise<number> {
 async function passwd(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, ...PASSWORD_OPTIONS, ...STORE_OPTIONS }, 0);
   if (!values.email) throw new UsageError('--email is required');
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'users');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'users', async (store, account) => {
     const passwordHash = await hash(await readPassword(values, io, true));
     const revoked = await store.transaction(async (tx) => {
       await tx.accounts.setPasswordHash(account.id, passwordHash);
@@ -60,15 +59,11 @@ async function passwd(args: string[], io: Io): Promise<number> {
   });
 }
 
-const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { add, list, passwd };
+const SUBCOMMANDS: Record<string, Subcommand> = { add, list, passwd };
 
 export const usersCommand: Command = {
   name: 'users',
   usage: 'bobina users add --email E --name N [--password-stdin | --password P] [--meta key=value ...] [--role R ...] | list [--json] | passwd --email E [--password-stdin | --password P]  [--db F | --database-url URL]',
   summary: 'partner accounts: add one, list them, change a password (asked on the terminal unless given)',
-  run(args, io) {
-    const sub = SUBCOMMANDS[args[0] ?? ''];
-    if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
-    return sub(args.slice(1), io);
-  },
+  run: dispatch(SUBCOMMANDS),
 };

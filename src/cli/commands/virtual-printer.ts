@@ -4,6 +4,7 @@
 // with --control-port, over HTTP. Events go to stderr, one line each; answers to stdin to stdout.
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
+import { untilSignal } from '../signals.js';
 
 function portOption(name: string, value: string | undefined, fallback: number | undefined): number | undefined {
   if (value === undefined) return fallback;
@@ -41,39 +42,36 @@ export const virtualPrinterCommand: Command = {
       if (code === 'EADDRINUSE' || code === 'EACCES') throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${code}`);
       throw err;
     }
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        process.stdin.off('data', onData);
-        process.stdin.destroy();
-        printer.close().then(resolve, resolve);
-      };
-      let partial = '';
-      let chain = Promise.resolve();
-      const onData = (chunk: Buffer) => {
-        partial += chunk.toString('utf8');
-        const lines = partial.split('\n');
-        partial = lines.pop() ?? '';
-        for (const line of lines) {
-          if (!line.trim()) continue;
-          // One command at a time, in order: "offline refuse" finishes before the next line runs.
-          chain = chain.then(async () => {
-            const answer = await printer.command(line);
-            (answer.ok ? io.stdout : io.stderr).write(`${answer.text}\n`);
-            if (answer.quit) stop();
-          });
-        }
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-      // End of stdin (a service manager, or `< /dev/null`) is not a reason to stop printing.
-      process.stdin.on('data', onData);
-      // Announced only now, so whoever waits for "listening" can already stop it with a signal.
-      say(`${printer.profile.code} (${printer.profile.printer}) listening on ${printer.address}${values.out ? `, saving jobs in ${values.out}` : ''}`);
-      if (printer.controlUrl) say(`control on ${printer.controlUrl}`);
-      say('type "help" for commands');
-    });
+    let partial = '';
+    let chain = Promise.resolve();
+    let quit: () => void = () => undefined;
+    const quitting = new Promise<void>((resolve) => (quit = resolve));
+    const onData = (chunk: Buffer) => {
+      partial += chunk.toString('utf8');
+      const lines = partial.split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (!line.trim()) continue;
+        // One command at a time, in order: "offline refuse" finishes before the next line runs.
+        chain = chain.then(async () => {
+          const answer = await printer.command(line);
+          (answer.ok ? io.stdout : io.stderr).write(`${answer.text}\n`);
+          if (answer.quit) quit();
+        });
+      }
+    };
+    const stopped = untilSignal(async () => {
+      process.stdin.off('data', onData);
+      process.stdin.destroy();
+      await printer.close();
+    }, quitting);
+    // End of stdin (a service manager, or `< /dev/null`) is not a reason to stop printing.
+    process.stdin.on('data', onData);
+    // Announced only now, so whoever waits for "listening" can already stop it with a signal.
+    say(`${printer.profile.code} (${printer.profile.printer}) listening on ${printer.address}${values.out ? `, saving jobs in ${values.out}` : ''}`);
+    if (printer.controlUrl) say(`control on ${printer.controlUrl}`);
+    say('type "help" for commands');
+    await stopped;
     return EXIT.ok;
   },
 };

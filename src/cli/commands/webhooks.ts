@@ -4,12 +4,13 @@
 // BOBINA_WEBHOOKS_HTTP_HOSTS).
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
+import { dispatch, type Subcommand } from '../subcommands.js';
 import { columns } from '../table.js';
-import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
+import { STORE_OPTIONS, withAccount } from '../with-store.js';
 
 const DB = STORE_OPTIONS;
 const server = () => import('../../server/webhooks/endpoints.js');
-const policy = async () => (await import('../../server/webhooks/address-policy.js')).policyFromEnv();
+const policy = async () => (await import('../../server/environment.js')).webhookPolicy(process.env);
 
 async function add(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, url: { type: 'string' }, event: { type: 'string', multiple: true }, ...DB }, 0);
@@ -22,9 +23,7 @@ async function add(args: string[], io: Io): Promise<number> {
     if (err instanceof UnknownEvent) throw new UsageError(err.message);
     throw err;
   }
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'webhooks');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {
     try {
       const { endpoint, secret } = await addEndpoint(store, account.id, values.url!, values.event, await policy());
       io.stdout.write(`${secret}\n`);
@@ -42,9 +41,7 @@ async function list(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, json: { type: 'boolean' }, ...DB }, 0);
   if (!values.email) throw new UsageError('--email is required');
   const { endpointView } = await server();
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'webhooks');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {
     const shown = (await store.webhooks.listEndpoints(account.id)).map(endpointView);
     if (values.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
     else {
@@ -61,9 +58,7 @@ async function endpointCommand(args: string[], io: Io, extra: Parameters<typeof 
   if (typeof values.email !== 'string' || typeof values.id !== 'string') throw new UsageError('--email and --id are required');
   const email = values.email;
   const id = values.id;
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, email, io, 'webhooks');
-    if (!account) return EXIT.failed;
+  return withAccount(values, email, io, 'webhooks', async (store, account) => {
     return fn(store, account.id, id, values);
   });
 }
@@ -103,9 +98,7 @@ async function log(args: string[], io: Io): Promise<number> {
   if (values.intention !== undefined && !/^\d{1,15}$/.test(values.intention)) throw new UsageError(`--intention "${values.intention}" is not an id`);
   if (values.limit !== undefined && !/^\d{1,4}$/.test(values.limit)) throw new UsageError(`--limit "${values.limit}" is not a number up to 9999`);
   const { attemptView } = await server();
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'webhooks');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {
     const attempts = (await store.webhooks.listAttempts(account.id, {
       limit: Number(values.limit ?? 100),
       ...(values.id ? { endpointId: values.id } : {}), ...(values.message ? { messageId: values.message } : {}),
@@ -125,9 +118,7 @@ async function log(args: string[], io: Io): Promise<number> {
 async function replay(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, message: { type: 'string' }, ...DB }, 0);
   if (!values.email || !values.message) throw new UsageError('--email and --message are required');
-  return withStore(values, async (store) => {
-    const account = await accountByEmail(store, values.email!, io, 'webhooks');
-    if (!account) return EXIT.failed;
+  return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {
     const message = await store.webhooks.replay(account.id, values.message!, new Date());
     if (!message) {
       io.stderr.write(`bobina webhooks: no message ${values.message} in this account\n`);
@@ -138,15 +129,11 @@ async function replay(args: string[], io: Io): Promise<number> {
   });
 }
 
-const SUBCOMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { add, list, remove, 'rotate-secret': rotateSecret, enable, log, replay };
+const SUBCOMMANDS: Record<string, Subcommand> = { add, list, remove, 'rotate-secret': rotateSecret, enable, log, replay };
 
 export const webhooksCommand: Command = {
   name: 'webhooks',
   usage: 'bobina webhooks add --email E --url U [--event completed|failed|canceled|expired|stopped ...] | list --email E [--json] | remove --email E --id ID | rotate-secret --email E --id ID | enable --email E --id ID [--disable] | log --email E [--id ID] [--message M] [--intention N] [--limit N] [--json] | replay --email E --message M  [--db F | --database-url URL]',
   summary: 'end-of-job webhook endpoints of an account: add one (secret printed once), list, remove, rotate its secret, re-enable, see delivery attempts, replay a message (env BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS)',
-  run(args, io) {
-    const sub = SUBCOMMANDS[args[0] ?? ''];
-    if (!sub) throw new UsageError(args[0] ? `unknown subcommand "${args[0]}"` : `missing subcommand (${Object.keys(SUBCOMMANDS).join(', ')})`);
-    return sub(args.slice(1), io);
-  },
+  run: dispatch(SUBCOMMANDS),
 };

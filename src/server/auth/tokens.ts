@@ -1,5 +1,5 @@
 // Issues a fresh access/refresh pair (in a refresh-token family) and builds the login response of spec §2.2.
-import type { LoginResponse } from '../schemas.js';
+import type { LoginResponse } from '../schemas/login.js';
 import type { Account, TokenPair } from '../store/types.js';
 import { randomBytes } from 'node:crypto';
 import { newToken, sha256 } from './secrets.js';

@@ -26,17 +26,10 @@ export interface JobEvent {
 /** Called inside the transaction that made the change, with that transaction's repositories. */
 export type JobEventSink = (tx: Repositories, event: JobEvent) => Promise<void>;
 
-export const FINAL_STATES: readonly JobState[] = ['completed', 'failed', 'canceled', 'expired'];
-
-/**
- * A stopped job with one of these reasons waits for a person, not for its printer: it does not
- * hold its terminal's queue back, and Retomar does not queue it again. `outcome-unknown`: it may be
- * on paper already (Iniciar prints it again). `printer-mismatch`: it was compiled for another
- * printer than its terminal's (Recompilar compiles it for the terminal's printer now).
- */
-export const AWAITS_PERSON: readonly string[] = ['outcome-unknown', 'printer-mismatch'];
-
-/** Whether a stopped job waits for its printer (and so holds its terminal's queue back). */
-export const waitsForPrinter = (motivos: readonly string[]) => !motivos.some((m) => AWAITS_PERSON.includes(m));
+/** The final states and the reasons of a stopped job that waits for a person: the lifecycle table's (lifecycle.ts). */
+export { FINAL_STATES } from './lifecycle.js';
+import { WAITS_FOR_PERSON } from './lifecycle.js';
+/** WAITS_FOR_PERSON's reasons, under the name the stores used before lifecycle.ts held them. */
+export const AWAITS_PERSON: readonly string[] = WAITS_FOR_PERSON.motivos;
 
 export const ignoreJobEvents: JobEventSink = async () => {};

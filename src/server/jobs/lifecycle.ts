@@ -1,11 +1,14 @@
-// The job lifecycle: THE table (state, event) → state, the public status of each state, and the
-// one function every state change goes through. Inside the caller's store transaction it applies
-// the change as one guarded statement (it happens only from a state the table allows), appends the
-// job's history row, and hands the JobEvent to the app's sink — so a state never commits without
-// its history row (or its outbox row, the sink's). Nothing else in the service writes a job's state.
+// The job lifecycle: THE table (state, event) → state, the public status of each state, what a
+// terminal's report does, and the one function every state change goes through. Inside the
+// caller's store transaction it applies the change as one guarded statement (it happens only from
+// a state the table allows), appends the job's history row, and hands the JobEvent to the app's
+// sink — so a state never commits without its history row (or its outbox row, the sink's).
+// Nothing else in the service writes a job's state.
+import { OUTCOME_UNKNOWN, PRINTER_MISMATCH } from '../../delivery/reasons.js';
+import type { ReportState } from '../../delivery/protocol.js';
 import type { Repositories } from '../store/repositories.js';
 import type { ClaimRoute, HistoryEntry, Intention, JobPatch, JobRef, LeaseGuard, NewIntention, Origin } from '../store/types.js';
-import { FINAL_STATES, type JobEvent, type JobEventSink, type JobState } from './events.js';
+import type { JobEvent, JobEventSink, JobState } from './events.js';
 
 /** What happens to a job. `insert-*` start one; the rest move it. */
 export type LifecycleEvent =
@@ -26,8 +29,17 @@ export type LifecycleEvent =
   | 'cancel' // the partner cancels a job nobody holds
   | 'expire'; // never printed within the job time-to-live
 
+/**
+ * A job's state as the rules see it. A stopped job waits for its printer (`stopped`: it holds its
+ * terminal's queue back, Retomar queues it again) or for a person: `unknown-outcome` (it may be on
+ * paper already; Iniciar prints it again) and `mismatched` (compiled for another printer than its
+ * terminal's; Recompilar compiles it for that one). The store keeps all three as `stopped` (the
+ * public `estado`), told apart by a reason in `motivos` (STOPPED_BY_REASON).
+ */
+export type Phase = JobState | 'unknown-outcome' | 'mismatched';
+
 /** `new` is the state before insert. Anything not in the table is refused (a final state has no row). */
-export const TRANSITIONS: Readonly<Record<JobState | 'new', Partial<Record<LifecycleEvent, JobState>>>> = {
+export const TRANSITIONS: Readonly<Record<Phase | 'new', Partial<Record<LifecycleEvent, JobState>>>> = {
   new: { 'insert-held': 'held', 'insert-queued': 'queued', 'insert-printed': 'completed' },
   held: { start: 'queued', cancel: 'canceled', expire: 'expired' },
   queued: { acquire: 'acquired', 'printer-mismatch': 'stopped', recompile: 'queued', cancel: 'canceled', expire: 'expired' },
@@ -39,11 +51,41 @@ export const TRANSITIONS: Readonly<Record<JobState | 'new', Partial<Record<Lifec
     printing: 'printing', completed: 'completed', stopped: 'stopped', failed: 'failed',
     'lease-expired': 'queued', 'attempts-exhausted': 'failed',
   },
-  stopped: { resume: 'queued', start: 'queued', recompile: 'queued', cancel: 'canceled', expire: 'expired' },
+  stopped: { resume: 'queued', recompile: 'queued', cancel: 'canceled', expire: 'expired' },
+  'unknown-outcome': { start: 'queued', recompile: 'queued', cancel: 'canceled', expire: 'expired' },
+  mismatched: { recompile: 'queued', cancel: 'canceled', expire: 'expired' },
   completed: {},
   failed: {},
   canceled: {},
   expired: {},
+};
+
+/** The phases the store keeps as `stopped`, by the reason that says which (the first one a job has wins). */
+export const STOPPED_BY_REASON: readonly (readonly [reason: string, phase: Phase])[] = [
+  [OUTCOME_UNKNOWN, 'unknown-outcome'],
+  [PRINTER_MISMATCH, 'mismatched'],
+];
+
+/** The state the store keeps for a phase (and the public `estado`). */
+const stored = (p: Phase): JobState => (STOPPED_BY_REASON.some(([, phase]) => phase === p) ? 'stopped' : (p as JobState));
+
+/** A job's phase: its state, and for a stopped job its reasons. */
+export function phaseOf(job: { estado: JobState; motivos: readonly string[] }): Phase {
+  if (job.estado !== 'stopped') return job.estado;
+  return STOPPED_BY_REASON.find(([reason]) => job.motivos.includes(reason))?.[1] ?? 'stopped';
+}
+
+/** Whether `event` may happen to this job now. */
+export const allows = (job: { estado: JobState; motivos: readonly string[] }, event: LifecycleEvent) => TRANSITIONS[phaseOf(job)][event] !== undefined;
+
+/**
+ * The stopped jobs that wait for a person, not for their printer: they do not hold their terminal's
+ * queue back. What the store's claim needs (it keeps state and reasons apart): the state, and the
+ * reasons that put a stopped job in a phase Retomar does not move.
+ */
+export const WAITS_FOR_PERSON: { readonly estado: JobState; readonly motivos: readonly string[] } = {
+  estado: 'stopped',
+  motivos: STOPPED_BY_REASON.filter(([, phase]) => TRANSITIONS[phase].resume === undefined).map(([reason]) => reason),
 };
 
 /** The public `status` (spec §3 names, and the documented ones for the other finals). */
@@ -59,26 +101,43 @@ export const PUBLIC_STATUS: Readonly<Record<JobState, string>> = {
   expired: 'Expirado',
 };
 
-const STATES = Object.keys(TRANSITIONS).filter((s) => s !== 'new') as JobState[];
+const PHASES = Object.keys(TRANSITIONS).filter((s) => s !== 'new') as Phase[];
 
-/** The states an event applies in. */
+/** The states that never change: those with no way out. */
+export const FINAL_STATES: readonly JobState[] = PHASES.filter((p) => Object.keys(TRANSITIONS[p]).length === 0).map(stored);
+
+/** The states (as stored) an event applies in. */
 export function fromStates(event: LifecycleEvent): JobState[] {
-  return STATES.filter((s) => TRANSITIONS[s][event] !== undefined);
+  return [...new Set(PHASES.filter((p) => TRANSITIONS[p][event] !== undefined).map(stored))];
 }
 
 /** Where an event leads (the table gives every event one target, so the guarded update can be one statement). */
 export function target(event: LifecycleEvent): JobState {
-  const targets = new Set((Object.keys(TRANSITIONS) as (JobState | 'new')[]).map((s) => TRANSITIONS[s][event]).filter((t) => t !== undefined));
+  const targets = new Set((Object.keys(TRANSITIONS) as (Phase | 'new')[]).map((s) => TRANSITIONS[s][event]).filter((t) => t !== undefined));
   if (targets.size !== 1) throw new Error(`lifecycle: event ${event} must lead to exactly one state`);
   return [...targets][0]!;
 }
 
 /** The state after `event` in `state`, or undefined when the table has no such transition. */
-export function next(state: JobState | 'new', event: LifecycleEvent): JobState | undefined {
+export function next(state: Phase | 'new', event: LifecycleEvent): JobState | undefined {
   return TRANSITIONS[state][event];
 }
 
 export const isFinal = (s: JobState) => FINAL_STATES.includes(s);
+
+/**
+ * What a terminal's report does to a job it holds, by its `estado`: the event; which reasons the
+ * change records (the report's, `other` when it gives none, or the job's own); the lease (extended
+ * while printing, released at the end); whether it says how the job is known to be printed. A
+ * report that would leave the job where it is (printing, again) renews the lease instead: no
+ * history row, nothing happened to the job.
+ */
+export const REPORTS: Readonly<Record<ReportState, { event: LifecycleEvent; reasons: 'report' | 'report-or-other' | 'job'; lease: 'extend' | 'release'; confirms?: true }>> = {
+  printing: { event: 'printing', reasons: 'job', lease: 'extend' },
+  completed: { event: 'completed', reasons: 'report', lease: 'release', confirms: true },
+  stopped: { event: 'stopped', reasons: 'report-or-other', lease: 'release' },
+  failed: { event: 'failed', reasons: 'report-or-other', lease: 'release' },
+};
 
 /** The first event of a new job (spec §3's generic-printer rule, and aguardarClienteIniciarImpressao). */
 export function insertEvent(o: { generic: boolean; aguardar: boolean }): LifecycleEvent {

@@ -1,7 +1,7 @@
 // In-process wake-ups for long-polling clients: a job that becomes queued bumps its queue's
 // version and wakes whoever waits on it. A waiter passes the versions it saw before looking for
 // a job, so a job queued between its look and its wait is never missed. Across service instances
-// (PostgreSQL) the store's signals carry the same keys (jobs.ts), and a gap in them wakes everyone.
+// (PostgreSQL) the store's signals carry the same keys (context.ts), and a gap in them wakes everyone.
 
 export class QueueNotifier {
   private readonly versions = new Map<string, number>();

@@ -3,6 +3,7 @@
 // work, it stops with `printer-mismatch` (its history says which printer it was compiled for and
 // which one the terminal has now) and waits for a person, who compiles it again for the terminal's
 // printer (Recompilar) or cancels it. Both changes go through the lifecycle table.
+import { PRINTER_MISMATCH } from '../../delivery/reasons.js';
 import { loadProfile, type Diagnostic } from '../../index.js';
 import type { Repositories } from '../store/repositories.js';
 import type { ClaimRoute, Intention, JobRef } from '../store/types.js';
@@ -23,7 +24,7 @@ export async function stopMismatched(tx: Repositories, sink: JobEventSink, route
   const now = loadProfile(route.printerId).code;
   for (const job of jobs) {
     await transition(tx, sink, job, 'printer-mismatch', {
-      origem: 'server', at, motivos: ['printer-mismatch'],
+      origem: 'server', at, motivos: [PRINTER_MISMATCH],
       detalhe: `compiled for ${job.codigoImpressora}, and terminal ${route.terminalId} prints on ${now}: not sent; compile it again for ${now} (Recompilar) or cancel it`,
     });
   }

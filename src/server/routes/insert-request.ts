@@ -4,7 +4,7 @@
 // lone surrogate as U+FFFD: what Insert acknowledges must be exactly what GetById returns.
 import { sha256 } from '../auth/secrets.js';
 import { Problem } from '../errors.js';
-import { InsertBody } from '../schemas.js';
+import { InsertBody } from '../schemas/intentions.js';
 
 const FIELDS = Object.keys(InsertBody.properties) as (keyof InsertBody)[];
 

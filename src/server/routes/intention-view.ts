@@ -3,7 +3,7 @@
 import type { Static } from 'typebox';
 import type { Diagnostic } from '../../index.js';
 import { formatData } from '../dates.js';
-import type { IntencaoResumo, IntentionResponse } from '../schemas.js';
+import type { IntencaoResumo, IntentionResponse } from '../schemas/intentions.js';
 import type { HistoryEntry, Intention, IntentionSummary } from '../store/types.js';
 
 export const diagnosticView = (d: Diagnostic) => ({

@@ -1,7 +1,7 @@
 // POST /IntencaoImpressao/Insert, GET /IntencaoImpressao/GetById (spec §4.3, §4.4), POST
 // /IntencaoImpressao/Cancelar and /IntencaoImpressao/Recompilar, behind the printing scope's
 // authentication. Insert resolves the printer, compiles (see compiler.ts), and commits bytes +
-// diagnostics + the job's first state and history row before answering (jobs/jobs.ts).
+// diagnostics + the job's first state and history row before answering (jobs/partner.ts).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasErrors } from '../../index.js';
@@ -9,7 +9,7 @@ import { CompileTimeout, type CompileTask, type Compiler } from '../compiler.js'
 import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
 import { Problem } from '../errors.js';
 import type { Jobs } from '../jobs/jobs.js';
-import { cancelSchema, getByIdSchema, insertSchema, recompileSchema } from '../schemas.js';
+import { cancelSchema, getByIdSchema, insertSchema, recompileSchema } from '../schemas/intentions.js';
 import type { Store } from '../store/repositories.js';
 import type { IdempotentAnswer } from '../store/types.js';
 import { assertWellFormed, insertRequestHash } from './insert-request.js';
@@ -66,7 +66,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     const { bytes, diagnostics } = await compileFor(compiler, accountId, { conteudo: body.conteudo, printer: profile.id });
     if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
     const aguardar = body.aguardarClienteIniciarImpressao ?? false;
-    const recorded = await jobs.insert(
+    const recorded = await jobs.partner.insert(
       {
         accountId, referencia: body.referencia ?? null, conteudo: body.conteudo, terminalId: body.terminalId || null,
         impressoraId: profile.id, codigoImpressora: profile.code, aguardarClienteIniciarImpressao: aguardar, bytes, diagnostics, createdAt: new Date(),
@@ -85,18 +85,18 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
 
   api.get('/IntencaoImpressao/GetById', { schema: getByIdSchema }, async (request) => {
     const id = Number(request.query.intencaoImpressaoId);
-    const found = await jobs.get(request.principal.accountId, id);
+    const found = await jobs.partner.get(request.principal.accountId, id);
     if (!found) throw new Problem('intention-not-found', { intencaoImpressaoId: id });
     return intentionView(found);
   });
 
   api.post('/IntencaoImpressao/Cancelar', { schema: cancelSchema, serializerCompiler: plainJson }, async (request) => {
-    return intentionView(await jobs.cancel(request.principal.accountId, Number(request.query.intencaoImpressaoId)));
+    return intentionView(await jobs.partner.cancel(request.principal.accountId, Number(request.query.intencaoImpressaoId)));
   });
 
   // Compiled as Insert compiles: on the pool, with the same limits, and refused the same way.
   api.post('/IntencaoImpressao/Recompilar', { schema: recompileSchema, serializerCompiler: plainJson }, async (request) => {
-    return intentionView(await jobs.recompile(request.principal.accountId, Number(request.query.intencaoImpressaoId), async (conteudo, printer) => {
+    return intentionView(await jobs.partner.recompile(request.principal.accountId, Number(request.query.intencaoImpressaoId), async (conteudo, printer) => {
       const { bytes, diagnostics } = await compileFor(compiler, request.principal.accountId, { conteudo, printer });
       if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
       return { bytes, diagnostics };

@@ -6,7 +6,7 @@ import type { LoginGuard } from '../auth/login-limits.js';
 import { DUMMY_PASSWORD_HASH, sha256, verifyPassword } from '../auth/secrets.js';
 import { loginResponse, newFamily, newPair, type TokenLifetimes } from '../auth/tokens.js';
 import { LOGIN_PATH, Problem } from '../errors.js';
-import { loginSchema, type LoginRequest } from '../schemas.js';
+import { loginSchema, type LoginRequest } from '../schemas/login.js';
 import type { Store } from '../store/repositories.js';
 import type { Account } from '../store/types.js';
 

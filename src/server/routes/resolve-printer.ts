@@ -2,7 +2,7 @@
 // exclude each other; codigoImpressora (id or code) wins; a terminal alone uses its linked printer.
 import { loadProfile, ProfileError, type Profile } from '../../index.js';
 import { Problem } from '../errors.js';
-import type { InsertBody } from '../schemas.js';
+import type { InsertBody } from '../schemas/intentions.js';
 import type { Store } from '../store/repositories.js';
 
 const present = <T>(v: T | null | undefined): v is T => v !== undefined && v !== null && v !== '';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { listProfiles } from '../../index.js';
 import { formatData } from '../dates.js';
-import { templatesSchema } from '../schemas.js';
+import { templatesSchema } from '../schemas/intentions.js';
 
 export async function templateRoutes(app: FastifyInstance) {
   const templates = listProfiles().map((p) => ({ id: p.id, nome: p.nome, codigoImpressora: p.code, isGeneric: p.isGeneric }));

@@ -1,5 +1,5 @@
-// The terminal client protocol (README: "Terminal client protocol"), for `bobina agent` or a
-// partner's own client, authenticated with the terminal's own key:
+// The terminal client protocol's routes (its wire objects and mapping: src/delivery/protocol.ts),
+// for `bobina agent` or a partner's own client, authenticated with the terminal's own key:
 //   POST /TerminalImpressao/ObterProxima?espera=30  lease the next job (long-poll, ≤ 60 s)
 //   POST /TerminalImpressao/Reportar                 printing | completed | stopped | failed, with the delivery token
 //   POST /TerminalImpressao/Renovar                  keep the lease of a job still being delivered
@@ -10,8 +10,9 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatData } from '../dates.js';
 import { Problem } from '../errors.js';
-import { MAX_WAIT_MS, type Jobs } from '../jobs/jobs.js';
-import { HELD_PAGE, heldSchema, nextSchema, renewSchema, reportSchema, resumeSchema, startSchema } from '../schemas.js';
+import { fromRenewJson, fromReportJson, MAX_WAIT_MS, toTrabalho } from '../../delivery/protocol.js';
+import type { Jobs } from '../jobs/jobs.js';
+import { HELD_PAGE, heldSchema, nextSchema, renewSchema, reportSchema, resumeSchema, startSchema } from '../schemas/terminal.js';
 import { intentionSummary, intentionView } from './intention-view.js';
 
 const DEFAULT_WAIT_MS = 30_000;
@@ -36,47 +37,33 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
     // (The response's close, not the request's: a request closes as soon as its body has been read.)
     reply.raw.once('close', onClose);
     try {
-      const offer = await jobs.next(request.principal, waitMs, gone.signal);
-      const terminal = (await jobs.terminalView(request.principal)) ?? null;
-      if (!offer) return { data: formatData(new Date()), trabalho: null, terminal };
-      const { job, token } = offer;
-      return {
-        data: formatData(new Date()),
-        trabalho: {
-          intencaoImpressaoId: job.id, referencia: job.referencia, tokenEntrega: token, codigoImpressora: job.codigoImpressora,
-          impressoraId: job.impressoraId, bytes: Buffer.from(job.bytes).toString('base64'), tamanhoBytes: job.bytes.length,
-          tentativas: job.tentativas, reimprimir: job.reprint, prazoSegundos: jobs.settings.leaseMs / 1000,
-        },
-        terminal,
-      };
+      const offer = await jobs.terminal.next(request.principal, waitMs, gone.signal);
+      const terminal = (await jobs.terminal.terminalView(request.principal)) ?? null;
+      return { data: formatData(new Date()), trabalho: offer ? toTrabalho(offer.job, offer.token, jobs.settings.leaseMs) : null, terminal };
     } finally {
       reply.raw.off('close', onClose);
     }
   });
 
   api.post('/TerminalImpressao/Reportar', { schema: reportSchema, serializerCompiler: plainJson }, async (request) => {
-    const b = request.body;
-    const r = await jobs.report(request.principal, {
-      id: b.intencaoImpressaoId, token: b.tokenEntrega, estado: b.estado,
-      ...(b.motivos ? { motivos: b.motivos } : {}), ...(b.confirmacao ? { confirmacao: b.confirmacao } : {}), ...(b.detalhe ? { detalhe: b.detalhe } : {}),
-    });
+    const r = await jobs.terminal.report(request.principal, fromReportJson(request.body));
     // A summary: the whole job (2 MiB of content, the history) is GetById's to send.
     return { data: formatData(new Date()), aceito: r.aceito, intencaoImpressao: intentionSummary(r.job) };
   });
 
   api.post('/TerminalImpressao/Renovar', { schema: renewSchema, serializerCompiler: plainJson }, async (request) => {
-    const { aceito, leaseMs } = await jobs.renew(request.principal, { id: request.body.intencaoImpressaoId, token: request.body.tokenEntrega });
+    const { aceito, leaseMs } = await jobs.terminal.renew(request.principal, fromRenewJson(request.body));
     return { data: formatData(new Date()), aceito, prazoSegundos: leaseMs / 1000 };
   });
 
   api.get('/TerminalImpressao/ListarRetidas', { schema: heldSchema, serializerCompiler: plainJson }, async (request) => {
     const { limite, apos } = request.query;
     const limit = Math.min(HELD_PAGE.max, Math.max(1, limite === undefined ? HELD_PAGE.default : Number(limite)));
-    const page = await jobs.held(request.principal, apos === undefined ? 0 : Number(apos), limit);
+    const page = await jobs.terminal.held(request.principal, apos === undefined ? 0 : Number(apos), limit);
     return { data: formatData(new Date()), intencoes: page.jobs.map(intentionSummary), proxima: page.next };
   });
 
-  api.post('/TerminalImpressao/Iniciar', { schema: startSchema, serializerCompiler: plainJson }, async (request) => intentionView(await jobs.start(request.principal, Number(request.query.intencaoImpressaoId))));
+  api.post('/TerminalImpressao/Iniciar', { schema: startSchema, serializerCompiler: plainJson }, async (request) => intentionView(await jobs.terminal.start(request.principal, Number(request.query.intencaoImpressaoId))));
 
-  api.post('/TerminalImpressao/Retomar', { schema: resumeSchema, serializerCompiler: plainJson }, async (request) => ({ data: formatData(new Date()), retomadas: await jobs.resume(request.principal) }));
+  api.post('/TerminalImpressao/Retomar', { schema: resumeSchema, serializerCompiler: plainJson }, async (request) => ({ data: formatData(new Date()), retomadas: await jobs.terminal.resume(request.principal) }));
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatData } from '../dates.js';
 import { Problem } from '../errors.js';
-import { webhookInsertSchema, webhookListSchema, webhookLogSchema, webhookRemoveSchema, webhookReplaySchema, webhookRotateSchema } from '../schemas.js';
+import { webhookInsertSchema, webhookListSchema, webhookLogSchema, webhookRemoveSchema, webhookReplaySchema, webhookRotateSchema } from '../schemas/webhooks.js';
 import type { Store } from '../store/repositories.js';
 import { AddressRefused, type AddressPolicy } from '../webhooks/address-policy.js';
 import { addEndpoint, attemptView, EndpointRefused, endpointView, messageView, rotateEndpointSecret } from '../webhooks/endpoints.js';

@@ -16,16 +16,6 @@ export interface AddressPolicy {
 
 export const STRICT_POLICY: AddressPolicy = { allowPrivate: false, httpHosts: [] };
 
-/** The policy the operator set in the environment (read by `bobina serve` and the CLI). */
-export function policyFromEnv(env: NodeJS.ProcessEnv = process.env): AddressPolicy {
-  const max = Number(env.BOBINA_WEBHOOKS_MAX_ENDPOINTS);
-  return {
-    allowPrivate: env.BOBINA_WEBHOOKS_ALLOW_PRIVATE === '1',
-    httpHosts: (env.BOBINA_WEBHOOKS_HTTP_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
-    ...(Number.isInteger(max) && max > 0 ? { maxEndpoints: max } : {}),
-  };
-}
-
 const blocked = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],

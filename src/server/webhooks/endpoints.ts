@@ -5,7 +5,7 @@ import type { Store } from '../store/repositories.js';
 import type { WebhookAttempt, WebhookEndpoint, WebhookEvent, WebhookMessage } from '../store/types.js';
 import type { EndpointRefusal } from '../store/webhook-rows.js';
 import { checkWebhookUrl, type AddressPolicy } from './address-policy.js';
-import { DEFAULT_EVENTS, WEBHOOK_EVENTS } from './outbox.js';
+import { DEFAULT_EVENTS, WEBHOOK_EVENTS } from './messages.js';
 import { newWebhookSecret } from './sign.js';
 
 /** After a rotation the previous secret keeps signing this long (default 24 h), so receivers can switch without losing a message. */

@@ -1,14 +1,16 @@
 // The webhook sender, a BackgroundWorker: leases due messages from the outbox (a few per receiving
 // origin at a time, so a slow receiver holds only its own), posts each signed (a few per address
-// at a time, address-gate.ts), and records the attempt and its outcome in one transaction. Everything it needs to resume lives in the store: a restart (or
-// a crash, once the lease runs out) picks up where it stopped. Secrets never reach the logs.
+// at a time, address-gate.ts), and records the attempt and its outcome (answers.ts says which) in
+// one transaction. Everything it needs to resume lives in the store: a restart (or a crash, once
+// the lease runs out) picks up where it stopped. Secrets never reach the logs.
 import type { Store } from '../store/repositories.js';
-import type { AttemptOutcome, ClaimedWebhookMessage, WebhookSecret } from '../store/types.js';
+import type { ClaimedWebhookMessage, WebhookSecret } from '../store/types.js';
 import type { BackgroundWorker, WorkerLog } from '../workers/worker.js';
 import { AddressGate } from './address-gate.js';
+import { judge } from './answers.js';
 import type { AddressPolicy } from './address-policy.js';
 import { postWebhook, type PostResult } from './post.js';
-import { afterFailure, DEFAULT_SCHEDULE, retryAfterMs, type RetrySchedule } from './retry.js';
+import { DEFAULT_SCHEDULE, type RetrySchedule } from './retry.js';
 import { signatureHeader } from './sign.js';
 
 export interface SenderOptions {
@@ -105,15 +107,7 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
       result = await postWebhook(m.url, headers, m.body, o.policy, timeoutMs, stopping.signal, gate);
     }
     const code = result.statusCode;
-    let outcome: AttemptOutcome;
-    let disable = false;
-    if (code !== null && code >= 200 && code < 300) outcome = { state: 'delivered' };
-    else if (secrets === 'gone') outcome = { state: 'dead' };
-    else if (code === 410) {
-      outcome = { state: 'dead' };
-      disable = m.endpointId !== null;
-    } else if (result.error === 'service stopping') outcome = { state: 'pending', nextAttemptAt: at };
-    else outcome = afterFailure(m, at, schedule, code === 429 || code === 503 ? retryAfterMs(result.retryAfter, at) : undefined);
+    const { outcome, disable } = judge(m, { ...result, endpointGone: secrets === 'gone' }, at, schedule);
 
     await store.transaction(async (tx) => {
       const kept = await tx.webhooks.recordAttempt(m, { at, statusCode: code, latencyMs: result.latencyMs, error: result.error }, outcome);

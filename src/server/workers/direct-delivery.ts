@@ -1,45 +1,27 @@
 // Direct delivery: the service itself is the client of every enabled terminal registered with a
 // device address (`bobina terminals add … --device tcp://host:port`), for the embedded setup where
 // the service runs in the shop. Each such terminal gets the agent's own loop (delivery/loop.ts)
-// and its own journal, talking to the job use cases in process instead of over HTTP. Terminals
-// added, changed or disabled while the service runs are picked up within a few seconds.
+// and its own journal, talking to the job use cases in process (jobs/in-process-link.ts) instead of
+// over HTTP; app.ts hands it that link and the terminals, so nothing here reaches into jobs/ or
+// store/. Terminals added, changed or disabled while the service runs are picked up within seconds.
 import { join } from 'node:path';
 import { Journal, JournalLockedError } from '../../delivery/journal.js';
 import { DeliveryLoop, type TerminalLink } from '../../delivery/loop.js';
-import type { Jobs } from '../jobs/jobs.js';
-import type { Store } from '../store/repositories.js';
-import type { Principal, Terminal } from '../store/types.js';
 import type { BackgroundWorker, WorkerLog } from './worker.js';
 
 const RESCAN_MS = 3000;
 
-/** The job use cases as a TerminalLink, acting as `principal`. */
-export function inProcessLink(jobs: Jobs, principal: Principal): TerminalLink {
-  return {
-    async next(waitMs, signal) {
-      // The app is closing: wait for this loop to be stopped instead of asking again at once.
-      if (jobs.notifier.isClosed) await new Promise((resolve) => (signal.aborted ? resolve(undefined) : signal.addEventListener('abort', resolve, { once: true })));
-      const offer = await jobs.next(principal, waitMs, signal);
-      if (!offer && signal.aborted) return {};
-      const view = await jobs.terminalView(principal);
-      const terminal = view ? { terminal: { codigoImpressora: view.codigoImpressora, parados: view.parados } } : {};
-      if (!offer) return terminal;
-      const { job, token } = offer;
-      return {
-        offer: { id: job.id, token, codigoImpressora: job.codigoImpressora, bytes: job.bytes, reprint: job.reprint, tentativas: job.tentativas, leaseMs: jobs.settings.leaseMs },
-        ...terminal,
-      };
-    },
-    async report(r) {
-      const { aceito } = await jobs.report(principal, {
-        id: r.id, token: r.token, estado: r.estado,
-        ...(r.motivos ? { motivos: r.motivos } : {}), ...(r.confirmacao ? { confirmacao: r.confirmacao } : {}), ...(r.detalhe ? { detalhe: r.detalhe } : {}),
-      });
-      return { aceito };
-    },
-    renew: async (id, token) => ({ aceito: (await jobs.renew(principal, { id, token })).aceito }),
-    resume: () => jobs.resume(principal),
-  };
+/** A terminal the service delivers to itself. */
+export interface DeviceTerminal {
+  accountId: string;
+  terminalId: string;
+  device?: string | null;
+}
+
+/** What direct delivery needs of the service: its terminals with a device, and a link acting as one of them. */
+export interface DirectDeliveryPorts {
+  terminalsWithDevice(): Promise<DeviceTerminal[]>;
+  linkFor(terminal: { accountId: string; terminalId: string }): TerminalLink;
 }
 
 interface Running {
@@ -49,7 +31,7 @@ interface Running {
   done: Promise<void>;
 }
 
-export function directDelivery(store: Store, jobs: Jobs, stateDir: string, options: { retryMs?: number; waitMs?: number } = {}): BackgroundWorker {
+export function directDelivery(ports: DirectDeliveryPorts, stateDir: string, options: { retryMs?: number; waitMs?: number } = {}): BackgroundWorker {
   const running = new Map<string, Running>();
   /** Terminals whose journal another live process holds, and that holder (to say it once). */
   const waitingOn = new Map<string, number | undefined>();
@@ -58,7 +40,7 @@ export function directDelivery(store: Store, jobs: Jobs, stateDir: string, optio
   let stopped = false;
   let scanning: Promise<void> | undefined;
 
-  const keyOf = (t: Terminal) => `${t.accountId}\u0000${t.terminalId}`;
+  const keyOf = (t: DeviceTerminal) => `${t.accountId}\u0000${t.terminalId}`;
 
   async function stopOne(key: string) {
     const r = running.get(key);
@@ -69,7 +51,7 @@ export function directDelivery(store: Store, jobs: Jobs, stateDir: string, optio
   }
 
   async function scan() {
-    const wanted = new Map((await store.terminals.withDevice()).map((t) => [keyOf(t), t]));
+    const wanted = new Map((await ports.terminalsWithDevice()).map((t) => [keyOf(t), t]));
     for (const [key, r] of running) if (wanted.get(key)?.device !== r.device) await stopOne(key);
     for (const [key, t] of wanted) {
       if (running.has(key) || stopped) continue;
@@ -90,7 +72,7 @@ export function directDelivery(store: Store, jobs: Jobs, stateDir: string, optio
         continue;
       }
       const say = (line: string) => log.info({ terminalId: t.terminalId, device: t.device }, line);
-      const loop = new DeliveryLoop(inProcessLink(jobs, { kind: 'terminal', accountId: t.accountId, terminalId: t.terminalId }), {
+      const loop = new DeliveryLoop(ports.linkFor(t), {
         device: t.device!, journal, log: say, ...(options.retryMs ? { retryMs: options.retryMs } : {}), ...(options.waitMs ? { waitMs: options.waitMs } : {}),
       });
       const done = loop.start().catch((err) => log.error({ err, terminalId: t.terminalId }, 'direct delivery stopped'));

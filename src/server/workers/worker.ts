@@ -1,5 +1,6 @@
-// Background workers: long-running loops (the WAL checkpointer today; delivery, expiry and the
-// webhook sender later) that the app starts when it is ready and stops when it closes.
+// Background workers: long-running loops (the store's own, such as SQLite's WAL checkpointer; the
+// job sweeps, direct delivery, the webhook sender) that the app starts when it is ready and stops
+// when it closes.
 // A worker keeps no state that must hold across instances: that lives in the store.
 
 /** The logging a worker may do (pino's shape: an object, then a message). */

@@ -1,0 +1,46 @@
+// What every job use case shares: the store, the sink a state change's event goes to, the job
+// settings, and the long-poll notifier a job that becomes queued wakes (this instance's at once,
+// the others' through the store's signals) once its transaction has committed.
+import type { Store } from '../store/repositories.js';
+import type { Intention } from '../store/types.js';
+import type { JobEventSink } from './events.js';
+import { QueueNotifier } from './notifier.js';
+
+export interface JobSettings {
+  /** How long a client holds a job without reporting before it is offered again (default 30 s). */
+  leaseMs: number;
+  /** Leases that may run out before the job is failed (default 5). */
+  maxAttempts: number;
+  /** A job never printed expires this long after it was made (default 24 h). */
+  ttlMs: number;
+}
+
+export const DEFAULT_JOB_SETTINGS: JobSettings = { leaseMs: 30_000, maxAttempts: 5, ttlMs: 24 * 60 * 60 * 1000 };
+
+export class JobContext {
+  readonly notifier = new QueueNotifier();
+  readonly settings: JobSettings;
+  private readonly unsubscribe: () => void;
+
+  constructor(readonly store: Store, readonly sink: JobEventSink, settings: Partial<JobSettings> = {}) {
+    this.settings = { ...DEFAULT_JOB_SETTINGS, ...Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) };
+    // Jobs queued by another instance wake this one's long-polls too.
+    this.unsubscribe = store.signals?.subscribe((key) => this.notifier.notify(key), () => this.notifier.notifyAll()) ?? (() => undefined);
+  }
+
+  /** Wakes the long-polls that may take this job, if it is queued. */
+  queued(job: Intention): void {
+    if (job.estado !== 'queued') return;
+    const key = job.terminalId !== null ? QueueNotifier.terminal(job.accountId, job.terminalId) : QueueNotifier.templates(job.accountId);
+    this.notifier.notify(key);
+    // Best effort: a lost notice only delays another instance's waiter until its wait ends (a
+    // client asks again at once); a failing database already failed the change itself.
+    this.store.signals?.publish(key).catch(() => undefined);
+  }
+
+  /** Ends every long-poll (empty answers): the app is closing. */
+  close(): void {
+    this.unsubscribe();
+    this.notifier.close();
+  }
+}

@@ -1,0 +1,24 @@
+// The terminal's job use cases as a TerminalLink (delivery/loop.ts), acting as one terminal: what
+// the service's own direct delivery (workers/direct-delivery.ts) talks to, in process instead of
+// over HTTP, through the same protocol mapping as the routes (delivery/protocol.ts).
+import type { TerminalLink } from '../../delivery/loop.js';
+import { offerOf, terminalStateOf } from '../../delivery/protocol.js';
+import type { Principal } from '../store/types.js';
+import type { Jobs } from './jobs.js';
+
+export function inProcessLink(jobs: Jobs, principal: Principal): TerminalLink {
+  return {
+    async next(waitMs, signal) {
+      // The app is closing: wait for this loop to be stopped instead of asking again at once.
+      if (jobs.closing) await new Promise((resolve) => (signal.aborted ? resolve(undefined) : signal.addEventListener('abort', resolve, { once: true })));
+      const offer = await jobs.terminal.next(principal, waitMs, signal);
+      if (!offer && signal.aborted) return {};
+      const view = await jobs.terminal.terminalView(principal);
+      const terminal = view ? { terminal: terminalStateOf(view) } : {};
+      return offer ? { offer: offerOf(offer.job, offer.token, jobs.settings.leaseMs), ...terminal } : terminal;
+    },
+    report: async (r) => ({ aceito: (await jobs.terminal.report(principal, r)).aceito }),
+    renew: async (id, token) => ({ aceito: (await jobs.terminal.renew(principal, { id, token })).aceito }),
+    resume: () => jobs.terminal.resume(principal),
+  };
+}

@@ -1,0 +1,68 @@
+// The job sweeps: leases that ran out (offered again, or failed after the last attempt) and jobs
+// never printed within their time-to-live (expired), as background workers.
+import { periodic, type BackgroundWorker } from '../workers/worker.js';
+import type { JobContext } from './context.js';
+import { fromStates, transition } from './lifecycle.js';
+
+export class JobSweeps {
+  /** Leases are not expired before this time (set when the sweeps start). */
+  private graceUntil = 0;
+
+  constructor(private readonly c: JobContext) {}
+
+  /**
+   * Leases that ran out: offered again, or failed after the last allowed attempt. Not within one
+   * lease length of the service starting: a client could not report while it was down.
+   */
+  async expireLeases(now = new Date()): Promise<number> {
+    if (now.getTime() < this.graceUntil) return 0;
+    const due = await this.c.store.intentions.dueLeases(fromStates('lease-expired'), now, 100);
+    let count = 0;
+    for (const ref of due) {
+      const job = await this.c.store.transaction(async (tx) => {
+        const j = await tx.intentions.get(ref.accountId, ref.id);
+        if (!j || !j.leaseToken || !j.leaseExpiresAt || j.leaseExpiresAt >= now) return undefined;
+        const last = j.tentativas >= this.c.settings.maxAttempts;
+        return transition(
+          tx, this.c.sink, ref, last ? 'attempts-exhausted' : 'lease-expired',
+          { origem: 'server', at: now, motivos: last ? ['lease-expired', 'max-attempts'] : ['lease-expired'], detalhe: `no report within ${this.c.settings.leaseMs} ms (attempt ${j.tentativas} of ${this.c.settings.maxAttempts})` },
+          // Guarded by the lease's end too: a renewal that landed since the read above keeps the job.
+          { leaseToken: null, leaseExpiresAt: null }, { token: j.leaseToken, expiredBy: now },
+        );
+      });
+      if (job) {
+        count++;
+        this.c.queued(job);
+      }
+    }
+    return count;
+  }
+
+  /** Jobs never printed within the time-to-live. */
+  async expireJobs(now = new Date()): Promise<number> {
+    const due = await this.c.store.intentions.dueExpiry(fromStates('expire'), now, 100);
+    let count = 0;
+    for (const ref of due) {
+      const job = await this.c.store.transaction((tx) => transition(tx, this.c.sink, ref, 'expire', { origem: 'server', at: now, motivos: [], detalhe: 'not printed in time' }));
+      if (job) count++;
+    }
+    return count;
+  }
+
+  /** The lease and expiry sweeps, as background workers. */
+  workers(): BackgroundWorker[] {
+    const every = (ms: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(ms / 5)));
+    const leases = periodic('job-leases', every(this.c.settings.leaseMs, 50, 1000), () => this.expireLeases());
+    return [
+      {
+        name: leases.name,
+        start: (log) => {
+          this.graceUntil = Date.now() + this.c.settings.leaseMs;
+          return leases.start(log);
+        },
+        stop: () => leases.stop(),
+      },
+      periodic('job-expiry', every(this.c.settings.ttlMs, 50, 5000), () => this.expireJobs()),
+    ];
+  }
+}

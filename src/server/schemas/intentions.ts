@@ -1,0 +1,141 @@
+// The printing endpoints' schemas (spec §4.2 - §4.4): templates, Insert, GetById, Recompilar,
+// Cancelar, and the job as every answer shows it (the terminal routes' answers too).
+import { Type, type Static } from 'typebox';
+import { errors, ignoreUnknown, KeyQuery, nullable } from './common.js';
+
+export const Template = Type.Object({
+  id: Type.Integer(),
+  nome: Type.String(),
+  codigoImpressora: Type.String(),
+  isGeneric: Type.Boolean(),
+});
+
+export const templatesSchema = {
+  tags: ['printing'],
+  summary: 'All printer templates',
+  querystring: Type.Object(KeyQuery, ignoreUnknown),
+  response: {
+    200: Type.Object({ data: Type.String({ description: 'dd/MM/yyyy HH:mm:ss.fff' }), impressoraTemplates: Type.Array(Template) }),
+    ...errors(401),
+  },
+};
+
+export const InsertBody = Type.Object({
+  referencia: nullable(Type.String()),
+  conteudo: Type.String({ description: 'Text with embedded tags (§4.4)' }),
+  terminalId: nullable(Type.String()),
+  impressoraId: nullable(Type.Union([Type.Integer(), Type.String()])),
+  codigoImpressora: nullable(Type.Union([Type.String(), Type.Integer()])),
+  aguardarClienteIniciarImpressao: nullable(Type.Boolean()),
+  urlCallback: nullable(Type.String({ maxLength: 2000, description: 'Where this job\'s end-of-job webhook also goes (https; README: Webhooks)' })),
+}, ignoreUnknown);
+export type InsertBody = Static<typeof InsertBody>;
+
+const Position = Type.Object({ offset: Type.Integer(), line: Type.Integer(), column: Type.Integer() });
+export const DiagnosticOut = Type.Object({
+  code: Type.String(),
+  severity: Type.String(),
+  message: Type.String(),
+  line: Type.Integer(),
+  column: Type.Integer(),
+  span: Type.Object({ start: Position, end: Position }),
+});
+
+export const JobState = Type.Union(
+  [
+    Type.Literal('held'), Type.Literal('queued'), Type.Literal('acquired'), Type.Literal('printing'), Type.Literal('stopped'),
+    Type.Literal('completed'), Type.Literal('failed'), Type.Literal('canceled'), Type.Literal('expired'),
+  ],
+  { description: 'Internal state: held, queued, acquired, printing, stopped; finals completed, failed, canceled, expired' },
+);
+
+const Reasons = Type.Array(Type.String(), {
+  description: 'Machine-readable reasons (PWG style): media-empty, media-low, cover-open, offline, other, outcome-unknown, lease-expired, max-attempts, no-route, …',
+});
+
+export const HistoryOut = Type.Object({
+  estado: JobState,
+  motivos: Reasons,
+  origem: Type.Union([Type.Literal('server'), Type.Literal('client'), Type.Literal('printer')]),
+  data: Type.String({ description: 'dd/MM/yyyy HH:mm:ss.fff' }),
+  evento: Type.String({ description: 'The lifecycle event, or `ignored-report` for a report recorded and ignored' }),
+  detalhe: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const IntencaoImpressao = Type.Object({
+  id: Type.Integer(),
+  referencia: Type.Union([Type.String(), Type.Null()]),
+  conteudo: Type.String(),
+  terminalId: Type.Union([Type.String(), Type.Null()]),
+  impressoraId: Type.Integer({ description: 'The template used' }),
+  codigoImpressora: Type.String({ description: 'The code of the template used' }),
+  aguardarClienteIniciarImpressao: Type.Boolean(),
+  status: Type.String({
+    description: '`ImpressaoEnviada` while not final; `Impresso` once printed (and at insert for the generic printer without waiting for the client); '
+      + '`FalhaImpressao` (failed), `Cancelado` (canceled), `Expirado` (expired)',
+  }),
+  diagnostics: Type.Array(DiagnosticOut),
+  tamanhoBytes: Type.Integer({ description: 'Size of the compiled ESC/POS output' }),
+  dataCriacao: Type.String({ description: 'dd/MM/yyyy HH:mm:ss.fff' }),
+  estado: JobState,
+  motivos: Reasons,
+  tentativas: Type.Integer({ description: 'Delivery attempts: leases given to a client' }),
+  confirmacao: Type.Union([Type.Literal('none'), Type.Literal('sent'), Type.Literal('printer')], {
+    description: 'How we know it printed: `none` (not printed, or the generic-printer rule), `sent` (every byte written), `printer` (the printer confirmed the end of printing)',
+  }),
+  historico: Type.Array(HistoryOut, { description: 'Every transition, oldest first, and the first 10 reports ignored' }),
+  reportesIgnorados: Type.Integer({ description: 'Reports ignored (a stale token, a final job): all counted, the first 10 also in historico' }),
+});
+
+/** A job without its content, diagnostics and history: the Reportar answer and ListarRetidas' items. */
+export const IntencaoResumo = Type.Object({
+  id: Type.Integer(),
+  referencia: Type.Union([Type.String(), Type.Null()]),
+  terminalId: Type.Union([Type.String(), Type.Null()]),
+  impressoraId: Type.Integer(),
+  codigoImpressora: Type.String(),
+  aguardarClienteIniciarImpressao: Type.Boolean(),
+  status: Type.String(),
+  tamanhoBytes: Type.Integer(),
+  dataCriacao: Type.String({ description: 'dd/MM/yyyy HH:mm:ss.fff' }),
+  estado: JobState,
+  motivos: Reasons,
+  tentativas: Type.Integer(),
+  confirmacao: Type.Union([Type.Literal('none'), Type.Literal('sent'), Type.Literal('printer')]),
+  reportesIgnorados: Type.Integer(),
+}, { description: 'The job without conteudo, diagnostics and historico (GetById has them)' });
+
+export const IntentionResponse = Type.Object({ data: Type.String(), intencaoImpressao: IntencaoImpressao });
+export type IntentionResponse = Static<typeof IntentionResponse>;
+
+export const insertSchema = {
+  tags: ['printing'],
+  summary: 'Compile content for a printer and record a print intention',
+  querystring: Type.Object(KeyQuery, ignoreUnknown),
+  headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 200 })) }),
+  body: InsertBody,
+  response: { 200: IntentionResponse, ...errors(400, 401, 404, 409, 413, 422) },
+};
+
+export const getByIdSchema = {
+  tags: ['printing'],
+  summary: 'Status of a print intention',
+  // Query strings are not coerced (see app.ts), so the integer id is checked by pattern.
+  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
+  response: { 200: IntentionResponse, ...errors(400, 401, 404) },
+};
+
+export const recompileSchema = {
+  tags: ['printing'],
+  summary: "Compile a job again for its terminal's printer now (a job stopped with printer-mismatch after the terminal was linked to another printer, "
+    + 'or one still queued) and queue it; 409 job-not-recompilable otherwise',
+  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
+  response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409, 422) },
+};
+
+export const cancelSchema = {
+  tags: ['printing'],
+  summary: 'Cancel a print intention that no client holds (held, queued or stopped); 409 once a client has acquired it or it is final',
+  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
+  response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409) },
+};

@@ -1,0 +1,103 @@
+// The webhook routes' schemas (issue 12): endpoints of the caller's account, their attempts, replay.
+import { Type } from 'typebox';
+import { WEBHOOK_EVENTS } from '../webhooks/messages.js';
+import { errors, ignoreUnknown, KeyQuery } from './common.js';
+
+const WebhookEvent = Type.Union(WEBHOOK_EVENTS.map((e) => Type.Literal(e)));
+
+export const WebhookEndpointOut = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  enabled: Type.Boolean(),
+  disabledReason: Type.Union([Type.String(), Type.Null()], { description: '`gone` when the receiver answered 410' }),
+  failingSince: Type.Union([Type.String(), Type.Null()], { description: 'Set when a message went dead; cleared by the next delivery' }),
+  secrets: Type.Integer({ description: 'How many secrets sign each message now (2 during a rotation)' }),
+  createdAt: Type.String(),
+});
+
+export const WebhookMessageOut = Type.Object({
+  messageId: Type.String({ description: 'The webhook-id header' }),
+  webhookId: Type.Union([Type.String(), Type.Null()], { description: 'null for an intention\'s urlCallback' }),
+  url: Type.String(),
+  type: Type.String(),
+  intencaoImpressaoId: Type.Integer(),
+  state: Type.String({ description: '`pending`, `delivered` or `dead`' }),
+  attempts: Type.Integer(),
+  nextAttemptAt: Type.Union([Type.String(), Type.Null()]),
+  deliveredAt: Type.Union([Type.String(), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+});
+
+export const WebhookAttemptOut = Type.Object({
+  at: Type.String(),
+  messageId: Type.String(),
+  webhookId: Type.Union([Type.String(), Type.Null()]),
+  url: Type.String(),
+  type: Type.String(),
+  intencaoImpressaoId: Type.Integer(),
+  statusCode: Type.Union([Type.Integer(), Type.Null()]),
+  latencyMs: Type.Integer(),
+  error: Type.Union([Type.String(), Type.Null()]),
+  messageState: Type.String({ description: 'The message\'s state now' }),
+});
+
+const webhookTags = ['webhooks'];
+const WithSecret = Type.Object({ data: Type.String(), webhook: WebhookEndpointOut, secret: Type.String({ description: 'whsec_…: shown only in this answer' }) });
+const WebhookIdBody = { webhookId: Type.String() };
+
+export const webhookInsertSchema = {
+  tags: webhookTags,
+  summary: 'Register a webhook endpoint for the account; the answer carries its secret, shown only this once',
+  querystring: Type.Object(KeyQuery, ignoreUnknown),
+  body: Type.Object({
+    url: Type.String({ maxLength: 2000, description: 'https, or http to a host the operator allowed' }),
+    events: Type.Optional(Type.Array(WebhookEvent, { description: 'Default: every final state; `stopped` only when asked' })),
+  }, ignoreUnknown),
+  response: { 200: WithSecret, ...errors(400, 401) },
+};
+
+export const webhookListSchema = {
+  tags: webhookTags,
+  summary: 'The account\'s webhook endpoints (never their secrets)',
+  querystring: Type.Object(KeyQuery, ignoreUnknown),
+  response: { 200: Type.Object({ data: Type.String(), webhooks: Type.Array(WebhookEndpointOut) }), ...errors(401) },
+};
+
+export const webhookRemoveSchema = {
+  tags: webhookTags,
+  summary: 'Remove a webhook endpoint; its undelivered messages go dead',
+  querystring: Type.Object(KeyQuery, ignoreUnknown),
+  body: Type.Object(WebhookIdBody, ignoreUnknown),
+  response: { 200: Type.Object({ data: Type.String(), removed: Type.String() }), ...errors(400, 401, 404) },
+};
+
+export const webhookRotateSchema = {
+  tags: webhookTags,
+  summary: 'New secret for an endpoint; the previous one keeps signing for 24 hours',
+  querystring: Type.Object(KeyQuery, ignoreUnknown),
+  body: Type.Object(WebhookIdBody, ignoreUnknown),
+  response: { 200: WithSecret, ...errors(400, 401, 404) },
+};
+
+export const webhookLogSchema = {
+  tags: webhookTags,
+  summary: 'Delivery attempts, newest first (time, status code, latency, error)',
+  querystring: Type.Object({
+    ...KeyQuery,
+    webhookId: Type.Optional(Type.String()),
+    messageId: Type.Optional(Type.String()),
+    intencaoImpressaoId: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'At most 1000 (default 100)' })),
+  }, ignoreUnknown),
+  response: { 200: Type.Object({ data: Type.String(), attempts: Type.Array(WebhookAttemptOut), messages: Type.Array(WebhookMessageOut) }), ...errors(400, 401) },
+};
+
+export const webhookReplaySchema = {
+  tags: webhookTags,
+  summary: 'Send a past or dead message again, with the same webhook-id',
+  querystring: Type.Object(KeyQuery, ignoreUnknown),
+  body: Type.Object({ messageId: Type.String() }, ignoreUnknown),
+  response: { 200: Type.Object({ data: Type.String(), message: WebhookMessageOut }), ...errors(400, 401, 404) },
+};

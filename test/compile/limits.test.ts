@@ -1,0 +1,139 @@
+// Compile limits (issue 10, item 1): output bytes, QR codes and diagnostics per job, each found
+// before the work it bounds, each an error or a summary diagnostic with a position.
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import QRCode from '../../src/lower/qrcode-core.js';
+import { conteudo } from '../support/arbitraries.js';
+import { compile, DEFAULT_LIMITS, DIAGNOSTIC_CODES, hasErrors, listing } from '../../src/index.js';
+
+const codes = (r: { diagnostics: { code: string }[] }) => r.diagnostics.map((d) => d.code);
+afterEach(() => vi.restoreAllMocks());
+
+describe('compile limits', () => {
+  it('exports its defaults, and every limit code is in the one catalogue', () => {
+    expect(DEFAULT_LIMITS).toEqual({ maxOutputBytes: 1024 * 1024, maxQrCodes: 16, maxDiagnostics: 100, maxImages: 16, maxImagePixels: 4 * 1024 * 1024 });
+    expect(DIAGNOSTIC_CODES).toMatchObject({
+      'limit/output-too-large': 'error',
+      'limit/too-many-qrcodes': 'error',
+      'limit/diagnostics-truncated': 'info',
+      'limit/too-many-images': 'error',
+      'limit/image-too-large': 'error',
+    });
+  });
+
+  it('keeps the result shape { bytes, diagnostics, records? } for a job over a limit', () => {
+    const over = compile('<qrcode>a</qrcode>'.repeat(17), { printer: 5 });
+    expect(Object.keys(over).sort()).toEqual(['bytes', 'diagnostics']);
+    expect(Object.keys(compile('<qrcode>a</qrcode>'.repeat(17), { printer: 5, records: true })).sort()).toEqual(['bytes', 'diagnostics', 'records']);
+  });
+
+  it('allows the default number of QR codes', () => {
+    const r = compile('<qrcode>a</qrcode>\n'.repeat(16), { printer: 5 });
+    expect(hasErrors(r.diagnostics)).toBe(false);
+    expect(r.bytes.length).toBeGreaterThan(0);
+  });
+
+  it('refuses one QR code too many at that QR code, before building any symbol', () => {
+    const create = vi.spyOn(QRCode, 'create');
+    const r = compile('<qrcode>a</qrcode>\n'.repeat(100_000), { printer: 3 });
+    expect(create).not.toHaveBeenCalled();
+    expect(r.bytes.length).toBe(0);
+    expect(r.diagnostics).toHaveLength(1);
+    expect(r.diagnostics[0]).toMatchObject({ code: 'limit/too-many-qrcodes', severity: 'error', span: { start: { line: 17, column: 1 } } });
+    expect(r.diagnostics[0]!.message).toContain('100000 QR codes');
+  });
+
+  it('takes a lower or a lifted QR limit from the options', () => {
+    expect(codes(compile('<qrcode>a</qrcode>'.repeat(3), { printer: 4, limits: { maxQrCodes: 2 } }))).toEqual(['limit/too-many-qrcodes']);
+    expect(codes(compile('<qrcode>a</qrcode>'.repeat(40), { printer: 4, limits: { maxQrCodes: Infinity } }))).toEqual([]);
+  });
+
+  it('stops emitting at the command where the output passes the byte limit', () => {
+    const line = 'linha de texto\n<paperFeed>';
+    const r = compile(line.repeat(1000), { printer: 5, limits: { maxOutputBytes: 200 } });
+    expect(r.bytes.length).toBe(0);
+    expect(codes(r)).toEqual(['limit/output-too-large']);
+    // Passed within the first few lines, not at the end of the 1,000th.
+    expect(r.diagnostics[0]!.span.start.line).toBeLessThan(20);
+    expect(r.diagnostics[0]!.message).toContain('200 bytes');
+  });
+
+  it('stops at the same command, with the same diagnostic, whether records are kept or not', () => {
+    // The output passes 5 bytes with the text; the next command is the alignment, a command with
+    // no text of its own: compile() used to check the limit there only when keeping records.
+    const s = 'aaaaaaaaaa\n<textAlignCenter>b';
+    const span = (r: ReturnType<typeof compile>) => r.diagnostics.map((d) => [d.code, d.span.start.offset, d.span.end.offset]);
+    const plain = compile(s, { printer: 5, limits: { maxOutputBytes: 5 } });
+    expect(span(plain)).toEqual([['limit/output-too-large', 11, 28]]);
+    expect(span(compile(s, { printer: 5, limits: { maxOutputBytes: 5 }, records: true }))).toEqual(span(plain));
+    expect(listing(s, { printer: 5, limits: { maxOutputBytes: 5 } }).diagnostics).toEqual(plain.diagnostics);
+  });
+
+  it('names the same printed line whether records are kept or not, on ESC/POS and plain text', () => {
+    // Without records the emitter marks a text op once, with them once per printed line: the limit
+    // is passed inside the op, and both must name the line after it (11–22), not the op or the job end.
+    const s = 'aaaaaaaaaa\nbbbbbbbbbb\ncc';
+    const span = (r: ReturnType<typeof compile>) => r.diagnostics.map((d) => [d.code, d.span.start.offset, d.span.end.offset]);
+    for (const printer of [0, 5]) {
+      const plain = compile(s, { printer, limits: { maxOutputBytes: 5 } });
+      expect(span(plain)).toEqual([['limit/output-too-large', 11, 22]]);
+      expect(listing(s, { printer, limits: { maxOutputBytes: 5 } }).diagnostics).toEqual(plain.diagnostics);
+    }
+    // Over the limit only with the last line: no mark follows it without records (found by the property below).
+    const lastLine = compile('\n\n', { printer: 5, limits: { maxOutputBytes: 5 } });
+    expect(span(lastLine)).toEqual([['limit/output-too-large', 1, 2]]);
+    expect(listing('\n\n', { printer: 5, limits: { maxOutputBytes: 5 } }).diagnostics).toEqual(lastLine.diagnostics);
+  });
+
+  it('gives compile() and listing() the same diagnostics for any content and any byte limit', () => {
+    fc.assert(
+      fc.property(conteudo, fc.integer({ min: 1, max: 400 }), fc.constantFrom(0, 1, 3, 5), (s, maxOutputBytes, printer) => {
+        const options = { printer, limits: { maxOutputBytes } };
+        expect(compile(s, options).diagnostics).toEqual(listing(s, options).diagnostics);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses one long text over the byte limit, on ESC/POS and on the generic printer', () => {
+    for (const printer of [0, 5]) {
+      const r = compile('x'.repeat(DEFAULT_LIMITS.maxOutputBytes + 1), { printer });
+      expect(codes(r)).toEqual(['limit/output-too-large']);
+      expect(r.bytes.length).toBe(0);
+    }
+    expect(compile('x'.repeat(DEFAULT_LIMITS.maxOutputBytes - 100), { printer: 0 }).diagnostics).toEqual([]);
+  });
+
+  it('lists at most maxDiagnostics, then one info with the count of the rest', () => {
+    const r = compile('<b>'.repeat(1000), { printer: 5 });
+    expect(r.diagnostics).toHaveLength(101);
+    const last = r.diagnostics[100]!;
+    expect(last).toMatchObject({ code: 'limit/diagnostics-truncated', severity: 'info' });
+    expect(last.message).toMatch(/^900 more diagnostics not listed \(900 warnings\)/);
+    expect(last.span.start.column).toBe(301);
+    expect(hasErrors(r.diagnostics)).toBe(false);
+  });
+
+  it('still lists an error that comes after the cap is full of warnings', () => {
+    const r = compile('<b>'.repeat(150) + '</qrcode>', { printer: 5 });
+    expect(r.diagnostics).toHaveLength(101);
+    expect(hasErrors(r.diagnostics)).toBe(true);
+    expect(codes(r)).toContain('parse/stray-closing-tag');
+    expect(r.diagnostics.find((d) => d.code === 'limit/diagnostics-truncated')!.message).toMatch(/^51 more diagnostics not listed \(51 warnings\)/);
+  });
+
+  it('counts errors it could not list, by severity', () => {
+    const r = compile('</qrcode>'.repeat(130) + '<b>', { printer: 5, limits: { maxDiagnostics: 10 } });
+    expect(r.diagnostics).toHaveLength(11);
+    expect(r.diagnostics.at(-1)!.message).toMatch(/^121 more diagnostics not listed \(120 errors, 1 warning\)/);
+  });
+
+  it('applies to listing() too', () => {
+    expect(listing('<qrcode>a</qrcode>'.repeat(17), { printer: 5 }).diagnostics.map((d) => d.code)).toEqual(['limit/too-many-qrcodes']);
+  });
+
+  it('rejects a limit that is not a whole number as a usage error', () => {
+    expect(() => compile('x', { printer: 5, limits: { maxQrCodes: -1 } })).toThrow(TypeError);
+    expect(() => compile('x', { printer: 5, limits: { maxOutputBytes: Number.NaN } })).toThrow(/maxOutputBytes/);
+  });
+});

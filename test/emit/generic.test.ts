@@ -1,0 +1,39 @@
+// The generic template's plain-text emitter: line ends, alignment, ops it has no use for, records;
+// kept because mutants of src/emit survived without them (`npm run mutation`, bench/MUTATION.md).
+import { describe, expect, it } from 'vitest';
+import { compile, emit, listProfiles, type Op } from '../../src/index.js';
+
+describe('the generic template', () => {
+  const text = (s: string) => Buffer.from(compile(s, { printer: 0 }).bytes).toString('utf8');
+
+  it('ends the pending line before a feed', () => {
+    // GENERICA feeds 3 lines (its feedLines).
+    expect(text('a<paperFeed>b')).toBe(`a\n${'\n'.repeat(loadFeedLines())}b\n`);
+  });
+
+  it('aligns a line as the alignment in force where it starts', () => {
+    const right = text('<textAlignRight>x\n').indexOf('x');
+    expect(right).toBeGreaterThan(0);
+    expect(text('ab<textAlignRight>cd\nef')).toBe(`abcd\n${' '.repeat(right - 1)}ef\n`);
+  });
+
+  it('ignores hand-made ops it has no use for (cut, drawer, condensed), writing and recording nothing', () => {
+    const at = { start: 0, end: 0 };
+    const made: Op[] = [{ op: 'text', text: 'a', ...at }, { op: 'cut', partial: false, ...at }, { op: 'drawer', ...at }, { op: 'condensed', on: true, ...at }, { op: 'text', text: 'b\n', ...at }];
+    const out = emit(made, 0, { records: true });
+    expect(Buffer.from(out.bytes).toString('utf8')).toBe('ab\n');
+    expect(out.records!.map((r) => r.op)).toEqual(['line']);
+  });
+
+  it('keeps records without the source (one span per op)', () => {
+    const out = emit([{ op: 'text', text: 'a\nb', start: 3, end: 6 }], 0, { records: true });
+    expect(out.records!.map((r) => [r.op, r.start, r.end])).toEqual([
+      ['line', 3, 6],
+      ['line', 3, 6],
+    ]);
+  });
+});
+
+function loadFeedLines(): number {
+  return listProfiles()[0]!.feedLines;
+}

@@ -1,0 +1,61 @@
+// Per-model facts are profile data, not code: change the data and the bytes (or the preview)
+// change with it, with no model name anywhere in the passes.
+import { describe, expect, it } from 'vitest';
+import { compile, loadProfile, renderPage, type ProfileInput } from '../../src/index.js';
+import { hex } from '../support/hex.js';
+
+const bytesOf = (conteudo: string, printer: ProfileInput | number) => hex(compile(conteudo, { printer }).bytes);
+
+describe('profile data', () => {
+  it("sends the Bematech QR parameter bytes the profile's qr.params gives", () => {
+    const bema = { extends: 'MAKER1MP4200', qr: { command: 'bematech-gs-k-q', params: '04 00 02' } } as const;
+    expect(bytesOf('<qrcode>abc</qrcode>', bema)).toContain('1d6b5101' + '040002' + '0300616263');
+  });
+
+  it('refuses a Bematech QR profile without its parameter bytes, as a usage error', () => {
+    expect(() => loadProfile({ extends: 'MAKER5T20', qr: { command: 'bematech-gs-k-q' } })).toThrow(/needs qr.params/);
+  });
+
+  it("clamps the native QR module size into the profile's qr.moduleRange, and only there", () => {
+    const daruma = (moduleSize: number, moduleRange?: { min: number; max: number }) =>
+      ({ extends: 'MAKER3DR800', qr: { command: 'daruma-esc-81', moduleSize, ...(moduleRange ? { moduleRange } : {}) } }) as ProfileInput;
+    expect(bytesOf('<qrcode>x</qrcode>', daruma(12))).toContain('1b810300' + '07');
+    expect(bytesOf('<qrcode>x</qrcode>', daruma(1))).toContain('1b810300' + '03');
+    expect(bytesOf('<qrcode>x</qrcode>', daruma(12, { min: 1, max: 16 }))).toContain('1b810300' + '0c');
+  });
+
+  it('sends the line spacing and band ends around ESC * bands that the profile gives', () => {
+    const star = (image: ProfileInput['image']) => ({ extends: 'MAKER5T20', image: { command: 'esc-star-24', ...image } }) as ProfileInput;
+    const epson = bytesOf('<qrcode>x</qrcode>', star({ lineSpacing: '1B 33 18', bandEnd: '0A', lineSpacingReset: '1B 32' }));
+    expect(epson).toMatch(/1b33181b2a21.*0a1b2a21.*0a1b32/);
+    const quiet = bytesOf('<qrcode>x</qrcode>', star({ lineSpacing: null, bandEnd: null, lineSpacingReset: null }));
+    expect(quiet).not.toContain('1b3318');
+    expect(quiet).not.toMatch(/0a1b2a21/);
+  });
+
+  it('brackets a native QR code in the mode-switch commands of qr.bracket, and restores the state after it', () => {
+    const bracketed = { extends: 'MAKER5T20', qr: { command: 'epson-gs-k', bracket: { command: 'epson-gs-k', enter: '1D F9 20 30', leave: '1D F9 20 31' } } } as ProfileInput;
+    const got = bytesOf('<textAlignCenter><textCondensedOn><qrcode>x</qrcode>', bracketed);
+    // enter, centre again, the symbol…, leave, then code page, centre and condensed again.
+    expect(got).toMatch(/1df920301b61011d286b.*1d286b03003151301df920311b74021b61011b4d01/);
+  });
+
+  it('labels and reads the drawer pulse with the pin the profile names', () => {
+    const records = compile('<cashDrawerOpen>', { printer: 5, records: true }).records!;
+    expect(records.find((r) => r.op === 'drawer')!.label).toBe('drawer pulse pin 2');
+    const five = { extends: 'MAKER3DR800', drawerPin: 5 } as ProfileInput;
+    const page = renderPage(compile('<cashDrawerOpen>', { printer: five }).bytes, { printer: five });
+    expect(page.marks.some((m) => m.kind === 'note' && m.label === '⚡ drawer pulse, pin 5')).toBe(true);
+  });
+
+  it('takes the preview width, line pitch and columns from the geometry', () => {
+    const narrow = { extends: 'MAKER5T20', geometry: { dotsPerLine: 384, lineSpacing: 40 } } as ProfileInput;
+    const p = loadProfile(narrow);
+    expect(p.columns).toEqual({ normal: 32, condensed: 42 });
+    expect(p.image!.widthDots).toBe(384);
+    const page = renderPage(compile('a\nb\n', { printer: narrow }).bytes, { printer: narrow });
+    expect(page.width).toBe(384);
+    const ys = page.marks.flatMap((m) => (m.kind === 'text' ? [m.y] : []));
+    expect(ys[1]! - ys[0]!).toBe(40);
+  });
+});
