@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { listProfiles, type Profile } from '../src/index.js';
+import { listProfiles, profileSources, type Profile } from '../src/index.js';
 import { SYMBOLOGIES, SYMBOLOGY_NAMES } from '../src/lower/barcode/symbol.js';
 
 type Row = { what: string; bytes: string; source: string | undefined; checks: string };
@@ -15,7 +15,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 /** The profile's source for a fact: its own entry, else the first of the fallbacks given. */
 function sourceOf(p: Profile, ...paths: string[]): string | undefined {
   for (const path of paths) {
-    const s = p.sources[path];
+    const s = profileSources(p)[path];
     if (s) return `${s.confidence} — ${s.source}`;
   }
   return undefined;

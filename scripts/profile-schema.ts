@@ -2,17 +2,17 @@
 // `npm run profile-schema`. The library loads the JSON, not TypeBox, because building the schema
 // with TypeBox costs more at import than the whole compiler; src/profiles/check.ts checks
 // profiles against the JSON. TypeBox's non-enumerable markers
-// (`~kind`, `~optional`) are written as ordinary keys; src/profiles/profile-schema.ts hides them again.
+// (`~kind`, `~optional`) are left out; src/profiles/profile-schema.ts puts them back.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProfileSchema } from '../src/profiles/schema.js';
 
-/** A copy with every own string key, enumerable or not, so JSON.stringify keeps the markers. */
+/** A copy without TypeBox's `~` markers (profile-schema.ts puts them back at load). */
 function plain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plain);
   if (typeof value !== 'object' || value === null) return value;
   if (Object.getOwnPropertySymbols(value).length) throw new Error('symbol keys do not survive JSON');
-  return Object.fromEntries(Object.getOwnPropertyNames(value).map((key) => [key, plain((value as Record<string, unknown>)[key])]));
+  return Object.fromEntries(Object.getOwnPropertyNames(value).filter((key) => !key.startsWith('~')).map((key) => [key, plain((value as Record<string, unknown>)[key])]));
 }
 
 const out = join(import.meta.dirname, '..', 'src', 'profiles', 'schema.json');

@@ -1,6 +1,6 @@
 // The pipeline as one call, and each stage with resolved diagnostics: parse → lower → emit.
-import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from './diagnostics.js';
-import { emit as emitOps, type EmitOptions, type EmitRecord } from './emit/index.js';
+import { resolveDiagnostics, type Diagnostic } from './diagnostics.js';
+import { emit as emitOps, type EmitRecord } from './emit/index.js';
 import { formatListing } from './inspect/listing.js';
 import { DiagnosticSink, OutputLimitReached, outputTooLarge, resolveLimits, tagCountError, type CompileLimits } from './limits.js';
 import type { ImageSources } from './lower/image.js';
@@ -119,17 +119,4 @@ function limitWithRecords(ops: readonly Op[], profile: Profile, source: string, 
 export function listing(conteudo: string, options: Omit<CompileOptions, 'records'>): { listing: string; diagnostics: Diagnostic[] } {
   const { bytes, diagnostics, records } = compile(conteudo, { ...options, records: true });
   return { listing: formatListing(bytes, records!, conteudo, { printer: options.printer }), diagnostics };
-}
-
-/** Lowers a parsed document for a printer: the IR and the diagnostics of the lowering. */
-export function lower(ast: Document, printer: PrinterRef): { ops: Op[]; diagnostics: Diagnostic[] } {
-  const profile = loadProfile(printer);
-  const raw: RawDiagnostic[] = [];
-  const ops = lowerRaw(ast, profile, raw);
-  return { ops, diagnostics: resolveDiagnostics(ast.source, raw) };
-}
-
-/** Emits IR for a printer; with `records` (and the `source` the ops came from, for per-line spans) also the byte → source map. */
-export function emit(ops: readonly Op[], printer: PrinterRef, options: EmitOptions = {}): { bytes: Uint8Array; records?: EmitRecord[] } {
-  return emitOps(ops, loadProfile(printer), options);
 }

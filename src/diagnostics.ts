@@ -65,6 +65,8 @@ export const DIAGNOSTIC_CODES = {
   'text/marks-removed': 'warning',
   'text/line-too-long': 'info',
   'lower/row-too-wide': 'warning',
+  'lower/invalid-node': 'error',
+  'emit/invalid-op': 'error',
 } as const satisfies Record<string, Severity>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -1,5 +1,7 @@
 // bobina's public API: compile conteudo for a printer, or run the stages one by one.
-export { compile, listing, lower, emit, type CompileOptions, type CompileResult } from './compile.js';
+export { compile, listing, type CompileOptions, type CompileResult } from './compile.js';
+export { lower, emit, type LowerOptions, type EmitResult } from './stages.js';
+export type { EmitOptions } from './emit/index.js';
 export {
   parse,
   escape,
@@ -44,6 +46,7 @@ export {
   COMMAND_KEYS,
 } from './profiles/index.js';
 export { receipt, ReceiptBuilder, type CellSpec, type BarcodeOptions, type QrCodeOptions, type ImageOptions } from './builder/receipt.js';
+export { profileSources, type Sources } from './profiles/sources.js';
 export { DEFAULT_LIMITS, type CompileLimits } from './limits.js';
 export { DIAGNOSTIC_CODES, hasErrors, type Diagnostic, type DiagnosticCode, type Severity, type Span, type Position } from './diagnostics.js';
 export { mnemonic, type EmitRecord, type RecordOp } from './emit/index.js';

@@ -37,7 +37,7 @@ async function bundle(label, contents, resolveDir, options = {}) {
 export async function bundleSizes() {
   const keep = (name) => `globalThis.keep = ${name};`;
   return [
-    await bundle('bobina `compile` (dist/, as installed: with the QR encoder)', `import { compile } from '${rootDir}dist/index.js'; ${keep('compile')}`, rootDir),
+    await bundle('bobina `compile` (dist/, as installed: with everything)', `import { compile } from '${rootDir}dist/index.js'; ${keep('compile')}`, rootDir),
     await bundle('bobina `compile`, without the QR encoder (src/ built as dist/ is, qrcode left out)', `import { compile } from '${rootDir}src/index.ts'; ${keep('compile')}`, rootDir, { external: ['qrcode/*'], plugins: [sideEffectFree(CHEVROTAIN), chevrotainTrim()] }),
     await bundle('bobina, the whole public entry (dist/)', `import * as bobina from '${rootDir}dist/index.js'; ${keep('bobina')}`, rootDir),
     await bundle('esc-pos-encoder@2 (its browser build)', `import E from 'esc-pos-encoder'; ${keep('E')}`, benchDir),
@@ -77,8 +77,8 @@ export function embedSection({ install, bundles, cold, machine, date }) {
   L.push(`\`npm pack\`, then \`npm install --offline\` of the tarball into an empty project (scripts/offline-install.mjs): **${install.packages} packages, ${(install.bytes / 1e6).toFixed(1)} MB** of files (${install.names.join(', ')}). Target: at most ~40 packages and 15 MB.`, '');
   L.push('### Bundled for the browser (esbuild, platform browser, minified, one file)', '', '| entry | minified | gzip |', '|---|---:|---:|');
   for (const b of bundles) L.push(`| ${b.label} | ${kb(b.minBytes)} | ${kb(b.gzipBytes)} |`);
-  const noQr = bundles[1];
-  L.push('', `Target: \`compile\` ≤ 30 KB gzip without the QR encoder: ${kb(noQr.gzipBytes)} (${noQr.gzipBytes <= 30 * 1024 ? '**met**' : '**not met**'}).`, '');
+  const [all, noQr] = bundles;
+  L.push('', `Targets: \`compile\` with everything (raster QR, barcodes, PNG images) ≤ 45 KB gzip (issue 21): ${kb(all.gzipBytes)} (${all.gzipBytes <= 45 * 1024 ? '**met**' : '**not met**'}); without the QR encoder ≤ 30 KB (issue 15): ${kb(noQr.gzipBytes)} (${noQr.gzipBytes <= 30 * 1024 ? '**met**' : '**not met**'}). The profiles' sources (\`profileSources()\`), the disassembler and the stage API's checks are not in a bundle of \`compile\` (test/bundle-size.test.ts).`, '');
   const m = cold.medianMs;
   const ratio = m.bobina / m['esc-pos-encoder@2'];
   L.push(`### Cold start: a fresh process that imports the library and encodes (b) once (median of ${cold.rounds}, interleaved)`, '', '| process | whole process | over the empty process |', '|---|---:|---:|');

@@ -11,7 +11,8 @@ export class SourceLines {
     readonly start: number,
     readonly end: number,
   ) {
-    for (let i = start; i < end; i++) {
+    // Spans past the source (ops built by hand) end with it.
+    for (let i = start, stop = Math.min(end, source.length); i < stop; i++) {
       const c = source.charCodeAt(i);
       if (c === 10 || (c === 13 && source.charCodeAt(i + 1) !== 10)) this.ends.push(i + 1);
     }

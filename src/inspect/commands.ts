@@ -60,15 +60,16 @@ const QR_FUNCTIONS: Record<number, { name: string; effect?: (d: Uint8Array) => E
   0x52: { name: 'QR: transmit size' },
 };
 
-const gsParenK = block16((d) => {
-  const cn = d[0];
-  const fn = QR_FUNCTIONS[d[1] ?? -1];
-  if (cn !== 49 || !fn) return { args: { cn: cn ?? -1, fn: d[1] ?? -1 } };
-  const a: Record<string, ArgValue> = {};
-  if (d[1] === 0x50) a.data = new TextDecoder().decode(d.subarray(3));
-  else if (d.length > 2) a.n = d[2]!;
-  return { args: a, effect: fn.effect?.(d), name: fn.name };
-});
+const gsParenK: Decoder = (b, at) =>
+  block16((d) => {
+    const cn = d[0];
+    const fn = QR_FUNCTIONS[d[1] ?? -1];
+    if (cn !== 49 || !fn) return { args: { cn: cn ?? -1, fn: d[1] ?? -1 } };
+    const a: Record<string, ArgValue> = {};
+    if (d[1] === 0x50) a.data = new TextDecoder().decode(d.subarray(3));
+    else if (d.length > 2) a.n = d[2]!;
+    return { args: a, effect: fn.effect?.(d), name: fn.name };
+  })(b, at);
 
 /** GS k m: Epson's barcode systems, NUL-terminated (0–6) and counted (65–73). */
 const GS_K_TYPES: Readonly<Record<number, Symbology>> = {
@@ -130,13 +131,14 @@ const darumaBarcode: Decoder = (b, at): Decoded | null => {
 };
 
 /** Daruma ESC 0x81: pL pH (k + 2) w e data. */
-const darumaQr = block16((d) => {
-  const data = d.slice(2);
-  return {
-    args: { width: d[0] ?? 0, ecc: d[1] ?? 0, data: new TextDecoder().decode(data) },
-    effect: { type: 'qr', data, size: d[0] ?? 3, ecc: DARUMA_ECC[d[1] ?? 0] ?? 'M' },
-  };
-});
+const darumaQr: Decoder = (b, at) =>
+  block16((d) => {
+    const data = d.slice(2);
+    return {
+      args: { width: d[0] ?? 0, ecc: d[1] ?? 0, data: new TextDecoder().decode(data) },
+      effect: { type: 'qr', data, size: d[0] ?? 3, ecc: DARUMA_ECC[d[1] ?? 0] ?? 'M' },
+    };
+  })(b, at);
 
 /** GS v 0 m xL xH yL yH d: raster bit image; m doubles width (1), height (2) or both (3). */
 const rasterImage: Decoder = (b, at): Decoded | null => {
@@ -214,8 +216,13 @@ const printMode = (v: number[]): Effect => ({
 /** GS ! n: width − 1 in the high nibble, height − 1 in the low one. */
 const charSize = (v: number[]): Effect => ({ type: 'size', width: (v[0]! >> 4) + 1, height: (v[0]! & 15) + 1 });
 
-/** Commands by prefix. Names follow Epson's ESC/POS reference. */
-export const COMMANDS: readonly CommandSpec[] = [
+let made: readonly CommandSpec[] | undefined;
+
+/**
+ * Commands by prefix. Names follow Epson's ESC/POS reference. Made on first use, so that a bundle
+ * of the compiler alone (which never disassembles) leaves the table and its decoders out.
+ */
+export const commandSpecs = (): readonly CommandSpec[] => (made ??= [
   { prefix: [0x0a], name: 'print and line feed', decode: none({ type: 'lf' }) },
   { prefix: [0x0c], name: 'print and return to standard mode', decode: none({ type: 'lf' }) },
   { prefix: [0x0d], name: 'carriage return', decode: none() },
@@ -295,4 +302,4 @@ export const COMMANDS: readonly CommandSpec[] = [
   { prefix: [GS, c('w')], name: 'barcode width', decode: args(['n'], (v) => ({ type: 'barcode-module', dots: v[0]! })) },
   // MP-4200 TH manual: "the new mode starts as the printer has been just initialized (ESC @)".
   { prefix: [GS, 0xf9, 0x20], name: 'select command language (Bematech)', decode: args(['n'], () => ({ type: 'reset' }), (v) => ({ language: v[0] === 0x31 || v[0] === 1 ? 'ESC/POS' : 'ESC/Bema' })) },
-];
+]);

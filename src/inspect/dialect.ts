@@ -4,7 +4,7 @@
 // ESC E / ESC F are bold on / off, ESC W n / ESC w n double width / height).
 import { COMMAND_KEYS, COMMANDS as PROFILE_COMMANDS, type Meaning } from '../profiles/commands.js';
 import { loadProfile, type PrinterRef, type Profile } from '../profiles/index.js';
-import { CODEPAGES, COMMANDS, type CommandSpec } from './commands.js';
+import { CODEPAGES, commandSpecs, type CommandSpec } from './commands.js';
 
 export { CODEPAGES };
 import { args, none } from './decoders.js';
@@ -35,8 +35,10 @@ function index(specs: readonly CommandSpec[]): Map<number, CommandSpec[]> {
   return map;
 }
 
-/** The plain Epson ESC/POS dialect. */
-export const BASE: Dialect = { byFirst: index(COMMANDS), encoding: 'cp850' };
+let base: Dialect | undefined;
+
+/** The plain Epson ESC/POS dialect (made on first use, as the command table). */
+export const baseDialect = (): Dialect => (base ??= { byFirst: index(commandSpecs()), encoding: 'cp850' });
 
 /** The first table entry matching at `i`, if any. */
 export function match(d: Dialect, b: Uint8Array, i: number): CommandSpec | undefined {
@@ -47,7 +49,7 @@ export function match(d: Dialect, b: Uint8Array, i: number): CommandSpec | undef
 
 /** Does the base table already read `bytes` as one known command with `effect`? */
 function baseAgrees(bytes: Uint8Array, effect: Effect): boolean {
-  const spec = match(BASE, bytes, 0);
+  const spec = match(baseDialect(), bytes, 0);
   const r = spec?.decode(bytes, spec.prefix.length);
   if (!r || r.end !== bytes.length) {
     // A sequence of base commands (the MP-4200 init: GS F9 20 31 then ESC @) is fine when its last one agrees.
@@ -89,7 +91,7 @@ export function dialectFor(printer: PrinterRef): Dialect {
   // A printer whose ESC * bands end with nothing prints each band by itself (Daruma), not at the next LF.
   if (profile.image?.command === 'esc-star-24' && profile.image.bandEnd === null) extra.push(selfPrintingBands());
   // Profile entries first: on equal prefixes (Daruma's bare ESC p) the stable sort keeps them ahead.
-  return { byFirst: index([...extra, ...COMMANDS]), encoding: profile.codepage.encoding };
+  return { byFirst: index([...extra, ...commandSpecs()]), encoding: profile.codepage.encoding };
 }
 
 type SizeParam = 'w' | 'h' | 'wh';
@@ -126,7 +128,7 @@ function sizeCommands(hex: string, label: string): CommandSpec[] {
 
 /** ESC * read as a band the printer prints at once, like a raster image, instead of buffering it. */
 function selfPrintingBands(): CommandSpec {
-  const base = match(BASE, Uint8Array.of(0x1b, 0x2a), 0)!;
+  const base = match(baseDialect(), Uint8Array.of(0x1b, 0x2a), 0)!;
   return {
     ...base,
     name: `${base.name} (printed at once)`,

@@ -4,6 +4,7 @@
 // sources could not settle a choice, each alternative labelled with the override that selects
 // it (profile data: `selftest`), then both cuts. One conteudo, parsed once: every span and
 // diagnostic is the page's own; parts printed with an alternative are lowered and emitted with it.
+import { profileSources } from '../profiles/sources.js';
 import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from '../diagnostics.js';
 import { emit } from '../emit/index.js';
 import type { EmitRecord } from '../emit/records.js';
@@ -60,7 +61,7 @@ function describeProfile(p: Profile): string[] {
     lines.push(`qr           ${p.qr.command}, ${p.qr.moduleSize} dots, ECC ${p.qr.ecc}`);
     if (p.image) lines.push(`image        ${p.image.command}, ${p.image.widthDots} dots`);
   }
-  const sources = Object.entries(p.sources);
+  const sources = Object.entries(profileSources(p));
   lines.push(sources.length ? 'sources (H/M/L confidence):' : 'sources: all defaults are high confidence');
   for (const [path, s] of sources) lines.push(`${s.confidence} ${path}: ${s.source}`);
   return lines;

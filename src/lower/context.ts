@@ -37,7 +37,7 @@ export interface LowerContext {
   limits?: Pick<CompileLimits, 'maxImagePixels'>;
   /** `'word'`: printed lines wider than the paper are wrapped at spaces (compile's `wrap`). */
   wrap?: 'none' | 'word';
-  /** The printed line so far (layout-lines.ts); made on first use. */
+  /** The printed line so far (layout-lines.ts). */
   line?: LineState;
   /** The last op lowerText wrote (the one text right after it joins, if nothing came between). */
   lastText?: Extract<Op, { op: 'text' }>;

@@ -40,7 +40,9 @@ export const lowerImage: Lowering<ImageNode> = (node, ctx) => {
     if (w * h > max) return fail('limit/image-too-large', `${what} is ${w}×${h} = ${w * h} pixels, more than ${max} (the limit maxImagePixels): not printed`);
   }
   let bitmap: Bitmap;
-  if ('bits' in source && source.width === width) bitmap = source;
+  // As given only when its rows are exactly as wide as the raster command sends them (a padded row
+  // would put its padding, read as the next row's bytes, out of step with the command's header).
+  if ('bits' in source && source.width === width && source.bytesPerRow === (width + 7) >> 3) bitmap = source;
   else {
     const grey = 'bits' in source ? bitmapGrey(source) : decodePng(source, max);
     if ('error' in grey) return fail('lower/image-unreadable', `unreadable PNG: ${grey.error}`);
@@ -62,8 +64,18 @@ function resolve(src: string, images: ImageSources | undefined): Uint8Array | Bi
     return `no image named "${src}" was given to compile (${names.length ? `given: ${names.join(', ')}` : 'pass it as images: { name: pngBytes }'})`;
   }
   if (image instanceof Uint8Array) return image;
-  const ok = Number.isInteger(image?.width) && Number.isInteger(image?.height) && image.width > 0 && image.height > 0 && image.bytesPerRow >= (image.width + 7) >> 3 && image.bits instanceof Uint8Array && image.bits.length >= image.bytesPerRow * image.height;
-  return ok ? image : `image "${src}" is neither PNG bytes (a Uint8Array) nor a bitmap { width, height, bytesPerRow, bits }`;
+  return isBitmap(image) ? image : `image "${src}" is neither PNG bytes (a Uint8Array) nor a bitmap { width, height, bytesPerRow, bits }`;
+}
+
+/** A bitmap whose rows all lie within its bits (any other value, whatever it holds, is not one). */
+export function isBitmap(image: unknown): image is Bitmap {
+  const b = image as Bitmap | null | undefined;
+  return (
+    typeof b === 'object' && b !== null &&
+    Number.isSafeInteger(b.width) && Number.isSafeInteger(b.height) && b.width > 0 && b.height > 0 &&
+    Number.isSafeInteger(b.bytesPerRow) && b.bytesPerRow >= (b.width + 7) >> 3 &&
+    b.bits instanceof Uint8Array && b.bits.length >= b.bytesPerRow * b.height
+  );
 }
 
 /** A 1-bit bitmap as grey levels (for scaling it to another width). */

@@ -55,22 +55,14 @@ export interface LowerOptions {
 
 /** Lowers a document for one profile; diagnostics are appended to `diagnostics`. */
 export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagnostic[], options: LowerOptions = {}): Op[] {
-  const out: Op[] = [];
-  const ctx: LowerContext = {
-    profile,
-    out,
-    diagnostics,
-    text: { codepage: codepage(profile.codepage.encoding), printer: profile.printer, diagnostics },
-    state: initialState(),
-    // Made here rather than on first use: a context whose shape changes mid-pass slows every lowering.
-    line: newLineState(),
-    ...(options.limits && { limits: options.limits }),
-    ...(options.images && { images: options.images }),
-    ...(options.wrap && { wrap: options.wrap }),
-  };
+  const ctx = lowerContext(profile, diagnostics, options);
   for (const node of ast.children) {
     try {
-      (LOWERINGS[node.type] as (node: Node, ctx: LowerContext) => void)(node, ctx);
+      // Text and commands are nearly every node of a receipt: called directly, without the table's
+      // keyed lookup (megamorphic once a receipt has both); every other node through the table.
+      if (node.type === 'text') lowerText(node, ctx);
+      else if (node.type === 'command') lowerCommand(node, ctx);
+      else (LOWERINGS[node.type] as (node: Node, ctx: LowerContext) => void)(node, ctx);
     } catch (error) {
       // A failure of bobina itself (a bug, a broken install) is reported as itself, on the node
       // it hit, and never as a user-facing code such as lower/qr-too-long.
@@ -78,7 +70,27 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
     }
   }
   finishLines(ctx);
-  return out;
+  return ctx.out;
+}
+
+/**
+ * A fresh lowering context: nothing written yet, the initial state in force. Every field is there
+ * from the start (undefined when absent), so every context has one shape and the lowerings' loads
+ * from it stay monomorphic.
+ */
+export function lowerContext(profile: Profile, diagnostics: RawDiagnostic[], options: LowerOptions = {}): LowerContext {
+  return {
+    profile,
+    out: [],
+    diagnostics,
+    text: { codepage: codepage(profile.codepage.encoding), printer: profile.printer, diagnostics },
+    state: initialState(),
+    limits: options.limits,
+    images: options.images,
+    wrap: options.wrap,
+    line: newLineState(),
+    lastText: undefined,
+  };
 }
 
 export { OUTCOMES } from './commands.js';

@@ -44,31 +44,55 @@ const ELEMENTS: ReadonlySet<string> = new Set(ELEMENT_TAGS);
 const isCommand = (name: string) => Object.hasOwn(TAGS, name);
 const isKnown = (name: string) => isCommand(name) || ELEMENTS.has(name);
 
+/** What the builder holds between documents (nothing is ever added to it). */
+const NONE: never[] = [];
+
 export class AstBuilder {
   private source = '';
-  private children: Node[] = [];
-  private diagnostics: RawDiagnostic[] = [];
+  private children: Node[] = NONE;
+  private diagnostics: RawDiagnostic[] = NONE;
+  /**
+   * Where the next `&` of the source is, at or after the token being read (-1: none left). Most
+   * receipts have none, and a text token holds one exactly when it lies inside it: no token is
+   * scanned for `&` itself.
+   */
+  private nextAmp = -1;
   /** `tags: 'partner'`: only the partner's eight tags are commands. */
   private partner = false;
   /** The open `<barcode>`, `<row>` or `<cell>`, when there is one. */
   private readonly containers = new Containers();
+  /** The containers have this document (given on first use, `box`: most receipts never need them). */
+  private attached = false;
 
   /** Starts a document; diagnostics are appended to `diagnostics`. */
   begin(source: string, diagnostics: RawDiagnostic[], tags: TagSet = 'all'): void {
     this.source = source;
     this.children = [];
     this.diagnostics = diagnostics;
+    this.nextAmp = source.indexOf('&');
     this.partner = tags === 'partner';
-    this.containers.begin(source, this.children, diagnostics);
+    this.attached = false;
+  }
+
+  /** The containers, given this document first if they do not have it yet. */
+  private get box(): Containers {
+    if (!this.attached) {
+      this.containers.begin(this.source, this.children, this.diagnostics);
+      this.attached = true;
+    }
+    return this.containers;
   }
 
   end(): Document {
-    this.containers.end();
+    if (this.attached) {
+      this.containers.end();
+      this.containers.begin('', NONE, NONE);
+      this.attached = false;
+    }
     const doc: Document = { type: 'document', source: this.source, children: this.children };
     this.source = '';
-    this.children = [];
-    this.diagnostics = [];
-    this.containers.begin('', [], []);
+    this.children = NONE;
+    this.diagnostics = NONE;
     return doc;
   }
 
@@ -91,7 +115,10 @@ export class AstBuilder {
   text(token: IToken): void {
     const { image } = token;
     const start = token.startOffset;
-    if (image.indexOf('&') < 0) this.appendText(image, start, start + image.length);
+    const end = start + image.length;
+    let amp = this.nextAmp;
+    if (amp >= 0 && amp < start) amp = this.nextAmp = this.source.indexOf('&', start);
+    if (amp < 0 || amp >= end) this.appendText(image, start, end);
     else this.textWithEscapes(image, start);
   }
 
@@ -105,6 +132,11 @@ export class AstBuilder {
       this.children.push({ type: 'command', command: plain.command, tag: plain.tag, start, end });
       return;
     }
+    this.tagWithParts(image, start, end);
+  }
+
+  /** Any tag but a known command written `<name>` (kept apart so that the common case stays small enough to inline). */
+  private tagWithParts(image: string, start: number, end: number): void {
     const parts = readTag(this.source, start);
     const { name } = parts;
     if (this.partner && isKnown(name) && !PARTNER_TAGS.has(name)) return this.disabled(image, name, start, end);
@@ -128,7 +160,7 @@ export class AstBuilder {
   /** `</qrcode>` with no opening tag: dropped, with an error. */
   strayClose(token: IToken): void {
     const start = token.startOffset;
-    this.containers.stray(QRCODE_TAG, start, start + token.image.length);
+    this.box.stray(QRCODE_TAG, start, start + token.image.length);
   }
 
   /** `<qrcode …>data</qrcode>`; data and the closing tag may be missing (an unclosed qrcode). */
@@ -172,18 +204,18 @@ export class AstBuilder {
         return;
       }
       case 'barcode':
-        return this.containers.openBarcode(barcodeOpen(parts, start, end, d), parts.selfClosing, start, end);
+        return this.box.openBarcode(barcodeOpen(parts, start, end, d), parts.selfClosing, start, end);
       case 'row':
         noAttributes('row', parts, start, end, d);
-        return this.containers.openRow(parts.selfClosing, start, end);
+        return this.box.openRow(parts.selfClosing, start, end);
       default: // cell, outside a row
-        this.containers.misplaced(`<${parts.name}> must be inside a <row>: it is left out`, start, end);
+        this.box.misplaced(`<${parts.name}> must be inside a <row>: it is left out`, start, end);
     }
   }
 
   /** `</name>`: closes nothing here (a container's closing tag is stray), or is text. */
   private closingTag(parts: TagParts, image: string, start: number, end: number): void {
-    if (CONTAINER_TAGS.has(parts.name) && !parts.selfClosing) return this.containers.stray(parts.name, start, end);
+    if (CONTAINER_TAGS.has(parts.name) && !parts.selfClosing) return this.box.stray(parts.name, start, end);
     this.unknown(image, parts, start, end);
   }
 

@@ -45,7 +45,6 @@ export class Containers {
     this.mode = Mode.None;
     this.barcode = undefined;
     this.cell = undefined;
-    this.cells = [];
   }
 
   /** A container is open: every token goes to it. */
@@ -176,8 +175,7 @@ export class Containers {
 
   private closeRow(end: number): void {
     this.children.push({ type: 'row', cells: this.cells, start: this.rowStart, end });
-    this.cells = [];
-    this.mode = Mode.None;
+    this.mode = Mode.None; // (openRow gives the next row its own cells)
   }
 
   private closeBarcode(dataEnd: number, end: number): void {

@@ -217,11 +217,17 @@ export const ProfileSchema = Type.Object({
   ),
   /** Status queries and end-of-print confirmation for delivery (status-schema.ts); null: none. */
   status: Type.Optional(Type.Union([StatusSchema, Type.Null()])),
-  sources: Type.Record(Type.String(), Source),
+  /**
+   * Where the profile's facts come from: path → source and confidence. A built-in's are kept apart
+   * (builtin/sources/, read by profileSources()), so a profile object gives only its own.
+   */
+  sources: Type.Optional(Type.Record(Type.String(), Source)),
 });
 
 /** A printer profile as written in JSON (after `extends` is resolved). */
 export type ProfileData = Static<typeof ProfileSchema>;
+/** Where one fact of a profile comes from, and how sure that is. */
+export type Source = Static<typeof Source>;
 export type Commands = Static<typeof CommandsSchema>;
 export type QrCommand = ProfileData['qr']['command'];
 export type ImageCommand = NonNullable<ProfileData['image']>['command'];

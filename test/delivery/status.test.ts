@@ -2,7 +2,7 @@
 // dialect, in every state, over real sockets on 127.0.0.1; and the reply bits read and written by
 // the same rules.
 import { describe, expect, it } from 'vitest';
-import { listProfiles, loadProfile } from '../../src/index.js';
+import { listProfiles, loadProfile, profileSources } from '../../src/index.js';
 import { normaliseReasons, openPrinter, stopsPrinting, type VirtualState } from '../../src/delivery/index.js';
 import { readReply, statusPlan, writeReply, isGenuineReply } from '../../src/delivery/status.js';
 import { virtualPrinter } from './helpers.js';
@@ -22,7 +22,7 @@ describe('status from profile data', () => {
   it('gives every template but the generic one status queries, each reply rule with a source', () => {
     expect(listProfiles().filter((p) => !p.status).map((p) => p.code)).toEqual(['GENERICA']);
     for (const p of withStatus) {
-      expect(p.sources['status']).toBeDefined();
+      expect(profileSources(p)['status']).toBeDefined();
       for (const q of p.status!.queries) expect(q.idle.split(' ')).toHaveLength(q.replyLength);
     }
     expect(loadProfile('MAKER5T20').status!.confirm).toBeTruthy();

@@ -1,11 +1,13 @@
 // The style and size ops in the emitter, built by hand as the stage API allows: bytes from the
 // profile, sizes held within 1 and the profile's largest, and nothing (never a throw) for a style
-// the printer has no command for.
+// the printer has no command for. This is the emitter itself (src/emit): the public emit() checks
+// hand-built ops first and refuses a malformed one (test/stages-safety.test.ts).
 import { describe, expect, it } from 'vitest';
-import { emit, listProfiles, loadProfile, type Op } from '../../src/index.js';
+import { emit } from '../../src/emit/index.js';
+import { listProfiles, loadProfile, type Op } from '../../src/index.js';
+import { hexSpaced } from '../support/hex.js';
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex').replace(/(..)/g, '$1 ').trim().toUpperCase();
-const body = (ops: Op[], printer: string | number) => hex(emit(ops, loadProfile(printer), { prologue: false }).bytes);
+const body = (ops: Op[], printer: string | number) => hexSpaced(emit(ops, loadProfile(printer), { prologue: false }).bytes);
 const at = { start: 0, end: 0 };
 
 describe('style and size ops in the emitter', () => {

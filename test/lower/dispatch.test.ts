@@ -3,7 +3,9 @@
 // print exactly as before; the state in force follows the commands really sent.
 import { describe, expect, it } from 'vitest';
 import { compile, lower, parse, type NodeType } from '../../src/index.js';
+import type { RawDiagnostic } from '../../src/diagnostics.js';
 import { COMMAND_LOWERINGS } from '../../src/lower/commands.js';
+import { lowerRaw } from '../../src/lower/index.js';
 import { initialState, type LowerContext } from '../../src/lower/context.js';
 import { loadProfile } from '../../src/profiles/index.js';
 import { codepage } from '../../src/text/codepage.js';
@@ -55,9 +57,16 @@ describe('the lowering table', () => {
   });
 
   it('names the construct it failed on in lower/internal-error', () => {
-    const { diagnostics } = lower({ type: 'document', source: 'xx', children: [{ type: 'rule', char: '-', start: 0, end: 2 }, { type: 'bogus' as 'rule', char: '-', start: 0, end: 2 }] }, 'MAKER5T20');
+    // Past the public lower()'s checks (which refuse such a node: lower/invalid-node), as a bug would be.
+    const diagnostics: RawDiagnostic[] = [];
+    lowerRaw({ type: 'document', source: 'xx', children: [{ type: 'rule', char: '-', start: 0, end: 2 }, { type: 'bogus' as 'rule', char: '-', start: 0, end: 2 }] }, loadProfile('MAKER5T20'), diagnostics);
     expect(diagnostics.map((d) => d.code)).toEqual(['lower/internal-error']);
     expect(diagnostics[0]!.message).toContain('internal error while lowering <bogus>');
+  });
+
+  it('refuses a node of no known type through the public lower() (lower/invalid-node), lowering the rest', () => {
+    const { diagnostics } = lower({ type: 'document', source: 'xx', children: [{ type: 'rule', char: '-', start: 0, end: 2 }, { type: 'bogus' as 'rule', char: '-', start: 0, end: 2 }] }, 'MAKER5T20');
+    expect(diagnostics.map((d) => d.code)).toEqual(['lower/invalid-node']);
   });
 });
 

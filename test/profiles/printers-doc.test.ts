@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listProfiles } from '../../src/index.js';
+import { listProfiles, profileSources } from '../../src/index.js';
 import { printersDoc } from '../../scripts/printers-doc.js';
 
 const committed = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'printers.md'), 'utf8');
@@ -16,9 +16,9 @@ describe('docs/printers.md', () => {
   it('gives every command of every ESC/POS template a source and a confidence', () => {
     for (const p of listProfiles().filter((p) => p.output === 'escpos')) {
       for (const key of Object.keys(p.commands!)) {
-        expect(p.sources[`commands.${key}`], `${p.code} commands.${key}`).toBeDefined();
+        expect(profileSources(p)[`commands.${key}`], `${p.code} commands.${key}`).toBeDefined();
       }
-      for (const path of ['codepage.select', 'qr.command', 'image.command', 'geometry']) expect(p.sources[path], `${p.code} ${path}`).toBeDefined();
+      for (const path of ['codepage.select', 'qr.command', 'image.command', 'geometry']) expect(profileSources(p)[path], `${p.code} ${path}`).toBeDefined();
     }
   });
 });

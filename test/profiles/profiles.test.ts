@@ -1,6 +1,6 @@
 // Profiles: data validated at load, found by id or code, extendable by users.
 import { describe, expect, it } from 'vitest';
-import { COMMAND_KEYS, COMMANDS, compile, listProfiles, loadProfile, ProfileError, type ProfileInput } from '../../src/index.js';
+import { COMMAND_KEYS, COMMANDS, compile, listProfiles, loadProfile, ProfileError, profileSources, type ProfileInput } from '../../src/index.js';
 import { commandRows } from '../../src/profiles/index.js';
 
 describe('profiles', () => {
@@ -25,9 +25,9 @@ describe('profiles', () => {
   });
 
   it('keeps a source for every entry PRINTERS.md marks M or L', () => {
-    expect(Object.keys(loadProfile(3).sources)).toContain('image.command');
-    expect(loadProfile(2).sources['commands.cutFull']!.confidence).toBe('L');
-    for (const p of listProfiles()) for (const s of Object.values(p.sources)) expect(s.source.length).toBeGreaterThan(0);
+    expect(Object.keys(profileSources(3))).toContain('image.command');
+    expect(profileSources(2)['commands.cutFull']!.confidence).toBe('L');
+    for (const p of listProfiles()) for (const s of Object.values(profileSources(p))) expect(s.source.length).toBeGreaterThan(0);
   });
 
   it('builds a user profile on top of a template with extends', () => {
@@ -137,5 +137,25 @@ describe('the self-test rows', () => {
     expect(rows.map(([row]) => row)).toEqual([...new Set(COMMAND_KEYS.map((k) => COMMANDS[k].row))]);
     for (const [row, keys] of rows) for (const key of keys) expect(COMMANDS[key].row).toBe(row);
     expect(rows.find(([row]) => row === 'align L/C/R')![1]).toEqual(['alignLeft', 'alignCenter', 'alignRight']);
+  });
+});
+
+describe('profileSources', () => {
+  it('gives a template its own sources over those of the baseline it extends', () => {
+    // The T20 says nothing of ESC d itself: that source is escpos-base's; its QR source is its own.
+    expect(profileSources('MAKER5T20')['commands.feed']!.source).toMatch(/ESC d n/);
+    expect(profileSources(5)['qr.command']!.source).toMatch(/TM-T20/);
+    expect(profileSources(0)).toEqual({});
+  });
+
+  it('gives a profile object the template’s sources under its own', () => {
+    const own = { confidence: 'H' as const, source: 'measured on our printer' };
+    const sources = profileSources({ extends: 'MAKER5T20', commands: { cutFull: '1D 56 00' }, sources: { 'commands.cutFull': own } });
+    expect(sources['commands.cutFull']).toEqual(own);
+    expect(sources['qr.command']).toEqual(profileSources(5)['qr.command']);
+  });
+
+  it('keeps the sources out of the loaded profile, which compiling reads', () => {
+    for (const p of listProfiles()) expect(p.sources).toBeUndefined();
   });
 });

@@ -1,0 +1,39 @@
+// compile(), bundled for the browser as an app bundles it from the installed package (dist/,
+// esbuild, minified, one file): at most 45 KB gzip with everything it can print (raster QR,
+// barcodes, PNG images), and nothing only other entry points read — the profiles' sources, the
+// disassembler's command table, the stage API's checks (issue 21 §6). Needs `npm run build`.
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './support/cli.js';
+
+let code: string;
+
+beforeAll(async () => {
+  const built = await esbuild.build({
+    stdin: { contents: `import { compile } from '${join(ROOT, 'dist', 'index.js')}'; globalThis.keep = compile;`, resolveDir: ROOT, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  code = built.outputFiles[0]!.text;
+}, 60_000);
+
+describe('compile() bundled for the browser', () => {
+  it('is at most 45 KB gzip, with the QR, barcode and PNG code in it', () => {
+    expect(code).toContain('too big to be stored'); // qrcode's encoder
+    expect(code).toContain('IHDR'); // the PNG decoder
+    expect(gzipSync(code).length).toBeLessThanOrEqual(45 * 1024);
+  });
+
+  it('leaves out the profiles’ sources, the disassembler table and the stage checks', () => {
+    expect(code).not.toMatch(/pyescpos|the TM-T20 is the ESC\/POS reference printer/); // sources only
+    expect(code).not.toContain('print raster bit image'); // the disassembler's name for GS v 0
+    expect(code).not.toContain('not an array of ops'); // a stage check's message
+  });
+});
