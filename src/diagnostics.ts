@@ -113,18 +113,26 @@ function lineStarts(source: string): number[] {
   return starts;
 }
 
-/** Resolves raw diagnostics against their source, in source order. */
+/**
+ * Resolves raw diagnostics against their source, in source order; the summary of those left out
+ * (limit/diagnostics-truncated) comes last, wherever its span starts (a diagnostic found late,
+ * such as a long line's, may be left out although it starts early).
+ */
 export function resolveDiagnostics(source: string, raw: readonly RawDiagnostic[]): Diagnostic[] {
   if (raw.length === 0) return [];
   const index = new LineIndex(source);
   return [...raw]
-    .sort((a, b) => a.start - b.start)
+    .sort((a, b) => lastIfSummary(a) - lastIfSummary(b) || a.start - b.start)
     .map((d) => ({
       code: d.code,
       severity: DIAGNOSTIC_CODES[d.code],
       message: d.message,
       span: index.span(d.start, d.end),
     }));
+}
+
+function lastIfSummary(d: RawDiagnostic): number {
+  return d.code === 'limit/diagnostics-truncated' ? 1 : 0;
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
