@@ -9,7 +9,10 @@
 //    definition checks (skipped), the optimisation (off), line-break analysis (off with
 //    "onlyOffset") and the ASCII-class fast path (only for RegExps without flags). In its place, a
 //    module whose parser throws if it is ever asked to parse.
-// 3. The lexer-definition checks (`skipValidations: false`): bobina's tests run them on a lexer
+// 3. Its "first char" analysis of RegExps (lib/src/scan/reg_exp.js, 3 KB minified): called only for
+//    the optimisation (off with safeMode), line-break analysis (off with "onlyOffset") and the
+//    definition checks (left out, below). In its place, a module whose functions throw if called.
+// 4. The lexer-definition checks (`skipValidations: false`): bobina's tests run them on a lexer
 //    built from node_modules; in the bundle, a Lexer asked for them throws instead.
 //
 // The tests build a lexer with chevrotain's checks from node_modules (not trimmed), and compare the
@@ -39,8 +42,15 @@ export class RegExpParser { pattern() { throw new Error(LEFT_OUT); } }
 export class BaseRegExpVisitor { visit() { throw new Error(LEFT_OUT); } }
 `;
 
+const REG_EXP_STUB = `/*! bobina's build replaced chevrotain's lib/src/scan/reg_exp.js with this stub (scripts/chevrotain-trim.mjs): bobina's lexer never analyses a RegExp. */
+export const failedOptimizationPrefixMsg = "";
+function leftOut() { throw new Error("bobina's build leaves out chevrotain's RegExp analysis (scripts/chevrotain-trim.mjs)"); }
+export { leftOut as getOptimizedStartCodesIndices, leftOut as canMatchCharCode };
+`;
+
 const LEXER_PUBLIC = /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer_public\.js$/;
 const LEXER = /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer\.js$/;
+const REG_EXP = /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]reg_exp\.js$/;
 const REGEXP_TO_AST = /[\\/]node_modules[\\/]@chevrotain[\\/]regexp-to-ast[\\/]lib[\\/]src[\\/]api\.js$/;
 
 export function chevrotainTrim() {
@@ -65,6 +75,7 @@ export function chevrotainTrim() {
         }
         return { contents: PUBLIC_CHANGED + source.replace(CHECKS, 'checksLeftOut(') + CHECKS_LEFT_OUT, loader: 'js' };
       });
+      build.onLoad({ filter: REG_EXP }, () => ({ contents: REG_EXP_STUB, loader: 'js' }));
       build.onLoad({ filter: REGEXP_TO_AST }, () => ({ contents: REGEXP_TO_AST_STUB, loader: 'js' }));
     },
   };
