@@ -1,10 +1,11 @@
-// An esbuild plugin that leaves out of the bundle two parts of chevrotain's lexer that bobina's
+// An esbuild plugin that leaves out of the bundle the parts of chevrotain's lexer that bobina's
 // lexer (src/parse/tokens.ts: safeMode, skipValidations, positionTracking "onlyOffset", every
 // RegExp pattern with a flag) never runs, and that every process would otherwise pay for at start:
 //
 // 1. The 65,536-entry char-code table chevrotain fills at the first `new Lexer()` whatever the
 //    options. Only the first-character optimisation reads it, and safeMode turns that off; the
-//    table is now filled only when safeMode is off (~7.7 M instructions at every start).
+//    table is now filled only when safeMode is off (~7.7 M instructions at every start), and the
+//    optimisation's analysis itself (run only with safeMode off) is replaced by a throw.
 // 2. @chevrotain/regexp-to-ast (a parser of RegExp sources, 10 KB minified): used only by the
 //    definition checks (skipped), the optimisation (off), line-break analysis (off with
 //    "onlyOffset") and the ASCII-class fast path (only for RegExps without flags). In its place, a
@@ -19,7 +20,15 @@
 // trimmed build's bytes with the source's for every fixture and template (test/browser-bundle.test.ts,
 // test/startup.test.ts). A chevrotain update that moves the code below fails the build here.
 
-const CHANGED = "/*! bobina's build changed this file (scripts/chevrotain-trim.mjs): the char-code table is filled only when safeMode is off. */\n";
+const CHANGED = "/*! bobina's build changed this file (scripts/chevrotain-trim.mjs): the char-code table is filled only when safeMode is off, and the first-char optimisation is left out. */\n";
+
+// The first-char optimisation's analysis (and its messages), run only with safeMode off: in its
+// place, a throw (with safeMode off, the RegExp analysis it calls is left out too).
+const OPTIMISATION = /\n    if \(!options\.safeMode\) \{\n        tracer\("First Char Optimization", [\s\S]*?\n            \}, \[\]\);\n        \}\);\n    \}\n    return \{\n/;
+const OPTIMISATION_LEFT_OUT = `
+    if (!options.safeMode) throw new Error("bobina's build leaves out chevrotain's first-char optimisation (scripts/chevrotain-trim.mjs): build the lexer with safeMode");
+    return {
+`;
 
 const TABLE_CALL = `    tracer("initCharCodeToOptimizedIndexMap", () => {
         initCharCodeToOptimizedIndexMap();
@@ -63,7 +72,10 @@ export function chevrotainTrim() {
         if (source.split(TABLE_CALL).length !== 2) {
           throw new Error(`chevrotain-trim: ${args.path} no longer fills its char-code table as expected; update scripts/chevrotain-trim.mjs`);
         }
-        return { contents: CHANGED + source.replace(TABLE_CALL, TABLE_CALL_GUARDED), loader: 'js' };
+        if (!OPTIMISATION.test(source)) {
+          throw new Error(`chevrotain-trim: ${args.path} no longer runs its first-char optimisation as expected; update scripts/chevrotain-trim.mjs`);
+        }
+        return { contents: CHANGED + source.replace(TABLE_CALL, TABLE_CALL_GUARDED).replace(OPTIMISATION, OPTIMISATION_LEFT_OUT), loader: 'js' };
       });
       build.onLoad({ filter: LEXER_PUBLIC }, async (args) => {
         const { readFile } = await import('node:fs/promises');
