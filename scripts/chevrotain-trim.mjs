@@ -15,6 +15,9 @@
 //    definition checks (left out, below). In its place, a module whose functions throw if called.
 // 4. The lexer-definition checks (`skipValidations: false`): bobina's tests run them on a lexer
 //    built from node_modules; in the bundle, a Lexer asked for them throws instead.
+// 5. The long texts of four errors thrown for a lexer configured in ways bobina's is not (a boolean
+//    config, a line-terminator pattern without its characters, ensureOptimizations, a token type's
+//    `parent`): they still throw, with one short text.
 //
 // The tests build a lexer with chevrotain's checks from node_modules (not trimmed), and compare the
 // trimmed build's bytes with the source's for every fixture and template (test/browser-bundle.test.ts,
@@ -37,7 +40,8 @@ const TABLE_CALL_GUARDED = `    if (!options.safeMode) tracer("initCharCodeToOpt
         initCharCodeToOptimizedIndexMap();
     });`;
 
-const PUBLIC_CHANGED = "/*! bobina's build changed this file (scripts/chevrotain-trim.mjs): the lexer-definition checks are left out (skipValidations must be true). */\n";
+const PUBLIC_CHANGED = "/*! bobina's build changed this file (scripts/chevrotain-trim.mjs): the lexer-definition checks are left out (skipValidations must be true), and three configuration errors have a shorter text. */\n";
+const PARENT_CHANGED = "/*! bobina's build changed this file (scripts/chevrotain-trim.mjs): a shorter text for the error of a token type's `parent`. */\n";
 const CHECKS = /\b(performRuntimeChecks|performWarningRuntimeChecks|validatePatterns)\(/g;
 const CHECKS_LEFT_OUT = `
 function checksLeftOut() {
@@ -57,8 +61,13 @@ function leftOut() { throw new Error("bobina's build leaves out chevrotain's Reg
 export { leftOut as getOptimizedStartCodesIndices, leftOut as canMatchCharCode };
 `;
 
+const CONFIG_MESSAGES = /(?:"The second argument to the Lexer constructor[^"]*" \+\s*"a boolean 2nd argument is no longer supported"|"Error: Missing <lineTerminatorCharacters> property[^"]*" \+\s*"[^"]*MISSING_LINE_TERM_CHARS"|`Lexer Modes: < \$\{unOptimizedModes\.join\(", "\)\} > cannot be optimized\.\\n` \+\s*'[^']*' \+\s*"[^"]*how to resolve these issues\.")/g;
+const PARENT_MESSAGE = /"The parent property is no longer supported\.\\n" \+\s*"[^"]*for details\."/;
+const CONFIG_LEFT_OUT = JSON.stringify("lexer config unsupported (scripts/chevrotain-trim.mjs)");
+
 const LEXER_PUBLIC = /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer_public\.js$/;
 const LEXER = /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer\.js$/;
+const TOKENS_PUBLIC = /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]tokens_public\.js$/;
 const REG_EXP = /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]reg_exp\.js$/;
 const REGEXP_TO_AST = /[\\/]node_modules[\\/]@chevrotain[\\/]regexp-to-ast[\\/]lib[\\/]src[\\/]api\.js$/;
 
@@ -85,7 +94,18 @@ export function chevrotainTrim() {
         if (calls.length !== 3 || new Set(calls).size !== 3) {
           throw new Error(`chevrotain-trim: ${args.path} no longer calls its three definition checks as expected; update scripts/chevrotain-trim.mjs`);
         }
-        return { contents: PUBLIC_CHANGED + source.replace(CHECKS, 'checksLeftOut(') + CHECKS_LEFT_OUT, loader: 'js' };
+        if ((source.match(CONFIG_MESSAGES) ?? []).length !== 3) {
+          throw new Error(`chevrotain-trim: ${args.path} no longer throws its three configuration errors as expected; update scripts/chevrotain-trim.mjs`);
+        }
+        return { contents: PUBLIC_CHANGED + source.replace(CHECKS, 'checksLeftOut(').replace(CONFIG_MESSAGES, CONFIG_LEFT_OUT) + CHECKS_LEFT_OUT, loader: 'js' };
+      });
+      build.onLoad({ filter: TOKENS_PUBLIC }, async (args) => {
+        const { readFile } = await import('node:fs/promises');
+        const source = await readFile(args.path, 'utf8');
+        if (!PARENT_MESSAGE.test(source)) {
+          throw new Error(`chevrotain-trim: ${args.path} no longer throws its "parent" error as expected; update scripts/chevrotain-trim.mjs`);
+        }
+        return { contents: PARENT_CHANGED + source.replace(PARENT_MESSAGE, CONFIG_LEFT_OUT), loader: 'js' };
       });
       build.onLoad({ filter: REG_EXP }, () => ({ contents: REG_EXP_STUB, loader: 'js' }));
       build.onLoad({ filter: REGEXP_TO_AST }, () => ({ contents: REGEXP_TO_AST_STUB, loader: 'js' }));
