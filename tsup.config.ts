@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 import { chevrotainTrim } from './scripts/chevrotain-trim.mjs';
 import { CHEVROTAIN, sideEffectFree } from './scripts/side-effect-free.mjs';
+import { profileComments } from './scripts/profile-comments.mjs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; peerDependencies: Record<string, string> };
 
@@ -42,7 +43,8 @@ export default defineConfig({
   // chevrotain declares no `sideEffects`, so without this every module of it would stay in the
   // bundle; bobina uses only its lexer. chevrotainTrim leaves out the parts of that lexer that
   // bobina's lexer options never run (its RegExp parser, its char-code table).
-  esbuildPlugins: [sideEffectFree(CHEVROTAIN), chevrotainTrim()],
+  // profileComments: the built-in profiles without their top-level "$comment" notes.
+  esbuildPlugins: [sideEffectFree(CHEVROTAIN), chevrotainTrim(), profileComments()],
   define: {
     BOBINA_VERSION: JSON.stringify(pkg.version),
     // The optional peer dependencies as a JSON string (an object here would become a module of its

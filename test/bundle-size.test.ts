@@ -4,8 +4,10 @@
 // table, the stage API's checks. Needs `npm run build`.
 //
 // Issue 21 §6 asks for at most 45 KB gzip. It was 44.95 KB before the text styles, columns and
-// the long-line check landed, and is 49,402 bytes with them: the bound below is a guard at today's
-// size (so nothing grows it unnoticed), not the target, which is still open (see bench/RESULTS.md).
+// the long-line check landed, 49,402 bytes with them, and 47,567 once chevrotain's RegExp analysis
+// and first-char optimisation, four long texts of its configuration errors and the built-in
+// profiles' "$comment" notes were left out too (scripts/): the bound below is a guard just above
+// today's size (so nothing grows it unnoticed), not the target, which is still open (see bench/RESULTS.md).
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -29,10 +31,10 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('compile() bundled for the browser', () => {
-  it('stays within today\'s 50,000 bytes gzip (target: 45 KB), with the QR, barcode and PNG code in it', () => {
+  it('stays within today\'s 48,000 bytes gzip (target: 45 KB), with the QR, barcode and PNG code in it', () => {
     expect(code).toContain('too big to be stored'); // qrcode's encoder
     expect(code).toContain('IHDR'); // the PNG decoder
-    expect(gzipSync(code).length).toBeLessThanOrEqual(50_000);
+    expect(gzipSync(code).length).toBeLessThanOrEqual(48_000);
   });
 
   it('leaves out the profiles’ sources, the disassembler table and the stage checks', () => {
