@@ -80,8 +80,9 @@ describe.skipIf(!haveChromium)('the playground at /playground', () => {
     await page.fill('#conteudo', RECEIPT('</qrcode>'));
     await expect.poll(() => shown(page)).not.toContain('parse/unclosed-qrcode@3:1');
     expect(await shown(page)).toEqual(['lower/qr-raster-fallback@3:1']);
-    expect(await dotRuns(page)).toBeGreaterThan(200);
-    expect(await page.textContent('#listing')).toContain('print raster bit image');
+    await expect.poll(() => dotRuns(page), { timeout: 10_000 }).toBeGreaterThan(200);
+    // The listing waits for a pause in typing (200 ms) before it is asked for: poll, do not read once.
+    await expect.poll(() => page.textContent('#listing'), { timeout: 10_000 }).toContain('print raster bit image');
   });
 
   it('warns about the partial cut on the DR800, and downloads the bytes Node compiles', async () => {
