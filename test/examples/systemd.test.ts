@@ -12,6 +12,9 @@ vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT });
 const UNIT = join(ROOT, 'examples', 'systemd', 'bobina-agent@.service');
 const unit = readFileSync(UNIT, 'utf8');
 const haveSystemd = spawnSync('systemd-analyze', ['--version'], { stdio: 'ignore', timeout: 10_000 }).status === 0;
+// systemd-analyze comes with Debian's systemd (on this machine kind and CI's); elsewhere (a container
+// without systemd, macOS) the verify step is skipped with one visible line, the flag check still runs.
+if (!haveSystemd) console.warn('skipping systemd-analyze verify of examples/systemd: no systemd-analyze on PATH (Debian: apt-get install -y systemd)');
 
 const flags = (text: string) => [...text.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]);
 
