@@ -21,6 +21,7 @@ import { intentionRoutes } from './routes/intentions.js';
 import { terminalRoutes } from './routes/terminal.js';
 import { loginRoutes } from './routes/login.js';
 import { playgroundRoutes } from './routes/playground.js';
+import { consoleRoutes } from './routes/console.js';
 import { templateRoutes } from './routes/templates.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { STRICT_POLICY, type AddressPolicy } from './webhooks/address-policy.js';
@@ -138,6 +139,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   await app.register(playgroundRoutes);
+  await app.register(consoleRoutes);
 
   const limits = loginLimits(o.maxLoginFailures, o.loginFailureWindowMs, o.loginLimits);
   await app.register(loginRoutes, {
