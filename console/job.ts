@@ -60,6 +60,8 @@ export function jobView(id: number): View {
       const said = await run();
       announce(said);
       await refresh();
+      // A button the new state hides (Cancel on a canceled job) would leave the focus nowhere.
+      if (button.hidden) el.querySelector('h2')?.focus();
     } catch (err) {
       showError(actionError, err, what);
       actionError.focus();
