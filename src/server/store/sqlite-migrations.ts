@@ -224,4 +224,20 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE users ADD COLUMN tags TEXT NOT NULL DEFAULT 'all';
     `,
   },
+  // 9 is f23-health's (terminal heartbeats); migrate() applies whichever versions are missing, in
+  // list order, so this one runs before or after it alike (it touches only intentions' own columns).
+  {
+    version: 10,
+    name: 'job lists (GetAll): keyset indexes on (created_at, id) per account and filter; explicit reprints (reprint_of, reprints)',
+    sql: `
+      ALTER TABLE intentions ADD COLUMN reprint_of INTEGER;
+      ALTER TABLE intentions ADD COLUMN reprints INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX intentions_list ON intentions(user_id, created_at, id);
+      CREATE INDEX intentions_list_estado ON intentions(user_id, estado, created_at, id);
+      CREATE INDEX intentions_list_terminal ON intentions(user_id, terminal_id, created_at, id);
+      -- referencia is the partner's free text, of any length: indexed by its first 64 characters.
+      CREATE INDEX intentions_list_referencia ON intentions(user_id, substr(referencia, 1, 64), created_at, id);
+      CREATE INDEX intentions_created ON intentions(created_at, id);
+    `,
+  },
 ];
