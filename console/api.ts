@@ -88,10 +88,10 @@ function url(path: string, query: Query = {}): string {
 }
 
 /** A request with the session's token; renewed and sent once more on a 401. */
-async function send(method: 'GET' | 'POST', path: string, query?: Query, body?: object, accept = 'application/json'): Promise<Response> {
+async function send(method: 'GET' | 'POST', path: string, query?: Query, body?: object, accept = 'application/json', extra: Record<string, string> = {}): Promise<Response> {
   const attempt = () => {
     if (!tokens) throw new ApiError(401, 'logged-out', 'Not logged in');
-    const headers: Record<string, string> = { authorization: `Bearer ${tokens.access}`, accept };
+    const headers: Record<string, string> = { ...extra, authorization: `Bearer ${tokens.access}`, accept };
     if (body) headers['content-type'] = 'application/json';
     return fetch(url(path, query), { method, headers, credentials: 'omit', cache: 'no-store', ...(body ? { body: JSON.stringify(body) } : {}) });
   };
@@ -110,7 +110,7 @@ async function send(method: 'GET' | 'POST', path: string, query?: Query, body?: 
 }
 
 export const get = async <T>(path: string, query?: Query) => json<T>(await send('GET', path, query));
-export const post = async <T>(path: string, query?: Query, body?: object) => json<T>(await send('POST', path, query, body));
+export const post = async <T>(path: string, query?: Query, body?: object, headers?: Record<string, string>) => json<T>(await send('POST', path, query, body, 'application/json', headers));
 
 /** A job's stored bytes and the printer they were compiled for. */
 export async function bytes(path: string, query: Query): Promise<{ bytes: Uint8Array; printer: string }> {

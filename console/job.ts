@@ -79,7 +79,8 @@ export function jobView(id: number): View {
     const button = reprint.querySelector('button')!;
     void act('Reprint', button, async () => {
       const m = marker.value.trim();
-      const answer = await post<{ intencaoImpressao: { id: number } }>('/IntencaoImpressao/Reimprimir', { intencaoImpressaoId: id }, m ? { marcador: m } : {});
+      // One key per click: a request sent again (after a token renewal) never makes a second copy.
+      const answer = await post<{ intencaoImpressao: { id: number } }>('/IntencaoImpressao/Reimprimir', { intencaoImpressaoId: id }, m ? { marcador: m } : {}, { 'idempotency-key': crypto.randomUUID() });
       const copy = answer.intencaoImpressao.id;
       marker.value = '';
       notice.replaceChildren('Reprinted as ', h('a', { href: `#job/${copy}`, 'data-reprint': copy }, `job #${copy}`), '.');

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVirtualPrinter, type VirtualPrinter } from '../../src/delivery/index.js';
+import { renderSvg } from '../../src/index.js';
 import { CLI, ROOT } from '../support/cli.js';
 import { startServe, stop, type Served } from '../support/serve.js';
 import { CHILD_ENV } from '../support/store-target.js';
@@ -22,8 +23,9 @@ const EMAIL = 'operador@example.com';
 const PASSWORD = 'pw-console-1';
 const TERMINAL = 'PDV-1';
 const SHOTS = join(ROOT, 'reports', 'console');
-/** The heartbeat every agent sends while idle, in seconds: short, so "offline" (2 × it + 5 s) comes soon. */
+/** The heartbeat the agent sends while idle, in seconds, and the service's grace after two missed: short, so "offline" comes within seconds. */
 const HEARTBEAT = 1;
+const GRACE = 1;
 /** Webhooks to a receiver on 127.0.0.1 need the operator's switches (README: Webhooks). */
 const ENV = { BOBINA_WEBHOOKS_ALLOW_PRIVATE: '1', BOBINA_WEBHOOKS_HTTP_HOSTS: '127.0.0.1' };
 
@@ -56,8 +58,20 @@ async function api<T>(method: string, path: string, body?: object): Promise<T> {
 }
 
 type Job = { id: number; estado: string };
+const RECEIPT = [
+  '<textAlignCenter><textSize width="2" height="2">PADARIA SÃO JOÃO<textSize>',
+  'Av. Paulista, 1000 - São Paulo/SP',
+  '<textAlignLeft>------------------------------------------------',
+  '1 Café expresso                             5,00',
+  '1 Pão na chapa                              7,50',
+  '------------------------------------------------',
+  '<textAlignRight><textBoldOn>Total R$ 12,50<textBoldOff>',
+  '<textAlignCenter><qrcode>https://nfce.example/q?p=4223|2|1</qrcode>',
+  'Obrigado!',
+  '<paperCutPartial>',
+].join('\n');
 const insert = async (extra: object = {}) =>
-  (await api<{ intencaoImpressao: Job }>('POST', '/IntencaoImpressao/Insert', { conteudo: '<textAlignCenter>PADARIA SÃO JOÃO\nTotal R$ 12,50\n<paperCutPartial>', terminalId: TERMINAL, ...extra })).intencaoImpressao;
+  (await api<{ intencaoImpressao: Job }>('POST', '/IntencaoImpressao/Insert', { conteudo: RECEIPT, terminalId: TERMINAL, ...extra })).intencaoImpressao;
 
 /** Polls GetById until the job is in `estado`; fails after `timeoutMs` with the last state. */
 async function until(id: number, estado: string, timeoutMs = 20_000): Promise<void> {
@@ -90,11 +104,11 @@ beforeAll(async () => {
   cli('users', 'add', '--email', EMAIL, '--password', PASSWORD, '--name', 'Padaria São João');
   apiKey = cli('keys', 'create', '--email', EMAIL).trim();
   const terminalKey = cli('terminals', 'add', '--email', EMAIL, '--terminal', TERMINAL, '--printer', 'MAKER5T20', '--print-key').trim().split('\n').at(-1)!;
-  served = await startServe({ flags: ['--db', join(dir, 'db.sqlite'), '--state-dir', join(dir, 'direct')], env: ENV, timeoutMs: 30_000 });
+  served = await startServe({ flags: ['--db', join(dir, 'db.sqlite'), '--state-dir', join(dir, 'direct'), '--heartbeat', `${HEARTBEAT}s`, '--offline-grace', `${GRACE}s`], env: ENV, timeoutMs: 30_000 });
   await api('POST', '/Webhook/Insert', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['completed'] });
   vp = await startVirtualPrinter({ printer: 'MAKER5T20' });
   agent = spawn(process.execPath, [CLI, 'agent', '--url', served.base, '--terminal', TERMINAL, '--device', vp.address, '--state-dir', join(dir, 'agent'),
-    '--wait', '5', '--retry-ms', '100'], { env: { ...process.env, BOBINA_TERMINAL_KEY: terminalKey }, stdio: ['ignore', 'ignore', 'pipe'] });
+    '--wait', '5', '--retry-ms', '100', '--heartbeat', String(HEARTBEAT)], { env: { ...process.env, BOBINA_TERMINAL_KEY: terminalKey }, stdio: ['ignore', 'ignore', 'pipe'] });
   agent.stderr!.resume();
   browser = await launch();
   page = await browser.context.newPage();
@@ -159,7 +173,7 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
     await until(held.id, 'canceled');
   });
 
-  it('reprints a completed job with a marker, and draws its preview from the stored bytes', async () => {
+  it('reprints a completed job with a marker, and draws the copy from its stored bytes, marker and all', async () => {
     const job = await insert({ referencia: 'pedido-1' });
     await until(job.id, 'completed');
     // A reload forgets the session (it lives in the page's memory): the page asks to log in again.
@@ -176,15 +190,21 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
     const copy = Number(await link.getAttribute('data-reprint'));
     expect(copy).toBeGreaterThan(job.id);
     await until(copy, 'completed');
-    await vp!.waitForJobs(2, 20_000);
+    expect((await vp!.waitForJobs(2, 20_000)).length).toBe(2);
+    await link.click();
+    await page.locator('.facts a', { hasText: `job #${job.id}` }).waitFor();
+    await page.locator('[data-field="estado"]', { hasText: 'completed' }).waitFor();
     await page.getByRole('button', { name: 'Show preview' }).click();
     const img = page.locator('#preview img');
     await img.waitFor();
     expect(await img.getAttribute('data-printer')).toBe('MAKER5T20');
-    expect(await img.evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(300);
+    // The image is the library's SVG of the copy's stored bytes (its size in dots), which print the marker.
+    const stored = await fetch(`${served!.base}/IntencaoImpressao/GetBytes?intencaoImpressaoId=${copy}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const svg = renderSvg(new Uint8Array(await stored.arrayBuffer()), { printer: stored.headers.get('x-codigo-impressora')! });
+    expect(svg).toMatch(/>2ª<.*>VIA</s);
+    const [, width, height] = /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg)!;
+    expect(await img.evaluate((i) => [(i as HTMLImageElement).naturalWidth, (i as HTMLImageElement).naturalHeight])).toEqual([Number(width), Number(height)]);
     await shot('job-preview');
-    await link.click();
-    await page.locator('.facts a', { hasText: `job #${job.id}` }).waitFor();
   });
 
   it('replays a webhook message from the log', async () => {
@@ -211,7 +231,7 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
 
   it('shows the terminal offline once its agent is killed', async () => {
     process.kill(agent!.pid!, 'SIGKILL');
-    await row(TERMINAL).and(page.locator('[data-online="false"]')).waitFor({ timeout: 2 * HEARTBEAT * 1000 + 5000 + 15_000 });
+    await row(TERMINAL).and(page.locator('[data-online="false"]')).waitFor({ timeout: (2 * HEARTBEAT + GRACE) * 1000 + 15_000 });
     await expect.poll(() => page.textContent('#live')).toContain(`${TERMINAL}: offline`);
     await shot('terminals-offline');
     expect(violations).toEqual([]);
