@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from './app.js';
 import { workerCompiler } from './compiler.js';
 import { chooseStore, describeStore, openStore } from './store/open.js';
-import { webhookOutbox } from './webhooks/outbox.js';
+import { fleetOutbox, webhookOutbox } from './webhooks/outbox.js';
 import { webhookSender, type SenderOptions } from './webhooks/sender.js';
 import { STRICT_POLICY } from './webhooks/address-policy.js';
 
@@ -27,6 +27,8 @@ export interface ServeOptions {
   compileBudgetMs?: number;
   /** The webhook sender's settings (`bobina serve`: environment.ts's webhookSettings). */
   webhooks?: Partial<SenderOptions>;
+  /** The heartbeat interval clients keep and the grace before offline (AppOptions.fleet; --heartbeat, --offline-grace). */
+  fleet?: AppOptions['fleet'];
 }
 
 /** Direct delivery's journals on PostgreSQL, with no --state-dir: there is no database file to sit beside. */
@@ -45,6 +47,8 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
   app = await buildApp({
     store,
     jobEvents: webhookOutbox({ onEnqueued: sender.wake }),
+    fleetEvents: fleetOutbox({ onEnqueued: sender.wake }),
+    ...(o.fleet ? { fleet: o.fleet } : {}),
     webhookPolicy: webhooks.policy,
     wakeWebhooks: sender.wake,
     workers: [sender],

@@ -18,6 +18,7 @@ export interface ServeSettings {
   connections?: { requestTimeoutMs?: number; maxConnections?: number; maxPerAddress?: number };
   logLevel?: string;
   webhooks?: ReturnType<typeof webhookSettings>;
+  fleet?: { heartbeatMs?: number; offlineGraceMs?: number };
 }
 
 /** A duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `7d`. */
@@ -33,7 +34,7 @@ const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'database-url': { type: 'string' }, 'trust-proxy': { type: 'string' },
   'job-ttl': { type: 'string' }, lease: { type: 'string' }, 'max-attempts': { type: 'string' }, 'state-dir': { type: 'string' },
   'compile-timeout': { type: 'string' }, 'request-timeout': { type: 'string' }, 'max-connections': { type: 'string' },
-  'max-connections-per-address': { type: 'string' },
+  'max-connections-per-address': { type: 'string' }, heartbeat: { type: 'string' }, 'offline-grace': { type: 'string' },
 } as const;
 
 /** A count for a limit: a whole number, 0 for none. */
@@ -70,8 +71,12 @@ export function serveSettings(args: string[], env: Environment = process.env): S
   if (values['request-timeout'] !== undefined) connections.requestTimeoutMs = duration('--request-timeout', values['request-timeout']);
   if (values['max-connections'] !== undefined) connections.maxConnections = count('--max-connections', values['max-connections']);
   if (values['max-connections-per-address'] !== undefined) connections.maxPerAddress = count('--max-connections-per-address', values['max-connections-per-address']);
+  const fleet: NonNullable<ServeSettings['fleet']> = {};
+  if (values.heartbeat !== undefined) fleet.heartbeatMs = duration('--heartbeat', values.heartbeat);
+  if (values['offline-grace'] !== undefined) fleet.offlineGraceMs = duration('--offline-grace', values['offline-grace']);
   return {
     ...(Object.keys(jobs).length ? { jobs } : {}),
+    ...(Object.keys(fleet).length ? { fleet } : {}),
     ...(Object.keys(connections).length ? { connections } : {}),
     ...(values['compile-timeout'] !== undefined ? { compileBudgetMs: duration('--compile-timeout', values['compile-timeout']) } : {}),
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
@@ -86,7 +91,7 @@ export function serveSettings(args: string[], env: Environment = process.env): S
 
 export const serveCommand: Command = {
   name: 'serve',
-  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR] [--compile-timeout 10s] [--request-timeout 30s] [--max-connections 512] [--max-connections-per-address 64]',
+  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR] [--compile-timeout 10s] [--request-timeout 30s] [--max-connections 512] [--max-connections-per-address 64] [--heartbeat 15s] [--offline-grace 5s]',
   summary: `run the partner printing service (env ${variablesOf('serve').join(', ')})`,
   async run(args, io) {
     const settings = serveSettings(args);

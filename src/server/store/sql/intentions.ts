@@ -6,6 +6,7 @@ import type { IntentionRepository } from '../repositories.js';
 import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type IntentionSummary, type JobFilter, type JobPatch, type JobState } from '../types.js';
 import { lock, one, type Dialect, type Exec } from './dialect.js';
 import { date, empty, join, json, list, raw, sql, utf8, type Sql } from './statement.js';
+import { stuckJobs } from './stuck-jobs.js';
 
 /** A row as either driver returns it: `unknown` where they differ (the dialect reads those). */
 interface Row {
@@ -238,5 +239,6 @@ export function intentions(x: Exec): IntentionRepository {
         VALUES (${accountId}, ${key}, ${a.requestHash}, ${a.statusCode}, ${a.body}, ${Date.now()}) ON CONFLICT DO NOTHING`);
       if (n === 0) throw new DuplicateError(`Idempotency-Key ${key} already has an answer`);
     },
+    ...stuckJobs(x),
   };
 }
