@@ -18,10 +18,28 @@ export function append(el: Element, children: Child[]): void {
   for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'number' ? String(c) : c);
 }
 
-/** A table with a caption and column headers, scrollable on its own on a narrow screen (and by keyboard: the box takes focus). */
+/**
+ * A table with a caption and column headers, in a box that scrolls on its own (and by keyboard: the
+ * box takes focus). On a narrow screen the stylesheet shows each row as a card, each cell under its
+ * column's name (data-label); the explicit roles keep it a table for screen readers, which a table
+ * displayed as blocks would otherwise stop being.
+ */
 export function table(caption: string, headers: readonly string[], body: HTMLTableSectionElement): HTMLElement {
+  body.setAttribute('role', 'rowgroup');
   return h('div', { class: 'table-box', role: 'region', 'aria-label': caption, tabindex: 0 },
-    h('table', {}, h('caption', {}, caption), h('thead', {}, h('tr', {}, ...headers.map((t) => h('th', { scope: 'col' }, t)))), body));
+    h('table', { role: 'table' }, h('caption', {}, caption),
+      h('thead', { role: 'rowgroup' }, h('tr', { role: 'row' }, ...headers.map((t) => h('th', { scope: 'col', role: 'columnheader' }, t)))), body));
+}
+
+/** A row's roles and each cell's column name, from the table's header row. */
+function label(tr: HTMLTableRowElement, body: HTMLTableSectionElement): void {
+  const heads = (body.parentElement as HTMLTableElement | null)?.tHead?.rows[0]?.cells;
+  tr.setAttribute('role', 'row');
+  [...tr.cells].forEach((cell, i) => {
+    cell.setAttribute('role', cell.tagName === 'TH' ? 'rowheader' : 'cell');
+    const name = heads?.[i]?.textContent;
+    if (name) cell.dataset.label = name;
+  });
 }
 
 /**
@@ -40,6 +58,7 @@ export function syncRows(body: HTMLTableSectionElement, rows: readonly { key: st
       old.delete(row.key);
     } else {
       tr = row.build();
+      label(tr, body);
       tr.dataset.key = row.key;
       tr.dataset.sig = row.sig;
       if (kept) {

@@ -45,8 +45,9 @@ export function jobView(id: number): View {
   const preview = h('div', { class: 'preview', 'aria-live': 'polite' });
   const log = webhookLog(`Webhook messages of job #${id}`, { intencaoImpressaoId: id });
 
-  const cancel = h('button', { type: 'button', class: 'danger' }, 'Cancel job');
-  const start = h('button', { type: 'button' }, 'Start printing');
+  // Shown once the job's state says they apply.
+  const cancel = h('button', { type: 'button', class: 'danger', hidden: true }, 'Cancel job');
+  const start = h('button', { type: 'button', hidden: true }, 'Start printing');
   const marker = h('input', { id: 'marcador', name: 'marcador', type: 'text', maxlength: 64, autocomplete: 'off', placeholder: '2ª VIA' });
   const reprint = h('form', { class: 'reprint', method: 'post', 'aria-label': 'Reprint' },
     h('label', { for: 'marcador' }, 'Marker (optional)'), marker, h('button', { type: 'submit' }, 'Reprint'));

@@ -6,6 +6,8 @@
 export class Poller {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running = false;
+  /** Asked for while a run was going on (the view changed meanwhile): run again as soon as it ends. */
+  private again = false;
   private stopped = true;
 
   constructor(private readonly everyMs: number, private readonly task: () => Promise<void>) {
@@ -16,9 +18,9 @@ export class Poller {
     });
   }
 
+  /** Polls from now on (the first run is the caller's now()). */
   start(): void {
     this.stopped = false;
-    void this.now();
   }
 
   stop(): void {
@@ -29,13 +31,21 @@ export class Poller {
   /** Runs the task now (a view just opened, an action just done) and schedules the next run. */
   async now(): Promise<void> {
     this.clear();
-    if (this.running) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
     this.running = true;
     try {
       await this.task();
     } finally {
       this.running = false;
-      if (!this.stopped && !document.hidden) this.timer = setTimeout(() => void this.now(), this.everyMs);
+      if (this.again) {
+        this.again = false;
+        void this.now();
+      } else if (!this.stopped && !document.hidden) {
+        this.timer = setTimeout(() => void this.now(), this.everyMs);
+      }
     }
   }
 
