@@ -40,6 +40,7 @@ export function showError(box: HTMLElement, err: unknown, what: string): void {
 
 export function clearError(box: HTMLElement): void {
   box.hidden = true;
+  delete box.dataset.notAvailable;
   box.textContent = '';
 }
 

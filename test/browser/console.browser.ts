@@ -1,9 +1,10 @@
 // The operator console end to end, as an operator uses it: `bobina serve` (SQLite, a real process
 // on 127.0.0.1), a virtual printer and a `bobina agent` for terminal PDV-1; headless Chromium logs
-// in with the partner's e-mail and password, sees the terminal online, cancels a held job, reprints
-// a completed one, opens a preview, replays a webhook message, sees the printer's paper-out reason,
-// and sees the terminal go offline once its agent is SIGKILLed. No policy violation, no page error,
-// the token in no URL and no storage. Screenshots go to reports/console/ (git-ignored).
+// in with the partner's e-mail and password (and renews its token when an answer says 401), sees
+// the terminal online, cancels a held job, reprints a completed one, opens a preview, replays a
+// webhook message, sees the printer's paper-out reason, and sees the terminal go offline once its
+// agent is SIGKILLed. No policy violation, no page error, no token in a URL or in storage.
+// Screenshots go to reports/console/ (git-ignored).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -38,6 +39,9 @@ let browser: Browser | undefined;
 let page: Page;
 let apiKey: string;
 let accessToken = '';
+/** Every access and refresh token the service handed the page. */
+const tokens: string[] = [];
+const grants: string[] = [];
 const deliveries: string[] = [];
 const violations: string[] = [];
 const pageErrors: string[] = [];
@@ -120,9 +124,15 @@ beforeAll(async () => {
     });
   });
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('request', (r) => requested.push(r.url()));
+  page.on('request', (r) => {
+    requested.push(r.url());
+    if (r.url().endsWith('/auth/reconciliation/token')) grants.push((JSON.parse(r.postData() ?? '{}') as { grant_type: string }).grant_type);
+  });
   page.on('response', async (r) => {
-    if (r.url().endsWith('/auth/reconciliation/token') && r.ok()) accessToken = ((await r.json()) as { access_token: string }).access_token;
+    if (!r.url().endsWith('/auth/reconciliation/token') || !r.ok()) return;
+    const answer = (await r.json()) as { access_token: string; refresh_token: string };
+    accessToken = answer.access_token;
+    tokens.push(answer.access_token, answer.refresh_token);
   });
 }, 120_000);
 
@@ -150,9 +160,25 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
     await shot('terminals-online');
   });
 
-  it('keeps the token in memory only: in no URL, no storage, no cookie', async () => {
-    expect(accessToken).not.toBe('');
-    expect(requested.filter((u) => u.includes(accessToken))).toEqual([]);
+  it('renews the token with the refresh token when an answer says 401, and stays logged in', async () => {
+    const before = accessToken;
+    await page.route('**/Terminal/GetAll', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"expired","code":"invalid-access-token"}' }), { times: 1 });
+    await expect.poll(() => accessToken, { timeout: 20_000 }).not.toBe(before);
+    expect(grants).toEqual(['password', 'refresh_token']);
+    // The request is sent again with the new token: the terminal is still shown, the login is not.
+    await row(TERMINAL).and(page.locator('[data-online="true"]')).waitFor();
+    expect(await page.locator('#login').isHidden()).toBe(true);
+  });
+
+  it('says so in place when the service has no endpoint for a view', async () => {
+    await page.route('**/Terminal/GetAll', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"message":"no such route","code":"route-not-found"}' }), { times: 1 });
+    await page.locator('[data-not-available]', { hasText: 'The terminal list is not available' }).waitFor();
+    await page.locator('[data-not-available]').waitFor({ state: 'hidden' });
+  });
+
+  it('keeps the tokens in memory only: in no URL, no storage, no cookie', async () => {
+    expect(tokens.length).toBe(4);
+    for (const token of tokens) expect(requested.filter((u) => u.includes(token))).toEqual([]);
     const stored = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie]));
     expect(stored).toBe('[{},{},""]');
   });
