@@ -91,6 +91,12 @@ async function until(id: number, estado: string, timeoutMs = 20_000): Promise<vo
 
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 const row = (terminal: string) => page.locator(`tr[data-terminal="${terminal}"]`);
+/** Opens the terminals view afresh (it asks at once, not at the next poll). */
+async function reopenTerminals(): Promise<void> {
+  await page.getByRole('link', { name: 'Jobs' }).click();
+  await page.locator('#jobs-title').waitFor();
+  await page.getByRole('link', { name: 'Terminals' }).click();
+}
 
 beforeAll(async () => {
   if (!haveChromium) return;
@@ -163,6 +169,7 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
   it('renews the token with the refresh token when an answer says 401, and stays logged in', async () => {
     const before = accessToken;
     await page.route('**/Terminal/GetAll', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"expired","code":"invalid-access-token"}' }), { times: 1 });
+    await reopenTerminals();
     await expect.poll(() => accessToken, { timeout: 20_000 }).not.toBe(before);
     expect(grants).toEqual(['password', 'refresh_token']);
     // The request is sent again with the new token: the terminal is still shown, the login is not.
@@ -172,8 +179,11 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
 
   it('says so in place when the service has no endpoint for a view', async () => {
     await page.route('**/Terminal/GetAll', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"message":"no such route","code":"route-not-found"}' }), { times: 1 });
+    await reopenTerminals();
     await page.locator('[data-not-available]', { hasText: 'The terminal list is not available' }).waitFor();
+    await reopenTerminals();
     await page.locator('[data-not-available]').waitFor({ state: 'hidden' });
+    await row(TERMINAL).waitFor();
   });
 
   it('keeps the tokens in memory only: in no URL, no storage, no cookie', async () => {
@@ -244,8 +254,25 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
     await expect.poll(() => deliveries.length, { timeout: 20_000 }).toBe(before + 1);
   });
 
-  it("shows the printer's paper-out reason, at 390 px too", async () => {
+  it('asks nothing while the tab is hidden, and refreshes at once when it is shown again', async () => {
     await page.getByRole('link', { name: 'Terminals' }).click();
+    await row(TERMINAL).waitFor();
+    const polls = () => requested.filter((u) => u.endsWith('/Terminal/GetAll')).length;
+    const setHidden = (hidden: boolean) => page.evaluate((h) => {
+      Object.defineProperty(document, 'hidden', { value: h, configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, hidden);
+    await setHidden(true);
+    const before = polls();
+    // Longer than the page's 3-s interval: a running poll would have asked again.
+    await new Promise((r) => setTimeout(r, 4000));
+    expect(polls()).toBe(before);
+    // Hidden, the page keeps no timer: any request now is the one made on being shown.
+    await setHidden(false);
+    await expect.poll(polls, { timeout: 10_000 }).toBeGreaterThan(before);
+  });
+
+  it("shows the printer's paper-out reason, at 390 px too", async () => {
     await vp!.setState({ paper: 'out' });
     await row(TERMINAL).locator('[data-reasons~="media-empty"]').waitFor();
     expect(await row(TERMINAL).locator('[data-field="printer"]').textContent()).toContain('paper');
