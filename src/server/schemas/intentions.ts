@@ -178,9 +178,12 @@ export const getAllSchema = {
   },
 };
 
+/** What a reprint's marker may be (the route's schema and `bobina jobs reprint --marcador` check the same): 64 characters, no control character, no lone surrogate. */
+export const MARCADOR = { maxLength: 64, pattern: '^[^\\p{Cc}\\p{Cs}]*$' } as const;
+
 export const ReprintBody = Type.Object({
   marcador: Type.Optional(Type.String({
-    maxLength: 64, pattern: '^[^\\p{Cc}\\p{Cs}]*$',
+    ...MARCADOR,
     description: 'Printed as written on a line of its own above the content (say "2ª VIA"); no tag in it is a command. At most 64 characters, no control characters',
   })),
 }, ignoreUnknown);
