@@ -1,8 +1,8 @@
 // The operator console end to end, as an operator uses it: `bobina serve` (SQLite, a real process
 // on 127.0.0.1), a virtual printer and a `bobina agent` for terminal PDV-1; headless Chromium logs
 // in with the partner's e-mail and password (and renews its token when an answer says 401), sees
-// the terminal online, cancels a held job, reprints a completed one, opens a preview, replays a
-// webhook message, sees the printer's paper-out reason, and sees the terminal go offline once its
+// the terminal online, cancels a held job, reprints a completed one, opens a preview, starts a held
+// job, pages through the job list, replays a webhook message, pauses while the tab is hidden, sees the printer's paper-out reason, and sees the terminal go offline once its
 // agent is SIGKILLed. No policy violation, no page error, no token in a URL or in storage.
 // Screenshots go to reports/console/ (git-ignored).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -241,6 +241,32 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
     const [, width, height] = /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg)!;
     expect(await img.evaluate((i) => [(i as HTMLImageElement).naturalWidth, (i as HTMLImageElement).naturalHeight])).toEqual([Number(width), Number(height)]);
     await shot('job-preview');
+  });
+
+  it('starts a held job from its page, and its printer prints it', async () => {
+    const held = await insert({ aguardarClienteIniciarImpressao: true, referencia: 'pedido-start' });
+    const printed = vp!.jobs.length;
+    await page.evaluate((id) => (location.hash = `#job/${id}`), held.id);
+    await page.locator('[data-field="estado"]', { hasText: 'held' }).waitFor();
+    await page.getByRole('button', { name: 'Start printing' }).click();
+    await until(held.id, 'completed');
+    await page.locator('[data-field="estado"]', { hasText: 'completed' }).waitFor();
+    expect((await vp!.waitForJobs(printed + 1, 20_000)).length).toBe(printed + 1);
+  });
+
+  it('pages through the job list with the cursor, forward and back', async () => {
+    await page.evaluate(() => (location.hash = '#jobs?limite=2'));
+    const ids = () => page.$$eval('tr[data-job]', (rows) => rows.map((r) => Number((r as HTMLElement).dataset.job)));
+    await expect.poll(ids).toHaveLength(2);
+    const first = await ids();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(ids).not.toEqual(first);
+    const second = await ids();
+    // Newest first, and no job on both pages.
+    expect(Math.max(...second)).toBeLessThan(Math.min(...first));
+    expect(await page.textContent('[data-field="page"]')).toContain('Page 2');
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(ids).toEqual(first);
   });
 
   it('replays a webhook message from the log', async () => {
