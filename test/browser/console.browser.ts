@@ -2,9 +2,10 @@
 // on 127.0.0.1), a virtual printer and a `bobina agent` for terminal PDV-1; headless Chromium logs
 // in with the partner's e-mail and password (and renews its token when an answer says 401), sees
 // the terminal online, cancels a held job, reprints a completed one, opens a preview, starts a held
-// job, pages through the job list, replays a webhook message, pauses while the tab is hidden, sees the printer's paper-out reason, and sees the terminal go offline once its
-// agent is SIGKILLed. No policy violation, no page error, no token in a URL or in storage.
-// Screenshots go to reports/console/ (git-ignored).
+// job, pages through the job list, replays a webhook message, pauses while the tab is hidden, sees
+// the printer's paper-out reason, and sees the terminal go offline once its agent is SIGKILLed. No
+// policy violation, no page error, no token in a URL or in storage. Screenshots go to
+// reports/console/ (git-ignored).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
