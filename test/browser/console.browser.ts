@@ -167,6 +167,21 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
     await shot('terminals-online');
   });
 
+  it('refuses to parse any string as markup (Trusted Types with no policy)', async () => {
+    const other = await browser!.context.newPage();
+    await other.goto(`${served!.base}/console/`);
+    const tried = await other.evaluate(() => {
+      try {
+        document.createElement('div').innerHTML = '<img src=x onerror=alert(1)>';
+        return 'assigned';
+      } catch (err) {
+        return (err as Error).name;
+      }
+    });
+    await other.close();
+    expect(tried).toBe('TypeError');
+  });
+
   it('renews the token with the refresh token when an answer says 401, and stays logged in', async () => {
     const before = accessToken;
     await page.route('**/Terminal/GetAll', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"expired","code":"invalid-access-token"}' }), { times: 1 });

@@ -26,6 +26,7 @@ describe('GET /console', () => {
     expect(directives(csp)).toMatchObject({
       'default-src': ["'none'"], 'script-src': ["'self'"], 'script-src-attr': ["'none'"], 'style-src': ["'self'"], 'connect-src': ["'self'"],
       'img-src': ["'self'", 'blob:'], 'frame-ancestors': ["'none'"], 'form-action': ["'none'"],
+      'require-trusted-types-for': ["'script'"], 'trusted-types': ["'none'"],
     });
     expect(page.body).toContain('<script type="module" src="console.js"></script>');
     // No inline script, no style attribute, no event-handler attribute in the page.
