@@ -92,6 +92,8 @@ describe('GET /metrics', { timeout: 30_000 }, () => {
     expect(m.value('bobina_jobs', { state: 'queued' })).toBe(2);
     expect(m.value('bobina_jobs', { state: 'acquired' })).toBe(0);
     expect(m.value('bobina_jobs', { state: 'completed' })).toBeUndefined();
+    // Each state is counted up to a bound: a scrape reads at most that many rows per state.
+    expect(await h.store.intentions.countByState(['queued', 'held', 'completed'], 1)).toEqual({ queued: 1, held: 0, completed: 1 });
     expect(m.value('bobina_insert_duration_seconds', { code: '2xx' })).toBe(5);
     expect(m.value('bobina_insert_duration_seconds', { code: '4xx' })).toBe(0);
     expect(m.value('bobina_compile_duration_seconds', { result: 'ok' })).toBe(5);
@@ -151,9 +153,13 @@ describe('GET /metrics', { timeout: 30_000 }, () => {
     // One of each kind first (queued, completed at insert, printed, failed): every series exists from the start anyway.
     const first = await read(h);
     const ids: number[] = [];
-    for (let i = 0; i < 200; i++) {
-      const { key, terminals } = keys[i % 3]!;
-      ids.push((await insert(h, key, terminals[i % terminals.length]!)).id);
+    // Ten at a time, as several clients would send them.
+    for (let batch = 0; batch < 20; batch++) {
+      ids.push(...(await Promise.all(Array.from({ length: 10 }, async (_, j) => {
+        const i = batch * 10 + j;
+        const { key, terminals } = keys[i % 3]!;
+        return (await insert(h, key, terminals[i % terminals.length]!)).id;
+      }))));
     }
     const alice = (await h.store.accounts.findByEmail(ALICE.email))!.id;
     for (let i = 0; i < 5; i++) await print(h, { kind: 'terminal', accountId: alice, terminalId: 'CAIXA-01' }, i % 2 ? 'failed' : 'completed');

@@ -17,6 +17,9 @@ const ATTEMPT_OUTCOMES: readonly AttemptCount[] = ['delivered', 'pending', 'dead
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
 const PRINTER_REASONS = Object.keys(REASONS);
 
+/** bobina_jobs counts up to this many jobs per state (a bigger backlog reads as this): each scrape reads at most that much. */
+export const JOBS_COUNTED_AT_MOST = 10_000;
+
 /** A scrape-time read of the store gives up after this long: those gauges are then left out of the scrape. */
 export const STORE_READ_TIMEOUT_MS = 2_000;
 
@@ -92,12 +95,12 @@ export function prometheusMetrics(o: PrometheusOptions = {}): ServiceMetrics {
   for (const outcome of ATTEMPT_OUTCOMES) attempts.inc({ outcome }, 0);
 
   const jobs: Gauge<string> = new Gauge({
-    name: 'bobina_jobs', help: 'Jobs of every account in each state a job passes through, now (read from the database at scrape time)',
+    name: 'bobina_jobs', help: `Jobs of every account in each state a job passes through, now, counted up to ${JOBS_COUNTED_AT_MOST} per state (read from the database at scrape time)`,
     labelNames: ['state'], registers,
     async collect() {
       const store = sources?.store;
       if (!store) return;
-      await read(jobs, 'jobs', () => store.intentions.countByState(ACTIVE_STATES), (counts) => {
+      await read(jobs, 'jobs', () => store.intentions.countByState(ACTIVE_STATES, JOBS_COUNTED_AT_MOST), (counts) => {
         for (const state of ACTIVE_STATES) jobs.set({ state }, counts[state] ?? 0);
       });
     },

@@ -113,10 +113,11 @@ export interface IntentionRepository {
   /** The same, without content, bytes or diagnostics: at most `limit`, with ids above `afterId`, oldest first. */
   listSummaries(route: ClaimRoute, states: readonly JobState[], afterId: number, limit: number): Promise<IntentionSummary[]>;
   /**
-   * How many jobs, of every account, are in each of `states` now (0 for a state with none). Meant for
-   * the states a job passes through (it reads every row in them): the metrics' jobs-by-state gauge.
+   * How many jobs, of every account, are in each of `states` now (0 for a state with none), counted
+   * up to `atMost` each (a bigger count reads `atMost`): one statement that reads at most
+   * `atMost` index entries per state, for the metrics' jobs-by-state gauge.
    */
-  countByState(states: readonly JobState[]): Promise<Record<JobState, number>>;
+  countByState(states: readonly JobState[], atMost: number): Promise<Record<JobState, number>>;
   /** Counts one more ignored report on the job (one statement); the count now, or 0 when there is no such job. */
   countIgnoredReport(ref: JobRef): Promise<number>;
   /** Jobs in one of `states` whose lease ran out before `now`. */
