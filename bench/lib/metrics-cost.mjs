@@ -1,8 +1,9 @@
 // The cost of metrics on Insert throughput: two `bobina serve` on SQLite files seeded alike, one
-// without metrics and one with (BOBINA_METRICS_TOKEN, scraped every second, more often than any
-// Prometheus would), driven in turn at full speed, in the order A B B A A B B A … so that a drift of
-// the machine's load weighs on both alike. The section of bench/SERVICE-RESULTS.md it returns gives
-// every run, the medians, the difference and the load average before and after.
+// without metrics and one with (BOBINA_METRICS_TOKEN, scraped every BENCH_METRICS_SCRAPE_MS, default
+// 15 s as a Prometheus job would), driven in turn at full speed, in the order A B B A A B B A … so
+// that a drift of the machine's load weighs on both alike; then the CPU cost of one scrape, alone.
+// The section of bench/SERVICE-RESULTS.md it returns gives every run, the medians, the differences
+// and the load average before and after.
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -11,7 +12,9 @@ import { freePort, start, stop } from './processes.mjs';
 
 export const METRICS_SECTION = '## The cost of metrics on Insert';
 
-const SECONDS = Number(process.env.BENCH_METRICS_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_METRICS_SECONDS ?? 10);
+const SCRAPE_MS = Number(process.env.BENCH_METRICS_SCRAPE_MS ?? 15_000);
+const SCRAPES_ALONE = 20;
 const PAIRS = Number(process.env.BENCH_METRICS_PAIRS ?? 6);
 const TOKEN = 'bench-metrics-token-0123456789';
 
@@ -67,13 +70,16 @@ export async function metricsCost({ CLI, env, seed, dir }) {
     } else scrapes.failed++;
   };
   const runs = { without: [], with: [] };
+  let scrapeMs = NaN;
   const before = load();
   try {
     // Warm-up of both (not reported): JIT, page cache, the first WAL checkpoints.
     for (const s of Object.values(servers)) await run({ ...insert(s), duration: 3 });
     for (let i = 0; i < PAIRS; i++) {
       for (const name of i % 2 ? ['with', 'without'] : ['without', 'with']) {
-        const scraper = name === 'with' ? setInterval(scrape, 1_000) : undefined;
+        // One scrape as the run starts, then every SCRAPE_MS.
+        if (name === 'with') void scrape();
+        const scraper = name === 'with' ? setInterval(scrape, SCRAPE_MS) : undefined;
         const ticks = cpuTicks(servers[name].child.pid);
         const r = await run(insert(servers[name]));
         const used = cpuTicks(servers[name].child.pid) - ticks;
@@ -82,6 +88,10 @@ export async function metricsCost({ CLI, env, seed, dir }) {
         runs[name].push({ rps: r.requests.average, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts, cpuMs: (used * 10) / Math.max(1, r['2xx']) });
       }
     }
+    // The scrape alone, on the idle service: CPU ms per scrape (jobs by state over the backlog the runs left).
+    const ticks = cpuTicks(servers.with.child.pid);
+    for (let i = 0; i < SCRAPES_ALONE; i++) await scrape();
+    scrapeMs = ((cpuTicks(servers.with.child.pid) - ticks) * 10) / SCRAPES_ALONE;
   } finally {
     for (const s of Object.values(servers)) await stop(s.child);
   }
@@ -99,7 +109,7 @@ export async function metricsCost({ CLI, env, seed, dir }) {
 Measured by \`npm run bench:service\` (bench/lib/metrics-cost.mjs; alone: \`BENCH_SERVICE_ONLY=metrics npm run bench:service\`)
 on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}:
 two \`bobina serve\` on SQLite files seeded alike, one without metrics and one with \`BOBINA_METRICS_TOKEN\`
-set and \`/metrics\` scraped every second during its runs (${scrapes.ok} scrapes, ${scrapes.failed} failed);
+set and \`/metrics\` scraped as each of its runs starts and every ${SCRAPE_MS / 1000} s (${scrapes.ok} scrapes, ${scrapes.failed} failed);
 Insert NFC-e (MP4200) at full speed, 32 connections, ${SECONDS} s per run, ${PAIRS} pairs in the order A B, B A, A B, …
 Load average (1 / 5 / 15 min) before: ${before}; after: ${after}.
 
@@ -110,6 +120,7 @@ ${rows.join('\n')}
 Medians: ${Math.round(m.without)} req/s without, ${Math.round(m.with)} req/s with: **${cost.toFixed(1)}%** less Insert throughput with metrics
 (target ≤ 3%; negative: more with, i.e. noise). CPU time of the service per Insert (all its threads, from /proc; less
 sensitive to what else runs on the machine): ${cpu.without.toFixed(3)} ms without, ${cpu.with.toFixed(3)} ms with: **${cpuCost.toFixed(1)}%** more with metrics.
+One scrape alone (the service idle, ${SCRAPES_ALONE} in a row, after the runs left their queued jobs): ${scrapeMs.toFixed(1)} ms of CPU.
 Errors or non-2xx: ${[...runs.without, ...runs.with].reduce((n, r) => n + r.bad, 0)}.
 `;
 }
