@@ -157,8 +157,8 @@ describe('the fleet events', () => {
     expect(printer[0]).toMatchObject({ terminalId: 'CAIXA-01' });
   });
 
-  it("job.stuck once for a job queued longer than the account's threshold", async () => {
-    const { h, key, alice } = await service({ ...FAST, heartbeatMs: 60_000 });
+  it("job.stuck once for a job queued longer than the account's threshold, and once more when, leased, it makes no progress", async () => {
+    const { h, key, alice, terminalKey } = await service({ ...FAST, heartbeatMs: 60_000 });
     expect(await h.store.accounts.setStuckAfter(alice.id, 50)).toBe(true);
     const res = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload: { conteudo: 'preso', terminalId: 'CAIXA-01', referencia: 'pedido-9' } });
     const id = (res.json() as { intencaoImpressao: { id: number } }).intencaoImpressao.id;
@@ -172,6 +172,14 @@ describe('the fleet events', () => {
     const message = (await h.store.webhooks.listMessages(alice.id, { limit: 10 })).find((m) => m.eventType === 'job.stuck')!;
     expect(message.intencaoImpressaoId).toBe(id);
     expect(message.url).toContain(`intencaoImpressaoId=${id}`);
+    // Leased and then nothing: stuck again, in another state, without progress.
+    const leased = await h.app.inject({ method: 'POST', url: '/TerminalImpressao/ObterProxima?espera=0', headers: { authorization: `Bearer ${terminalKey}` } });
+    expect(leased.json().trabalho.intencaoImpressaoId).toBe(id);
+    await sleep(100);
+    expect(await h.app.fleet.sweepStuck()).toBe(1);
+    expect(await h.app.fleet.sweepStuck()).toBe(0);
+    const again = (await events(h, alice.id)).filter((e) => e.type === 'job.stuck');
+    expect(again.map((e) => [e.data.estado, e.data.motivo])).toEqual([['queued', 'queued'], ['acquired', 'no-progress']]);
     // Another account's default (5 min) is not this one's.
     const bob = (await h.store.accounts.findByEmail(BOB.email))!;
     expect(await events(h, bob.id)).toEqual([]);

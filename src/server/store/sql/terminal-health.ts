@@ -55,10 +55,15 @@ export function terminalHealth(x: Exec): TerminalHealthRepository {
       // Read and written under the row's lock (SQLite: the write transaction), so of two contacts
       // (or a contact and the offline sweep) each change is seen, and announced, by one of them.
       return x.atomic(async (t): Promise<ContactChange> => {
-        await t.run(sql`INSERT INTO terminal_health (user_id, terminal_id, online) VALUES (${c.accountId}, ${c.terminalId}, ${false})
-          ON CONFLICT (user_id, terminal_id) DO NOTHING`);
-        const before = await one<{ online: unknown; printer_reasons: unknown }>(t, sql`SELECT online, printer_reasons FROM terminal_health
+        const read = () => one<{ online: unknown; printer_reasons: unknown }>(t, sql`SELECT online, printer_reasons FROM terminal_health
           WHERE user_id = ${c.accountId} AND terminal_id = ${c.terminalId}${d.forUpdate}`);
+        let before = await read();
+        if (!before) {
+          // The first contact ever (of two at once, one inserts; both then read it under the lock).
+          await t.run(sql`INSERT INTO terminal_health (user_id, terminal_id, online) VALUES (${c.accountId}, ${c.terminalId}, ${false})
+            ON CONFLICT (user_id, terminal_id) DO NOTHING`);
+          before = await read();
+        }
         const wasOnline = d.flag(before!.online);
         const reasonsBefore = before!.printer_reasons === null ? null : d.json<string[]>(before!.printer_reasons);
         const printer = c.printer
