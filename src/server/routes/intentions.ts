@@ -1,10 +1,13 @@
 // POST /IntencaoImpressao/Insert, GET /IntencaoImpressao/GetById (spec §4.3, §4.4), POST
 // /IntencaoImpressao/Cancelar, /Recompilar, /Reimprimir and /Iniciar, GET /IntencaoImpressao/GetAll
-// and /GetBytes, behind the printing scope's authentication. Insert resolves the printer, compiles (see compiler.ts), and commits bytes +
-// diagnostics + the job's first state and history row before answering (jobs/partner.ts).
+// and /GetBytes, behind the printing scope's authentication. Insert resolves the printer, compiles
+// (see compiler.ts), and commits bytes + diagnostics + the job's first state and history row before
+// answering (jobs/partner.ts).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasErrors } from '../../index.js';
+import { sha256 } from '../auth/secrets.js';
+import { formatData } from '../dates.js';
 import type { Compiler } from '../compiler.js';
 import { compileFor, compileJob } from '../compile-for.js';
 import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
@@ -15,8 +18,6 @@ import type { Store } from '../store/repositories.js';
 import type { IdempotentAnswer } from '../store/types.js';
 import { assertWellFormed, insertRequestHash } from './insert-request.js';
 import { diagnosticView, intentionRow, intentionView } from './intention-view.js';
-import { formatData } from '../dates.js';
-import { sha256 } from '../auth/secrets.js';
 import { resolvePrinter } from './resolve-printer.js';
 import { plainJson } from './terminal.js';
 
