@@ -56,7 +56,10 @@ const events = async (h: Harness, accountId: string): Promise<Array<{ type: stri
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('the fleet view', () => {
+/** Each test builds its own database (migrations, two scrypt hashes, a login): seconds on PostgreSQL under load. */
+const EACH = { timeout: 20_000 };
+
+describe('the fleet view', EACH, () => {
   it('lists the account\'s terminals, never seen until their client says something', async () => {
     const { h, key } = await service();
     const all = await getAll(h, key);
@@ -122,7 +125,7 @@ describe('the fleet view', () => {
   });
 });
 
-describe('the fleet events', () => {
+describe('the fleet events', EACH, () => {
   it('terminal.offline once after 2 × the heartbeat + the grace of silence, whoever sweeps; terminal.online when it is back', async () => {
     const { h, key, alice, terminalKey } = await service();
     await signal(h, terminalKey);

@@ -12,6 +12,9 @@ import { DEFAULT_FLEET_SETTINGS, offlineAfterMs, sweepEveryMs, type FleetSetting
 /** States a job waits in (queued) or is delivered in (leased): stuck when it stays too long. */
 const STUCK_STATES: readonly JobState[] = ['queued', 'acquired', 'printing'];
 
+/** Terminals whose last contact this process remembers (the write throttle of contact()). */
+const MAX_TOUCHED = 100_000;
+
 /** At most this many terminals flipped offline, or stuck jobs announced, per sweep (the rest on the next). */
 const BATCH = 100;
 
@@ -35,13 +38,36 @@ export class Fleet {
   async contact(p: Principal, c: Contact = {}, at = new Date()): Promise<void> {
     if (p.kind !== 'terminal') throw new Problem('terminal-key-required');
     const { accountId, terminalId } = p;
+    const contact = { accountId, terminalId, at, ...(c.agentVersion ? { agentVersion: c.agentVersion } : {}), ...(c.printer ? { printer: c.printer } : {}) };
+    // A client that polls job after job is recorded once per TOUCH_EVERY (a cache of what this
+    // process wrote: the store stays the truth, at most that much behind, far inside the offline rule).
+    const key = `${accountId}\u0000${terminalId}`;
+    const said = JSON.stringify([c.printer ?? null, c.agentVersion ?? null]);
+    const last = this.touched.get(key);
+    if (last && last.said === said && at.getTime() - last.at < this.touchEveryMs()) return;
+    // Nearly every poll and heartbeat changes nothing that is announced: one statement, no transaction.
+    if (await this.store.terminals.touchContact(contact)) return this.remember(key, said, at);
     await this.store.transaction(async (tx) => {
-      const change = await tx.terminals.recordContact({ accountId, terminalId, at, ...(c.agentVersion ? { agentVersion: c.agentVersion } : {}), ...(c.printer ? { printer: c.printer } : {}) });
+      const change = await tx.terminals.recordContact(contact);
       if (change.cameOnline) await this.sink(tx, { type: 'terminal.online', accountId, terminalId, at, lastSeenAt: at });
       if (change.printerChanged && c.printer) {
         await this.sink(tx, { type: 'printer.status', accountId, terminalId, at, ready: c.printer.ready, reasons: c.printer.reasons, before: change.printerChanged.before });
       }
     });
+    this.remember(key, said, at);
+  }
+
+  /** What this process last wrote of each terminal's contacts, and when (bounded: forgotten wholesale past MAX_TOUCHED). */
+  private readonly touched = new Map<string, { said: string; at: number }>();
+
+  private remember(key: string, said: string, at: Date): void {
+    if (this.touched.size >= MAX_TOUCHED) this.touched.clear();
+    this.touched.set(key, { said, at: at.getTime() });
+  }
+
+  /** A tenth of the offline rule, at most 1 s: contacts closer together than this are written once. */
+  private touchEveryMs(): number {
+    return Math.min(1000, offlineAfterMs(this.settings) / 10);
   }
 
   /** An account's terminals as the fleet view shows them (one, with `terminalId`). */
@@ -88,7 +114,8 @@ export class Fleet {
         },
         stop: () => offline.stop(),
       },
-      periodic('fleet-stuck', Math.max(every, 1000), () => this.sweepStuck()),
+      // Stuck is minutes by default: looked for every tenth of the threshold, at most every 5 s.
+      periodic('fleet-stuck', Math.max(every, Math.min(5000, Math.floor(this.settings.stuckAfterMs / 10))), () => this.sweepStuck()),
     ];
   }
 }

@@ -52,6 +52,11 @@ export interface TerminalRepository {
   /** The fleet view of an account's terminals (or one of them; of every account without `accountId`), by account and terminal id. */
   health(filter?: { accountId?: string; terminalId?: string }): Promise<TerminalHealth[]>;
   /**
+   * One guarded statement: records a contact that changes nothing announced (the terminal is online
+   * already, its printer's reasons are the same as stored); false when it does (then recordContact).
+   */
+  touchContact(contact: TerminalContact): Promise<boolean>;
+  /**
    * Records a contact from a terminal's client (last seen, version, the printer's state), and says
    * what changed that is announced: it came online, its printer's reasons changed. Atomic under the
    * terminal's row lock, so each change is seen by one contact.

@@ -31,7 +31,7 @@ const where = (accountId: string | undefined, terminalId: string | undefined): S
   return terminalId === undefined ? sql`t.user_id = ${accountId}` : sql`t.user_id = ${accountId} AND t.terminal_id = ${terminalId}`;
 };
 
-export type TerminalHealthRepository = Pick<TerminalRepository, 'health' | 'recordContact' | 'markOffline' | 'fleetCounts'>;
+export type TerminalHealthRepository = Pick<TerminalRepository, 'health' | 'touchContact' | 'recordContact' | 'markOffline' | 'fleetCounts'>;
 
 export function terminalHealth(x: Exec): TerminalHealthRepository {
   const d = x.dialect;
@@ -49,6 +49,15 @@ export function terminalHealth(x: Exec): TerminalHealthRepository {
         WHERE ${where(filter.accountId, filter.terminalId)} GROUP BY t.user_id, t.terminal_id`);
       const byTerminal = new Map(queues.map((q) => [`${q.user_id}\u0000${q.terminal_id}`, { depth: Number(q.depth), oldestAt: date(q.oldest) }]));
       return rows.map((r) => toHealth(d, r, byTerminal.get(`${r.user_id}\u0000${r.terminal_id}`)));
+    },
+
+    async touchContact(c) {
+      // The common case, one statement: online already, the printer's reasons as they were.
+      const printer = c.printer ? sql`, printer_ready = ${c.printer.ready}, printer_checked_at = ${c.at}` : empty;
+      const same = c.printer ? sql` AND printer_reasons = ${json(c.printer.reasons)}` : empty;
+      const version = c.agentVersion ? sql`, agent_version = ${c.agentVersion}` : empty;
+      return (await x.run(sql`UPDATE terminal_health SET last_seen_at = ${c.at}${version}${printer}
+        WHERE user_id = ${c.accountId} AND terminal_id = ${c.terminalId} AND online${same}`)) === 1;
     },
 
     recordContact(c) {
