@@ -42,11 +42,23 @@ describe(`the ${STORE_KIND} store`, () => {
   both('commits everything a transaction wrote, together', async () => {
     const id = await store.transaction(async (tx) => {
       const i = await tx.intentions.insert(draft('a'));
-      await tx.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}' });
+      await tx.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}', intentionId: null });
       return i.id;
     });
     expect((await store.intentions.get(accountId, id))?.referencia).toBe('a');
-    expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, body: '{}' });
+    expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, body: '{}', intentionId: null });
+  });
+
+  both("stores a key's answer with its job and no body, and keeps the first body fixed for it", async () => {
+    const id = await store.transaction(async (tx) => {
+      const i = await tx.intentions.insert(draft('a'));
+      await tx.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: null, intentionId: i.id });
+      return i.id;
+    });
+    expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, body: null, intentionId: id });
+    expect(await store.intentions.fixIdempotentBody(accountId, 'k', '{"first":"\\u0000é"}')).toBe('{"first":"\\u0000é"}');
+    expect(await store.intentions.fixIdempotentBody(accountId, 'k', '{"second":1}')).toBe('{"first":"\\u0000é"}');
+    expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, body: '{"first":"\\u0000é"}', intentionId: id });
   });
 
   both('rolls back everything when fn throws, and rethrows its error', async () => {
@@ -111,8 +123,8 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(a).toMatchObject({ id: accountId, email: 'ana@example.com', metadata: [], roles: [] });
     expect(a!.createdAt).toBeInstanceOf(Date);
     await expect(store.accounts.create({ email: 'ana@EXAMPLE.com', name: 'x', passwordHash: 'h', metadata: [], roles: [] })).rejects.toBeInstanceOf(DuplicateError);
-    await store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}' });
-    await expect(store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}' })).rejects.toBeInstanceOf(DuplicateError);
+    await store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}', intentionId: null });
+    await expect(store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}', intentionId: null })).rejects.toBeInstanceOf(DuplicateError);
   });
 
   both("keeps an account's tag set: 'all' by default, 'partner' when created or set so", async () => {

@@ -9,6 +9,7 @@ import { CompileTimeout, type CompileTask, type Compiler } from '../compiler.js'
 import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
 import { Problem } from '../errors.js';
 import type { Jobs } from '../jobs/jobs.js';
+import type { JobWithHistory } from '../jobs/lifecycle.js';
 import { cancelSchema, getByIdSchema, insertSchema, recompileSchema } from '../schemas/intentions.js';
 import type { Store } from '../store/repositories.js';
 import type { IdempotentAnswer } from '../store/types.js';
@@ -17,9 +18,17 @@ import { diagnosticView, intentionView } from './intention-view.js';
 import { resolvePrinter } from './resolve-printer.js';
 import { plainJson } from './terminal.js';
 
-function replay(reply: FastifyReply, answer: IdempotentAnswer, requestHash: string) {
+/** The job as the Insert answers with it when an Idempotency-Key was given: its bytes are what the key replays. */
+const insertAnswer = (job: JobWithHistory) => JSON.stringify(intentionView(job));
+
+/**
+ * The answer a key already has, for the same request: its body, or (stored without one: the Insert
+ * that made the job has not fixed it yet, or never could) the job as it is now, fixed for good.
+ */
+async function replay(reply: FastifyReply, jobs: Jobs, accountId: string, key: string, answer: IdempotentAnswer, requestHash: string) {
   if (answer.requestHash !== requestHash) throw new Problem('idempotency-key-reused');
-  return reply.code(answer.statusCode).header('idempotent-replayed', 'true').type('application/json').send(answer.body as never);
+  const body = answer.body ?? (await jobs.partner.answerFor(accountId, key, insertAnswer((await jobs.partner.get(accountId, answer.intentionId!))!)));
+  return reply.code(answer.statusCode).header('idempotent-replayed', 'true').type('application/json').send(body);
 }
 
 export interface IntentionRouteOptions {
@@ -63,7 +72,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     const requestHash = insertRequestHash(body);
     if (key) {
       const prior = await store.intentions.findIdempotent(accountId, key);
-      if (prior) return replay(reply, prior, requestHash);
+      if (prior) return replay(reply, jobs, accountId, key, prior, requestHash);
     }
     if (body.urlCallback) await checkCallback(body.urlCallback, webhookPolicy);
     const profile = await resolvePrinter(store, accountId, body);
@@ -76,15 +85,12 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
         impressoraId: profile.id, codigoImpressora: profile.code, aguardarClienteIniciarImpressao: aguardar, bytes, diagnostics, createdAt: new Date(),
         urlCallback: body.urlCallback || null,
       },
-      {
-        generic: profile.isGeneric,
-        ...(key ? { idempotency: { key, requestHash, statusCode: 200 } } : {}),
-        serialise: (created) => JSON.stringify(intentionView(created)),
-      },
+      { generic: profile.isGeneric, ...(key ? { idempotency: { key, requestHash } } : {}) },
     );
-    if ('replay' in recorded) return replay(reply, recorded.replay, requestHash);
-    // With a key, the body was serialised once and stored; send those exact bytes.
-    return recorded.answer ? reply.type('application/json').send(recorded.answer.body as never) : intentionView(recorded.created);
+    if ('replay' in recorded) return replay(reply, jobs, accountId, key!, recorded.replay, requestHash);
+    if (!key) return intentionView(recorded.created);
+    // Serialised once, and those bytes fixed as the key's answer (or the ones a retry fixed first).
+    return reply.type('application/json').send((await jobs.partner.answerFor(accountId, key, insertAnswer(recorded.created))) as never);
   });
 
   api.get('/IntencaoImpressao/GetById', { schema: getByIdSchema }, async (request) => {

@@ -183,11 +183,17 @@ export interface JobRef {
   id: number;
 }
 
-/** The first answer given for an Idempotency-Key, replayed byte for byte for the same request. */
+/**
+ * The answer to an Idempotency-Key, replayed byte for byte for the same request. The Insert's
+ * transaction stores it with the job it made and no body; the body is fixed after the commit by the
+ * first to serialise it (the Insert's route, or a retry that came before it), and every answer for
+ * the key sends those bytes. Keys stored before intentionId existed have their body and no job.
+ */
 export interface IdempotentAnswer {
   requestHash: string;
   statusCode: number;
-  body: string;
+  body: string | null;
+  intentionId: number | null;
 }
 
 /** A failed-login counter in its current window (keys are opaque: the policy in auth/login-limits.ts names them). */

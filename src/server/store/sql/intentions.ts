@@ -193,16 +193,23 @@ export function intentions(x: Exec): IntentionRepository {
       // Inside a transaction: hold the key until it ends, so a concurrent insert with the same key
       // waits here, then reads the answer this one stores (outside one a lock would end at once).
       if (x.inTransaction) await lock(x, 'idempotency', accountId, key);
-      const r = await one<{ request_hash: string; status_code: number; body: string }>(x,
-        sql`SELECT request_hash, status_code, body FROM idempotency WHERE user_id = ${accountId} AND key = ${key}`);
-      return r && { requestHash: r.request_hash, statusCode: r.status_code, body: r.body };
+      const r = await one<{ request_hash: string; status_code: number; body: string; intention_id: number | null }>(x,
+        sql`SELECT request_hash, status_code, body, intention_id FROM idempotency WHERE user_id = ${accountId} AND key = ${key}`);
+      // '' is a body not fixed yet (the column is NOT NULL since version 1).
+      return r && { requestHash: r.request_hash, statusCode: r.status_code, body: r.body === '' ? null : r.body, intentionId: r.intention_id };
     },
     async saveIdempotent(accountId, key, a) {
       // DO NOTHING rather than a unique violation: an error would abort an enclosing PostgreSQL
       // transaction; the caller decides what a DuplicateError means.
-      const n = await x.run(sql`INSERT INTO idempotency (user_id, key, request_hash, status_code, body, created_at)
-        VALUES (${accountId}, ${key}, ${a.requestHash}, ${a.statusCode}, ${a.body}, ${Date.now()}) ON CONFLICT DO NOTHING`);
+      const n = await x.run(sql`INSERT INTO idempotency (user_id, key, request_hash, status_code, body, intention_id, created_at)
+        VALUES (${accountId}, ${key}, ${a.requestHash}, ${a.statusCode}, ${a.body ?? ''}, ${a.intentionId}, ${Date.now()}) ON CONFLICT DO NOTHING`);
       if (n === 0) throw new DuplicateError(`Idempotency-Key ${key} already has an answer`);
+    },
+    async fixIdempotentBody(accountId, key, body) {
+      const where = sql`WHERE user_id = ${accountId} AND key = ${key}`;
+      // The first to fix it wins; the others read what it fixed.
+      const fixed = await one<{ body: string }>(x, sql`UPDATE idempotency SET body = ${body} ${where} AND body = '' RETURNING body`);
+      return fixed?.body ?? (await one<{ body: string }>(x, sql`SELECT body FROM idempotency ${where}`))!.body;
     },
   };
 }
