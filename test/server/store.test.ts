@@ -225,8 +225,10 @@ describe(`the ${STORE_KIND} store`, () => {
   both('keeps tokens, terminal keys and webhook endpoints, messages and attempts the same way', async () => {
     const now = new Date(100_000);
     await store.credentials.storeTokens(accountId, { accessHash: 'a1', refreshHash: 'r1', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000), family: 'f1' });
-    expect(await store.credentials.authenticate('a1', now)).toEqual({ kind: 'account', accountId });
+    expect(await store.credentials.authenticate('a1', now)).toEqual({ kind: 'account', accountId, tags: 'all' });
     expect(await store.credentials.authenticate('a1', new Date(200_000))).toBeUndefined();
+    await store.accounts.setTags(accountId, 'partner');
+    expect(await store.credentials.authenticate('a1', now)).toEqual({ kind: 'account', accountId, tags: 'partner' });
     const tk = await store.credentials.setTerminalKey(accountId, 'T1', 'tk1', 'bobt_1');
     await store.credentials.setTerminalKey(accountId, 'T1', 'tk2', 'bobt_2');
     expect(tk).toMatchObject({ accountId, terminalId: 'T1', prefix: 'bobt_1' });
@@ -286,7 +288,7 @@ describe(`the ${STORE_KIND} store`, () => {
   both('revokes an API key only for its own account', async () => {
     const bob = await store.accounts.create({ email: 'bob@example.com', name: 'Bob', passwordHash: 'h', metadata: [], roles: [] });
     const key = await store.credentials.createApiKey({ accountId, name: 'pos', keyHash: 'hash-1', prefix: 'bob_abcdef' });
-    expect(await store.credentials.authenticate('hash-1', new Date())).toEqual({ kind: 'account', accountId });
+    expect(await store.credentials.authenticate('hash-1', new Date())).toEqual({ kind: 'account', accountId, tags: 'all' });
     expect(await store.credentials.revokeApiKey(bob.id, key.id)).toBe(false);
     expect(await store.credentials.revokeApiKey(accountId, key.id)).toBe(true);
     expect(await store.credentials.authenticate('hash-1', new Date())).toBeUndefined();
@@ -303,7 +305,7 @@ describe(`the ${STORE_KIND} store`, () => {
     try {
       const [key] = await upgraded.credentials.listApiKeys('u1');
       expect(key).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{12}$/), accountId: 'u1', name: 'legacy', prefix: null, createdAt: new Date(2) });
-      expect(await upgraded.credentials.authenticate('old-hash', new Date())).toEqual({ kind: 'account', accountId: 'u1' });
+      expect(await upgraded.credentials.authenticate('old-hash', new Date())).toEqual({ kind: 'account', accountId: 'u1', tags: 'all' });
     } finally {
       await upgraded.close();
     }

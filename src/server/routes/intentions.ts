@@ -12,7 +12,7 @@ import type { Jobs } from '../jobs/jobs.js';
 import type { JobWithHistory } from '../jobs/lifecycle.js';
 import { cancelSchema, getByIdSchema, insertSchema, recompileSchema } from '../schemas/intentions.js';
 import type { Store } from '../store/repositories.js';
-import type { IdempotentAnswer } from '../store/types.js';
+import type { IdempotentAnswer, Principal } from '../store/types.js';
 import { assertWellFormed, insertRequestHash } from './insert-request.js';
 import { diagnosticView, intentionView } from './intention-view.js';
 import { resolvePrinter } from './resolve-printer.js';
@@ -49,13 +49,13 @@ async function checkCallback(url: string, policy: AddressPolicy): Promise<void> 
 }
 
 /**
- * Compiles for an account, with the account's tag set (`bobina users set --tags`); the pool takes
- * accounts in turn; a compile past its time budget is 422 compile-timeout.
+ * Compiles for the caller's account, with the account's tag set (`bobina users set --tags`, read
+ * with its key); the pool takes accounts in turn; a compile past its time budget is 422 compile-timeout.
  */
-async function compileFor(compiler: Compiler, store: Store, accountId: string, task: Omit<CompileTask, 'tags'>) {
-  const tags = (await store.accounts.findById(accountId))?.tags ?? 'all';
+async function compileFor(compiler: Compiler, store: Store, principal: Principal, task: Omit<CompileTask, 'tags'>) {
+  const tags = principal.kind === 'account' ? principal.tags : ((await store.accounts.findById(principal.accountId))?.tags ?? 'all');
   try {
-    return await compiler.run({ ...task, tags }, accountId);
+    return await compiler.run({ ...task, tags }, principal.accountId);
   } catch (err) {
     if (err instanceof CompileTimeout) throw new Problem('compile-timeout', { budgetMs: err.budgetMs }, `The content took longer than ${err.budgetMs} ms to compile; nothing was stored`);
     throw err;
@@ -76,7 +76,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     }
     if (body.urlCallback) await checkCallback(body.urlCallback, webhookPolicy);
     const profile = await resolvePrinter(store, accountId, body);
-    const { bytes, diagnostics } = await compileFor(compiler, store, accountId, { conteudo: body.conteudo, printer: profile.id });
+    const { bytes, diagnostics } = await compileFor(compiler, store, request.principal, { conteudo: body.conteudo, printer: profile.id });
     if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
     const aguardar = body.aguardarClienteIniciarImpressao ?? false;
     const recorded = await jobs.partner.insert(
@@ -107,7 +107,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
   // Compiled as Insert compiles: on the pool, with the same limits, and refused the same way.
   api.post('/IntencaoImpressao/Recompilar', { schema: recompileSchema, serializerCompiler: plainJson }, async (request) => {
     return intentionView(await jobs.partner.recompile(request.principal.accountId, Number(request.query.intencaoImpressaoId), async (conteudo, printer) => {
-      const { bytes, diagnostics } = await compileFor(compiler, store, request.principal.accountId, { conteudo, printer });
+      const { bytes, diagnostics } = await compileFor(compiler, store, request.principal, { conteudo, printer });
       if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
       return { bytes, diagnostics };
     }));

@@ -29,7 +29,8 @@ export type NewAccount = Omit<Account, 'id' | 'createdAt' | 'tags'> & { tags?: T
  * work) is further limited to that terminal's jobs.
  */
 export type Principal =
-  | { kind: 'account'; accountId: string }
+  /** `tags`: the account's tag set, read with the key (an Insert compiles with it; no second look-up). */
+  | { kind: 'account'; accountId: string; tags: TagSet }
   | { kind: 'terminal'; accountId: string; terminalId: string };
 
 export interface Terminal {
