@@ -16,7 +16,6 @@ interface Row {
 }
 interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: unknown; origem: HistoryEntry['origem']; detalhe: unknown; at: number }
 
-
 /** Every column but the heavy ones (content, bytes, diagnostics), and the bytes' length. */
 const SUMMARY_COLUMNS = raw(`c.id, c.user_id, c.referencia, c.terminal_id, c.impressora_id, c.codigo_impressora, c.aguardar, c.status, c.created_at,
   c.estado, c.motivos, c.tentativas, c.confirmacao, c.leased_to, c.lease_token, c.lease_expires_at, c.expires_at, c.reprint, c.url_callback,
@@ -76,8 +75,6 @@ const queueHeld = (d: Dialect, terminalId: string) => sql`EXISTS (SELECT 1 FROM 
   WHERE s.user_id = c.user_id AND s.leased_to = ${terminalId} AND s.estado = ${WAITS_FOR_PERSON.estado}
     AND NOT EXISTS (SELECT 1 FROM ${d.jsonTexts(raw('s.motivos'), 'm')} WHERE m.value IN ${list(WAITS_FOR_PERSON.motivos)}))`;
 
-const refs = (rows: { user_id: string; id: number }[]) => rows.map((r) => ({ accountId: r.user_id, id: r.id }));
-
 /** Tries at numbering a history row when another transaction took the same number meanwhile (PostgreSQL). */
 const HISTORY_TRIES = 100;
 
@@ -92,6 +89,12 @@ export function intentions(x: Exec): IntentionRepository {
   const job = async (statement: Sql) => {
     const r = await one<Row>(x, statement);
     return r && toIntention(d, r);
+  };
+  /** Jobs in one of `states` whose time in `column` is before `now`, soonest first. */
+  const due = async (column: Sql, states: readonly JobState[], now: Date, limit: number) => {
+    const rows = await x.all<{ user_id: string; id: number }>(sql`SELECT user_id, id FROM intentions
+      WHERE estado IN ${list(states)} AND ${column} < ${now} ORDER BY ${column} LIMIT ${limit}`);
+    return rows.map((r) => ({ accountId: r.user_id, id: r.id }));
   };
   return {
     async insert(i) {
@@ -181,14 +184,8 @@ export function intentions(x: Exec): IntentionRepository {
         WHERE id = ${ref.id} AND user_id = ${ref.accountId} RETURNING ignored_reports`);
       return r?.ignored_reports ?? 0;
     },
-    async dueLeases(states, now, limit) {
-      return refs(await x.all(sql`SELECT user_id, id FROM intentions WHERE estado IN ${list(states)} AND lease_expires_at < ${now}
-        ORDER BY lease_expires_at LIMIT ${limit}`));
-    },
-    async dueExpiry(states, now, limit) {
-      return refs(await x.all(sql`SELECT user_id, id FROM intentions WHERE estado IN ${list(states)} AND expires_at < ${now}
-        ORDER BY expires_at LIMIT ${limit}`));
-    },
+    dueLeases: (states, now, limit) => due(raw('lease_expires_at'), states, now, limit),
+    dueExpiry: (states, now, limit) => due(raw('expires_at'), states, now, limit),
     async findIdempotent(accountId, key) {
       // Inside a transaction: hold the key until it ends, so a concurrent insert with the same key
       // waits here, then reads the answer this one stores (outside one a lock would end at once).
