@@ -27,7 +27,12 @@ const insertAnswer = (job: JobWithHistory) => JSON.stringify(intentionView(job))
  */
 async function replay(reply: FastifyReply, jobs: Jobs, accountId: string, key: string, answer: IdempotentAnswer, requestHash: string) {
   if (answer.requestHash !== requestHash) throw new Problem('idempotency-key-reused');
-  const body = answer.body ?? (await jobs.partner.answerFor(accountId, key, insertAnswer((await jobs.partner.get(accountId, answer.intentionId!))!)));
+  let body = answer.body;
+  if (body === null) {
+    // Only a key stored with its job has no body (jobs are never deleted).
+    const job = (await jobs.partner.get(accountId, answer.intentionId!))!;
+    body = await jobs.partner.answerFor(accountId, key, insertAnswer(job));
+  }
   return reply.code(answer.statusCode).header('idempotent-replayed', 'true').type('application/json').send(body);
 }
 
