@@ -224,8 +224,16 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE users ADD COLUMN tags TEXT NOT NULL DEFAULT 'all';
     `,
   },
-  // 9 is f23-health's (terminal heartbeats); migrate() applies whichever versions are missing, in
-  // list order, so this one runs before or after it alike (it touches only intentions' own columns).
+  {
+    version: 9,
+    name: 'an Idempotency-Key answer names the job it made; its body is fixed after the commit (empty until then)',
+    sql: `
+      ALTER TABLE idempotency ADD COLUMN intention_id INTEGER;
+    `,
+  },
+  // Written beside other lanes' migrations of issue 23: migrate() applies whichever versions are
+  // missing, in list order, so this one runs before or after theirs alike (it touches only
+  // intentions' own columns and indexes).
   {
     version: 10,
     name: 'job lists (GetAll): keyset indexes on (created_at, id) per account and filter; explicit reprints (reprint_of, reprints)',
