@@ -7,12 +7,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasErrors } from '../../index.js';
 import { sha256 } from '../auth/secrets.js';
-import { formatData } from '../dates.js';
 import type { Compiler } from '../compiler.js';
 import { compileFor, compileJob } from '../compile-for.js';
+import { formatData } from '../dates.js';
 import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
 import { Problem } from '../errors.js';
 import type { Jobs } from '../jobs/jobs.js';
+import type { JobWithHistory } from '../jobs/lifecycle.js';
 import { cancelSchema, getAllSchema, getByIdSchema, getBytesSchema, insertSchema, LIST_PAGE, partnerStartSchema, recompileSchema, reprintSchema } from '../schemas/intentions.js';
 import type { Store } from '../store/repositories.js';
 import type { IdempotentAnswer } from '../store/types.js';
@@ -21,9 +22,22 @@ import { diagnosticView, intentionRow, intentionView } from './intention-view.js
 import { resolvePrinter } from './resolve-printer.js';
 import { plainJson } from './terminal.js';
 
-function replay(reply: FastifyReply, answer: IdempotentAnswer, requestHash: string) {
+/** The job as the Insert answers with it when an Idempotency-Key was given: its bytes are what the key replays. */
+const insertAnswer = (job: JobWithHistory) => JSON.stringify(intentionView(job));
+
+/**
+ * The answer a key already has, for the same request: its body, or (stored without one: the Insert
+ * that made the job has not fixed it yet, or never could) the job as it is now, fixed for good.
+ */
+async function replay(reply: FastifyReply, jobs: Jobs, accountId: string, key: string, answer: IdempotentAnswer, requestHash: string) {
   if (answer.requestHash !== requestHash) throw new Problem('idempotency-key-reused');
-  return reply.code(answer.statusCode).header('idempotent-replayed', 'true').type('application/json').send(answer.body as never);
+  let body = answer.body;
+  if (body === null) {
+    // Only a key stored with its job has no body (jobs are never deleted).
+    const job = (await jobs.partner.get(accountId, answer.intentionId!))!;
+    body = await jobs.partner.answerFor(accountId, key, insertAnswer(job));
+  }
+  return reply.code(answer.statusCode).header('idempotent-replayed', 'true').type('application/json').send(body);
 }
 
 export interface IntentionRouteOptions {
@@ -53,11 +67,11 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     const requestHash = insertRequestHash(body);
     if (key) {
       const prior = await store.intentions.findIdempotent(accountId, key);
-      if (prior) return replay(reply, prior, requestHash);
+      if (prior) return replay(reply, jobs, accountId, key, prior, requestHash);
     }
     if (body.urlCallback) await checkCallback(body.urlCallback, webhookPolicy);
     const profile = await resolvePrinter(store, accountId, body);
-    const { bytes, diagnostics } = await compileFor(compiler, store, accountId, { conteudo: body.conteudo, printer: profile.id });
+    const { bytes, diagnostics } = await compileFor(compiler, store, request.principal, { conteudo: body.conteudo, printer: profile.id });
     if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
     const aguardar = body.aguardarClienteIniciarImpressao ?? false;
     const recorded = await jobs.partner.insert(
@@ -66,15 +80,12 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
         impressoraId: profile.id, codigoImpressora: profile.code, aguardarClienteIniciarImpressao: aguardar, bytes, diagnostics, createdAt: new Date(),
         urlCallback: body.urlCallback || null,
       },
-      {
-        generic: profile.isGeneric,
-        ...(key ? { idempotency: { key, requestHash, statusCode: 200 } } : {}),
-        serialise: (created) => JSON.stringify(intentionView(created)),
-      },
+      { generic: profile.isGeneric, ...(key ? { idempotency: { key, requestHash } } : {}) },
     );
-    if ('replay' in recorded) return replay(reply, recorded.replay, requestHash);
-    // With a key, the body was serialised once and stored; send those exact bytes.
-    return recorded.answer ? reply.type('application/json').send(recorded.answer.body as never) : intentionView(recorded.created);
+    if ('replay' in recorded) return replay(reply, jobs, accountId, key!, recorded.replay, requestHash);
+    if (!key) return intentionView(recorded.created);
+    // Serialised once, and those bytes fixed as the key's answer (or the ones a retry fixed first).
+    return reply.type('application/json').send((await jobs.partner.answerFor(accountId, key, insertAnswer(recorded.created))) as never);
   });
 
   api.get('/IntencaoImpressao/GetById', { schema: getByIdSchema }, async (request) => {
@@ -90,8 +101,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
 
   // Compiled as Insert compiles: on the pool, with the same limits, and refused the same way.
   api.post('/IntencaoImpressao/Recompilar', { schema: recompileSchema, serializerCompiler: plainJson }, async (request) => {
-    const { accountId } = request.principal;
-    return intentionView(await jobs.partner.recompile(accountId, Number(request.query.intencaoImpressaoId), compileJob(compiler, store, accountId)));
+    return intentionView(await jobs.partner.recompile(request.principal.accountId, Number(request.query.intencaoImpressaoId), compileJob(compiler, store, request.principal)));
   });
 
   api.get('/IntencaoImpressao/GetAll', { schema: getAllSchema, serializerCompiler: plainJson }, async (request) => {
@@ -124,15 +134,15 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     const requestHash = sha256(JSON.stringify(['Reimprimir', id, marcador ?? null]));
     if (key) {
       const prior = await store.intentions.findIdempotent(accountId, key);
-      if (prior) return replay(reply, prior, requestHash);
+      if (prior) return replay(reply, jobs, accountId, key, prior, requestHash);
     }
     const recorded = await jobs.partner.reprint(accountId, id, {
-      marcador, compile: compileJob(compiler, store, accountId),
-      ...(key ? { idempotency: { key, requestHash, statusCode: 200 } } : {}),
-      serialise: (created) => JSON.stringify(intentionView(created)),
+      marcador, compile: compileJob(compiler, store, request.principal),
+      ...(key ? { idempotency: { key, requestHash } } : {}),
     });
-    if ('replay' in recorded) return replay(reply, recorded.replay, requestHash);
-    return recorded.answer ? reply.type('application/json').send(recorded.answer.body as never) : intentionView(recorded.created);
+    if ('replay' in recorded) return replay(reply, jobs, accountId, key!, recorded.replay, requestHash);
+    if (!key) return intentionView(recorded.created);
+    return reply.type('application/json').send((await jobs.partner.answerFor(accountId, key, insertAnswer(recorded.created))) as never);
   });
 
   api.post('/IntencaoImpressao/Iniciar', { schema: partnerStartSchema, serializerCompiler: plainJson }, async (request) => {
