@@ -194,6 +194,16 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
+    name: 'an Idempotency-Key answer names the job it made; its body is fixed after the commit (empty until then)',
+    sql: `
+      ALTER TABLE idempotency ADD COLUMN intention_id BIGINT;
+    `,
+  },
+  // Written beside other lanes' migrations of issue 23 (job lists take SQLite 10 / PostgreSQL 6):
+  // migrate() applies whichever versions are missing, in list order, so this one runs before or
+  // after theirs alike (it adds its own tables and one users column).
+  {
+    version: 7,
     name: "fleet health: each terminal's last contact, agent version and printer status; the account's stuck-job threshold; the stuck jobs already announced",
     sql: `
       CREATE TABLE terminal_health (

@@ -158,6 +158,8 @@ export interface IntentionRepository {
   findIdempotent(accountId: string, key: string): Promise<IdempotentAnswer | undefined>;
   /** Stores the first answer for a key; throws DuplicateError when the key already has one. */
   saveIdempotent(accountId: string, key: string, answer: IdempotentAnswer): Promise<void>;
+  /** Fixes the body of a key's answer stored without one: the body the key answers with from now on (this one, or the one fixed first). */
+  fixIdempotentBody(accountId: string, key: string, body: string): Promise<string>;
 }
 
 /** Failed-login counters, one fixed window per key; the policy (which keys, what limits) is auth/login-limits.ts. */

@@ -17,7 +17,6 @@ interface Row {
 }
 interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: unknown; origem: HistoryEntry['origem']; detalhe: unknown; at: number }
 
-
 /** Every column but the heavy ones (content, bytes, diagnostics), and the bytes' length. */
 const SUMMARY_COLUMNS = raw(`c.id, c.user_id, c.referencia, c.terminal_id, c.impressora_id, c.codigo_impressora, c.aguardar, c.status, c.created_at,
   c.estado, c.motivos, c.tentativas, c.confirmacao, c.leased_to, c.lease_token, c.lease_expires_at, c.expires_at, c.reprint, c.url_callback,
@@ -77,8 +76,6 @@ const queueHeld = (d: Dialect, terminalId: string) => sql`EXISTS (SELECT 1 FROM 
   WHERE s.user_id = c.user_id AND s.leased_to = ${terminalId} AND s.estado = ${WAITS_FOR_PERSON.estado}
     AND NOT EXISTS (SELECT 1 FROM ${d.jsonTexts(raw('s.motivos'), 'm')} WHERE m.value IN ${list(WAITS_FOR_PERSON.motivos)}))`;
 
-const refs = (rows: { user_id: string; id: number }[]) => rows.map((r) => ({ accountId: r.user_id, id: r.id }));
-
 /** Tries at numbering a history row when another transaction took the same number meanwhile (PostgreSQL). */
 const HISTORY_TRIES = 100;
 
@@ -93,6 +90,12 @@ export function intentions(x: Exec): IntentionRepository {
   const job = async (statement: Sql) => {
     const r = await one<Row>(x, statement);
     return r && toIntention(d, r);
+  };
+  /** Jobs in one of `states` whose time in `column` is before `now`, soonest first. */
+  const due = async (column: Sql, states: readonly JobState[], now: Date, limit: number) => {
+    const rows = await x.all<{ user_id: string; id: number }>(sql`SELECT user_id, id FROM intentions
+      WHERE estado IN ${list(states)} AND ${column} < ${now} ORDER BY ${column} LIMIT ${limit}`);
+    return rows.map((r) => ({ accountId: r.user_id, id: r.id }));
   };
   /**
    * Appends a history row numbered one past the job's last, and says the state of the row before it
@@ -196,28 +199,29 @@ export function intentions(x: Exec): IntentionRepository {
         WHERE id = ${ref.id} AND user_id = ${ref.accountId} RETURNING ignored_reports`);
       return r?.ignored_reports ?? 0;
     },
-    async dueLeases(states, now, limit) {
-      return refs(await x.all(sql`SELECT user_id, id FROM intentions WHERE estado IN ${list(states)} AND lease_expires_at < ${now}
-        ORDER BY lease_expires_at LIMIT ${limit}`));
-    },
-    async dueExpiry(states, now, limit) {
-      return refs(await x.all(sql`SELECT user_id, id FROM intentions WHERE estado IN ${list(states)} AND expires_at < ${now}
-        ORDER BY expires_at LIMIT ${limit}`));
-    },
+    dueLeases: (states, now, limit) => due(raw('lease_expires_at'), states, now, limit),
+    dueExpiry: (states, now, limit) => due(raw('expires_at'), states, now, limit),
     async findIdempotent(accountId, key) {
       // Inside a transaction: hold the key until it ends, so a concurrent insert with the same key
       // waits here, then reads the answer this one stores (outside one a lock would end at once).
       if (x.inTransaction) await lock(x, 'idempotency', accountId, key);
-      const r = await one<{ request_hash: string; status_code: number; body: string }>(x,
-        sql`SELECT request_hash, status_code, body FROM idempotency WHERE user_id = ${accountId} AND key = ${key}`);
-      return r && { requestHash: r.request_hash, statusCode: r.status_code, body: r.body };
+      const r = await one<{ request_hash: string; status_code: number; body: string; intention_id: number | null }>(x,
+        sql`SELECT request_hash, status_code, body, intention_id FROM idempotency WHERE user_id = ${accountId} AND key = ${key}`);
+      // '' is a body not fixed yet (the column is NOT NULL since version 1).
+      return r && { requestHash: r.request_hash, statusCode: r.status_code, body: r.body === '' ? null : r.body, intentionId: r.intention_id };
     },
     async saveIdempotent(accountId, key, a) {
       // DO NOTHING rather than a unique violation: an error would abort an enclosing PostgreSQL
       // transaction; the caller decides what a DuplicateError means.
-      const n = await x.run(sql`INSERT INTO idempotency (user_id, key, request_hash, status_code, body, created_at)
-        VALUES (${accountId}, ${key}, ${a.requestHash}, ${a.statusCode}, ${a.body}, ${Date.now()}) ON CONFLICT DO NOTHING`);
+      const n = await x.run(sql`INSERT INTO idempotency (user_id, key, request_hash, status_code, body, intention_id, created_at)
+        VALUES (${accountId}, ${key}, ${a.requestHash}, ${a.statusCode}, ${a.body ?? ''}, ${a.intentionId}, ${Date.now()}) ON CONFLICT DO NOTHING`);
       if (n === 0) throw new DuplicateError(`Idempotency-Key ${key} already has an answer`);
+    },
+    async fixIdempotentBody(accountId, key, body) {
+      const where = sql`WHERE user_id = ${accountId} AND key = ${key}`;
+      // The first to fix it wins; the others read what it fixed.
+      const fixed = await one<{ body: string }>(x, sql`UPDATE idempotency SET body = ${body} ${where} AND body = '' RETURNING body`);
+      return fixed?.body ?? (await one<{ body: string }>(x, sql`SELECT body FROM idempotency ${where}`))!.body;
     },
     ...stuckJobs(x),
   };
