@@ -15,7 +15,7 @@ import { installErrorHandlers } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { ignoreFleetEvents, type FleetEventSink } from './fleet/events.js';
 import { Fleet } from './fleet/fleet.js';
-import type { FleetSettings } from './fleet/settings.js';
+import { offlineAfterMs, type FleetSettings } from './fleet/settings.js';
 import { ignoreJobEvents, type JobEventSink } from './jobs/events.js';
 import { inProcessLink } from './jobs/in-process-link.js';
 import { Jobs, type JobSettings } from './jobs/jobs.js';
@@ -184,6 +184,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.decorate('jobs', jobs);
   const fleet = new Fleet(o.store, o.fleetEvents ?? ignoreFleetEvents, o.fleet);
   app.decorate('fleet', fleet);
+  // The fleet gauges (terminals online/offline, printers by reason) by the same offline rule as GetAll.
+  metrics?.setFleetCounts((now) => o.store.terminals.fleetCounts(now, offlineAfterMs(fleet.settings)));
   // Long-polls end (empty) as soon as the app starts closing, so closing never waits a minute for them.
   app.addHook('preClose', async () => jobs.close());
   await app.register(async (printing) => {
