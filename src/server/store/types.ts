@@ -195,6 +195,8 @@ export interface NewIntention {
   expiresAt?: Date | null;
   /** Where this job's end-of-job webhook also goes, besides the account's endpoints (Insert's `urlCallback`). */
   urlCallback?: string | null;
+  /** The job this one is an explicit reprint of (Reimprimir), or null. */
+  reprintOf?: number | null;
 }
 
 export interface Intention extends NewIntention {
@@ -211,10 +213,30 @@ export interface Intention extends NewIntention {
   reprint: boolean;
   /** Reports ignored (a stale token, a final job, a repeat): counted; only the first few are history rows. */
   ignoredReports: number;
+  reprintOf: number | null;
+  /** Explicit reprints made of this job (Reimprimir): each one a job of its own, linked by `reprintOf`. */
+  reprints: number;
 }
 
 /** A job without its content, bytes and diagnostics (lists of many jobs): `size` is its bytes' length. */
 export type IntentionSummary = Omit<Intention, 'conteudo' | 'bytes' | 'diagnostics'> & { size: number };
+
+/**
+ * Which jobs a list shows (GetAll, `bobina jobs list`), newest first: of one account, or of every
+ * account (`accountId` null: the operator's CLI only, which holds the database itself).
+ */
+export interface JobFilter {
+  accountId: string | null;
+  estado?: JobState;
+  terminalId?: string;
+  referencia?: string;
+  /** Made at or after this time… */
+  since?: Date;
+  /** …and at or before this one. */
+  until?: Date;
+  /** Only jobs after this one in the list's order (created earlier, or at the same millisecond with a lower id): the previous page's last. */
+  after?: { createdAt: Date; id: number };
+}
 
 /** What a transition writes besides the state (absent fields stay as they are). */
 export interface JobPatch {
