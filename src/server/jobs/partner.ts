@@ -7,18 +7,20 @@ import type { JobContext } from './context.js';
 import { insertEvent, insertJob, transition, type JobWithHistory } from './lifecycle.js';
 import { notRecompilable, recompiled, type Recompiled } from './printer-change.js';
 
-export type Recorded = { created: JobWithHistory; answer?: IdempotentAnswer } | { replay: IdempotentAnswer };
+/** An Insert's outcome: the job it made, or the answer a key already has (a job, or the body fixed for it). */
+export type Recorded = { created: JobWithHistory } | { replay: IdempotentAnswer };
 
 export class PartnerJobs {
   constructor(private readonly c: JobContext) {}
 
   /**
-   * Records a compiled intention in its first state with history row 1, in one transaction with its
-   * Idempotency-Key answer (serialised by the route once the job has its id).
+   * Records a compiled intention in its first state with history row 1, in one transaction with
+   * its Idempotency-Key (the key names the job; the route fixes the answer's body once the job is
+   * committed, with answerFor).
    */
   async insert(
     draft: Omit<NewIntention, 'estado' | 'status' | 'expiresAt'>,
-    o: { generic: boolean; idempotency?: { key: string; requestHash: string; statusCode: number }; serialise: (j: JobWithHistory) => string },
+    o: { generic: boolean; idempotency?: { key: string; requestHash: string } },
   ): Promise<Recorded> {
     const now = draft.createdAt;
     const event = insertEvent({ generic: o.generic, aguardar: draft.aguardarClienteIniciarImpressao });
@@ -33,13 +35,22 @@ export class PartnerJobs {
       const created = await insertJob(tx, this.c.sink, { ...draft, expiresAt: new Date(now.getTime() + this.c.settings.ttlMs) }, event, {
         origem: 'server', at: now, ...(routeless ? { motivos: ['no-route'], detalhe: 'no terminal of this account takes template jobs for this printer' } : {}),
       });
-      if (!o.idempotency) return { created };
-      const answer = { requestHash: o.idempotency.requestHash, statusCode: o.idempotency.statusCode, body: o.serialise(created) };
-      await tx.intentions.saveIdempotent(draft.accountId, o.idempotency.key, answer);
-      return { created, answer };
+      if (o.idempotency) {
+        const answer = { requestHash: o.idempotency.requestHash, statusCode: 200, body: null, intentionId: created.job.id };
+        await tx.intentions.saveIdempotent(draft.accountId, o.idempotency.key, answer);
+      }
+      return { created };
     });
     if ('created' in recorded) this.c.queued(recorded.created.job);
     return recorded;
+  }
+
+  /**
+   * The body an Idempotency-Key answers with: `body` (the route's serialisation of the job) when it
+   * is the first to be fixed, else the one fixed before it, so every answer for a key is the same bytes.
+   */
+  answerFor(accountId: string, key: string, body: string): Promise<string> {
+    return this.c.store.intentions.fixIdempotentBody(accountId, key, body);
   }
 
   async get(accountId: string, id: number): Promise<JobWithHistory | undefined> {

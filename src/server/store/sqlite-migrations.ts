@@ -224,4 +224,11 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE users ADD COLUMN tags TEXT NOT NULL DEFAULT 'all';
     `,
   },
+  {
+    version: 9,
+    name: 'an Idempotency-Key answer names the job it made; its body is fixed after the commit (empty until then)',
+    sql: `
+      ALTER TABLE idempotency ADD COLUMN intention_id INTEGER;
+    `,
+  },
 ];

@@ -29,7 +29,8 @@ export type NewAccount = Omit<Account, 'id' | 'createdAt' | 'tags'> & { tags?: T
  * work) is further limited to that terminal's jobs.
  */
 export type Principal =
-  | { kind: 'account'; accountId: string }
+  /** `tags`: the account's tag set, read with the key (an Insert compiles with it; no second look-up). */
+  | { kind: 'account'; accountId: string; tags: TagSet }
   | { kind: 'terminal'; accountId: string; terminalId: string };
 
 export interface Terminal {
@@ -183,11 +184,17 @@ export interface JobRef {
   id: number;
 }
 
-/** The first answer given for an Idempotency-Key, replayed byte for byte for the same request. */
+/**
+ * The answer to an Idempotency-Key, replayed byte for byte for the same request. The Insert's
+ * transaction stores it with the job it made and no body; the body is fixed after the commit by the
+ * first to serialise it (the Insert's route, or a retry that came before it), and every answer for
+ * the key sends those bytes. Keys stored before intentionId existed have their body and no job.
+ */
 export interface IdempotentAnswer {
   requestHash: string;
   statusCode: number;
-  body: string;
+  body: string | null;
+  intentionId: number | null;
 }
 
 /** A failed-login counter in its current window (keys are opaque: the policy in auth/login-limits.ts names them). */

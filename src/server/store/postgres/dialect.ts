@@ -18,7 +18,6 @@ const LOCKS: Record<LockName, (...keys: unknown[]) => Sql> = {
 };
 
 export const POSTGRES: Dialect = {
-  name: 'postgres',
   placeholder: (n) => `$${n}`,
   bind: (v) => (v instanceof Utf8 ? (v.value === null ? null : Buffer.from(v.value, 'utf8')) : v),
   json: (v) => v as never,

@@ -8,7 +8,6 @@ import type { Sql } from './statement.js';
 export type LockName = 'endpoints' | 'webhook-claim' | 'idempotency';
 
 export interface Dialect {
-  readonly name: 'sqlite' | 'postgres';
   /** The n-th (1-based) parameter's placeholder. */
   placeholder(n: number): string;
   /** A value (already encoded: times as milliseconds, JSON as text) as the driver binds it. */

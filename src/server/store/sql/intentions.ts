@@ -16,7 +16,6 @@ interface Row {
 }
 interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: unknown; origem: HistoryEntry['origem']; detalhe: unknown; at: number }
 
-
 /** Every column but the heavy ones (content, bytes, diagnostics), and the bytes' length. */
 const SUMMARY_COLUMNS = raw(`c.id, c.user_id, c.referencia, c.terminal_id, c.impressora_id, c.codigo_impressora, c.aguardar, c.status, c.created_at,
   c.estado, c.motivos, c.tentativas, c.confirmacao, c.leased_to, c.lease_token, c.lease_expires_at, c.expires_at, c.reprint, c.url_callback,
@@ -76,8 +75,6 @@ const queueHeld = (d: Dialect, terminalId: string) => sql`EXISTS (SELECT 1 FROM 
   WHERE s.user_id = c.user_id AND s.leased_to = ${terminalId} AND s.estado = ${WAITS_FOR_PERSON.estado}
     AND NOT EXISTS (SELECT 1 FROM ${d.jsonTexts(raw('s.motivos'), 'm')} WHERE m.value IN ${list(WAITS_FOR_PERSON.motivos)}))`;
 
-const refs = (rows: { user_id: string; id: number }[]) => rows.map((r) => ({ accountId: r.user_id, id: r.id }));
-
 /** Tries at numbering a history row when another transaction took the same number meanwhile (PostgreSQL). */
 const HISTORY_TRIES = 100;
 
@@ -87,12 +84,49 @@ const historyRow = (id: number, seq: Sql, e: Omit<HistoryEntry, 'seq'>) => sql`I
 
 export function intentions(x: Exec): IntentionRepository {
   const d = x.dialect;
-  /** Jobs this transaction inserted, and the number of their next history row. */
-  const inserted = new Map<number, number>();
+  /** Jobs this transaction inserted: the number of their next history row, and their last row's state (none yet: null). */
+  const inserted = new Map<number, { seq: number; estado: JobState | null }>();
   const job = async (statement: Sql) => {
     const r = await one<Row>(x, statement);
     return r && toIntention(d, r);
   };
+  /** Jobs in one of `states` whose time in `column` is before `now`, soonest first. */
+  const due = async (column: Sql, states: readonly JobState[], now: Date, limit: number) => {
+    const rows = await x.all<{ user_id: string; id: number }>(sql`SELECT user_id, id FROM intentions
+      WHERE estado IN ${list(states)} AND ${column} < ${now} ORDER BY ${column} LIMIT ${limit}`);
+    return rows.map((r) => ({ accountId: r.user_id, id: r.id }));
+  };
+  /**
+   * Appends a history row numbered one past the job's last, and says the state of the row before it
+   * (null for a job's first row). A job this transaction inserted has no other writer (no one else
+   * sees it): its numbers and last state are known, and the row is written without waiting for an
+   * answer. Inside a transaction, the one that changed the job holds its row already; outside one,
+   * the row is locked first. A number another transaction took meanwhile (PostgreSQL) inserts
+   * nothing, and is tried again with that row in sight.
+   */
+  async function append(id: number, e: Omit<HistoryEntry, 'seq'>): Promise<{ entry: HistoryEntry; before: JobState | null }> {
+    const known = inserted.get(id);
+    if (known !== undefined) {
+      inserted.set(id, { seq: known.seq + 1, estado: e.estado });
+      await x.write(historyRow(id, sql`${known.seq}`, e));
+      return { entry: { ...e, seq: known.seq }, before: known.estado };
+    }
+    if (!x.inTransaction) {
+      return x.atomic(async (t) => {
+        await t.write(sql`SELECT id FROM intentions WHERE id = ${id}${d.forUpdate}`);
+        return intentions(t).appendTransition(id, e);
+      });
+    }
+    const next = sql`(SELECT COALESCE(MAX(seq), 0) + 1 FROM job_history WHERE intention_id = ${id})`;
+    // The row before, read in the same statement: the one numbered just below the new one.
+    const before = raw(`(SELECT p.estado FROM job_history p WHERE p.intention_id = job_history.intention_id AND p.seq < job_history.seq
+      ORDER BY p.seq DESC LIMIT 1) AS before`);
+    for (let i = 0; i < HISTORY_TRIES; i++) {
+      const r = await one<{ seq: number; before: JobState | null }>(x, sql`${historyRow(id, next, e)} ON CONFLICT DO NOTHING RETURNING seq, ${before}`);
+      if (r) return { entry: { ...e, seq: r.seq }, before: r.before };
+    }
+    throw new Error(`store: job ${id}'s history kept changing while a row was appended`);
+  }
   return {
     async insert(i) {
       const estado = i.estado ?? 'queued';
@@ -104,7 +138,7 @@ export function intentions(x: Exec): IntentionRepository {
         VALUES (${i.accountId}, ${utf8(i.referencia)}, ${utf8(i.conteudo)}, ${i.terminalId}, ${i.impressoraId}, ${i.codigoImpressora},
           ${i.aguardarClienteIniciarImpressao}, ${i.status}, ${i.bytes}, ${json(i.diagnostics)}, ${i.createdAt}, ${estado}, ${confirmacao},
           ${expiresAt}, ${json(motivos)}, ${i.urlCallback ?? null}) RETURNING id`);
-      if (x.inTransaction) inserted.set(r!.id, 1);
+      if (x.inTransaction) inserted.set(r!.id, { seq: 1, estado: null });
       return {
         ...i, id: r!.id, estado, confirmacao, motivos, tentativas: 0, leasedTo: null, leaseToken: null, leaseExpiresAt: null,
         expiresAt, reprint: false, ignoredReports: 0,
@@ -116,31 +150,8 @@ export function intentions(x: Exec): IntentionRepository {
         JOIN intentions i ON i.id = h.intention_id WHERE h.intention_id = ${id} AND i.user_id = ${accountId} ORDER BY h.seq`);
       return rows.map((r) => toHistory(d, r));
     },
-    async appendHistory(id, e) {
-      // Numbered one past the job's last. A job this transaction inserted has no other writer (no
-      // one else sees it): its numbers are known, and the row is written without waiting for an
-      // answer. Inside a transaction, the one that changed the job holds its row already; outside
-      // one, the row is locked first. A number another transaction took meanwhile (PostgreSQL)
-      // inserts nothing, and is tried again with that row in sight.
-      const known = inserted.get(id);
-      if (known !== undefined) {
-        inserted.set(id, known + 1);
-        await x.write(historyRow(id, sql`${known}`, e));
-        return { ...e, seq: known };
-      }
-      if (!x.inTransaction) {
-        return x.atomic(async (t) => {
-          await t.write(sql`SELECT id FROM intentions WHERE id = ${id}${d.forUpdate}`);
-          return intentions(t).appendHistory(id, e);
-        });
-      }
-      const next = sql`(SELECT COALESCE(MAX(seq), 0) + 1 FROM job_history WHERE intention_id = ${id})`;
-      for (let i = 0; i < HISTORY_TRIES; i++) {
-        const r = await one<{ seq: number }>(x, sql`${historyRow(id, next, e)} ON CONFLICT DO NOTHING RETURNING seq`);
-        if (r) return { ...e, seq: r.seq };
-      }
-      throw new Error(`store: job ${id}'s history kept changing while a row was appended`);
-    },
+    appendHistory: async (id, e) => (await append(id, e)).entry,
+    appendTransition: (id, e) => append(id, e),
     update(ref, from, patch, guard) {
       const lease = typeof guard === 'string' ? { token: guard } : guard;
       const token = lease ? sql` AND lease_token = ${lease.token}` : empty;
@@ -176,33 +187,40 @@ export function intentions(x: Exec): IntentionRepository {
         AND c.estado IN ${list(states)} AND c.id > ${afterId} ORDER BY c.id LIMIT ${limit}`);
       return rows.map((r) => toSummary(d, r));
     },
+    async countByState(states, atMost) {
+      // One bounded count per state, on the indexes that begin with estado: at most `atMost` rows read for each.
+      const counts = states.map((s, i) => sql`(SELECT count(*) FROM (SELECT 1 FROM intentions WHERE estado = ${s} LIMIT ${atMost}) ${raw(`s${i}`)}) AS ${raw(`n${i}`)}`);
+      const [row] = await x.all<Record<string, number>>(sql`SELECT ${join(counts)}`);
+      return Object.fromEntries(states.map((s, i) => [s, Number(row![`n${i}`])])) as Record<JobState, number>;
+    },
     async countIgnoredReport(ref) {
       const r = await one<{ ignored_reports: number }>(x, sql`UPDATE intentions SET ignored_reports = ignored_reports + 1
         WHERE id = ${ref.id} AND user_id = ${ref.accountId} RETURNING ignored_reports`);
       return r?.ignored_reports ?? 0;
     },
-    async dueLeases(states, now, limit) {
-      return refs(await x.all(sql`SELECT user_id, id FROM intentions WHERE estado IN ${list(states)} AND lease_expires_at < ${now}
-        ORDER BY lease_expires_at LIMIT ${limit}`));
-    },
-    async dueExpiry(states, now, limit) {
-      return refs(await x.all(sql`SELECT user_id, id FROM intentions WHERE estado IN ${list(states)} AND expires_at < ${now}
-        ORDER BY expires_at LIMIT ${limit}`));
-    },
+    dueLeases: (states, now, limit) => due(raw('lease_expires_at'), states, now, limit),
+    dueExpiry: (states, now, limit) => due(raw('expires_at'), states, now, limit),
     async findIdempotent(accountId, key) {
       // Inside a transaction: hold the key until it ends, so a concurrent insert with the same key
       // waits here, then reads the answer this one stores (outside one a lock would end at once).
       if (x.inTransaction) await lock(x, 'idempotency', accountId, key);
-      const r = await one<{ request_hash: string; status_code: number; body: string }>(x,
-        sql`SELECT request_hash, status_code, body FROM idempotency WHERE user_id = ${accountId} AND key = ${key}`);
-      return r && { requestHash: r.request_hash, statusCode: r.status_code, body: r.body };
+      const r = await one<{ request_hash: string; status_code: number; body: string; intention_id: number | null }>(x,
+        sql`SELECT request_hash, status_code, body, intention_id FROM idempotency WHERE user_id = ${accountId} AND key = ${key}`);
+      // '' is a body not fixed yet (the column is NOT NULL since version 1).
+      return r && { requestHash: r.request_hash, statusCode: r.status_code, body: r.body === '' ? null : r.body, intentionId: r.intention_id };
     },
     async saveIdempotent(accountId, key, a) {
       // DO NOTHING rather than a unique violation: an error would abort an enclosing PostgreSQL
       // transaction; the caller decides what a DuplicateError means.
-      const n = await x.run(sql`INSERT INTO idempotency (user_id, key, request_hash, status_code, body, created_at)
-        VALUES (${accountId}, ${key}, ${a.requestHash}, ${a.statusCode}, ${a.body}, ${Date.now()}) ON CONFLICT DO NOTHING`);
+      const n = await x.run(sql`INSERT INTO idempotency (user_id, key, request_hash, status_code, body, intention_id, created_at)
+        VALUES (${accountId}, ${key}, ${a.requestHash}, ${a.statusCode}, ${a.body ?? ''}, ${a.intentionId}, ${Date.now()}) ON CONFLICT DO NOTHING`);
       if (n === 0) throw new DuplicateError(`Idempotency-Key ${key} already has an answer`);
+    },
+    async fixIdempotentBody(accountId, key, body) {
+      const where = sql`WHERE user_id = ${accountId} AND key = ${key}`;
+      // The first to fix it wins; the others read what it fixed.
+      const fixed = await one<{ body: string }>(x, sql`UPDATE idempotency SET body = ${body} ${where} AND body = '' RETURNING body`);
+      return fixed?.body ?? (await one<{ body: string }>(x, sql`SELECT body FROM idempotency ${where}`))!.body;
     },
   };
 }

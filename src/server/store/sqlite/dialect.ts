@@ -8,7 +8,6 @@ import { raw, render, sql, Utf8, type Sql } from '../sql/statement.js';
 import type { Runner } from './gate.js';
 
 export const SQLITE: Dialect = {
-  name: 'sqlite',
   placeholder: () => '?',
   bind(v) {
     if (typeof v === 'boolean') return v ? 1 : 0;
