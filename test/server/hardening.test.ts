@@ -211,6 +211,7 @@ describe('security headers', () => {
     ['the OpenAPI document', () => ({ method: 'GET' as const, url: '/openapi.json' })],
     ['the docs page', () => ({ method: 'GET' as const, url: '/docs/' })],
     ['the playground page', () => ({ method: 'GET' as const, url: '/playground/' })],
+    ['the console page', () => ({ method: 'GET' as const, url: '/console/' })],
   ])('are on %s: no sniffing, no referrer, no framing', async (_what, request) => {
     const res = await h.app.inject(request());
     expect(res.headers['x-content-type-options']).toBe('nosniff');

@@ -28,6 +28,7 @@ export const POSTGRES: Dialect = {
   insertOrder: raw('seq'),
   bytewise: raw(' COLLATE "C"'),
   emailKey: raw('lower(email)'),
+  freeText: raw('BYTEA'),
   jsonTexts: (column, alias) => sql`jsonb_array_elements_text(${column}) AS ${raw(alias)}(value)`,
   lock: (name, ...keys) => LOCKS[name](...keys),
 };

@@ -28,6 +28,8 @@ export interface Dialect {
   readonly bytewise: Sql;
   /** The expression the unique e-mail index is on (e-mails are stored lower-cased). */
   readonly emailKey: Sql;
+  /** The column type of a partner's free text (utf8() values): to CAST a parameter to what the column holds. */
+  readonly freeText: Sql;
   /** The texts of a JSON array column, as a table `alias` with one column `value`. */
   jsonTexts(column: Sql, alias: string): Sql;
   /** The statement that takes an advisory lock until the transaction ends, or undefined when the dialect needs none. */
