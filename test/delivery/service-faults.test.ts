@@ -12,19 +12,17 @@ import { serviceHarness, sleep, states, waitFor, type Intencao, type Terminal } 
 const PRINTER = 'MAKER5T20';
 const h = serviceHarness({ printer: PRINTER, serveFlags: ['--lease', '2s'] });
 const { until, insert, getById, api, bytesOf } = h;
-const newTerminal = (...flags: string[]) => h.addTerminal(flags);
+const newTerminal = (...flags: string[]) => h.terminal(flags);
 const agent = (t: Terminal, device: string, stateDir: string) => h.agent(t, device, [], stateDir);
 
-// The cases of this suite run at once, each with its own terminal, printer and agent (helpers.ts
-// cleans up after the last), except the one that kills the service, which runs after them alone.
 describe('delivery through bobina agent', () => {
   beforeAll(async () => {
     await h.start();
   }, 30_000);
 
-  it.concurrent('prints two jobs of one terminal in insert order, each exactly once, byte-identical to compile()', async () => {
+  it('prints two jobs of one terminal in insert order, each exactly once, byte-identical to compile()', async () => {
     const vp = await virtualPrinter({ printer: PRINTER });
-    const t = await newTerminal();
+    const t = newTerminal();
     const a = await insert(t.id, fixture('nfce.txt'));
     const b = await insert(t.id, 'Segundo<br><paperCutFull>');
     agent(t, vp.address, join(h.dir, t.id));
@@ -39,8 +37,8 @@ describe('delivery through bobina agent', () => {
     }
   }, 60_000);
 
-  it.concurrent('exits 1 when the service refuses its key, and says so without the key', async () => {
-    const t = await newTerminal();
+  it('exits 1 when the service refuses its key, and says so without the key', async () => {
+    const t = newTerminal();
     const wrong = agent({ id: t.id, key: 'bobt_not-a-key' }, '-', join(h.dir, `${t.id}-wrong`));
     expect((await wrong.exited).code).toBe(1);
     expect(wrong.stderr()).toMatch(/refused this client: .*401 unauthorized/);
@@ -50,12 +48,12 @@ describe('delivery through bobina agent', () => {
     expect(other.stderr()).toMatch(/403 terminal-mismatch/);
   }, 30_000);
 
-  it.concurrent.each([
+  it.each([
     ['paper out', { paper: 'out' } as const, 'media-empty'],
     ['cover open', { cover: 'open' } as const, 'cover-open'],
   ])('stops on %s and prints once the printer is back', async (_name, fault, reason) => {
     const vp = await virtualPrinter({ printer: PRINTER, state: fault });
-    const t = await newTerminal();
+    const t = newTerminal();
     agent(t, vp.address, join(h.dir, t.id));
     const job = await insert(t.id, 'Recibo<paperCutFull>');
     const stopped = await until(job.id, (i) => i.estado === 'stopped');
@@ -69,10 +67,10 @@ describe('delivery through bobina agent', () => {
     expect(done.tentativas).toBe(2);
   }, 60_000);
 
-  it.concurrent('stops while the printer is offline and prints once it is back', async () => {
+  it('stops while the printer is offline and prints once it is back', async () => {
     const vp = await virtualPrinter({ printer: PRINTER });
     await vp.setState({ offline: 'refuse' });
-    const t = await newTerminal();
+    const t = newTerminal();
     agent(t, vp.address, join(h.dir, t.id));
     const job = await insert(t.id, 'Offline<paperCutFull>');
     expect(await until(job.id, (i) => i.estado === 'stopped')).toMatchObject({ motivos: ['offline'] });
@@ -82,9 +80,9 @@ describe('delivery through bobina agent', () => {
     expect(states(done)).toEqual(['queued', 'acquired', 'stopped(offline)', 'queued', 'acquired', 'printing', 'completed']);
   }, 60_000);
 
-  it.concurrent('prints a held job only after the client starts it', async () => {
+  it('prints a held job only after the client starts it', async () => {
     const vp = await virtualPrinter({ printer: PRINTER });
-    const t = await newTerminal();
+    const t = newTerminal();
     agent(t, vp.address, join(h.dir, t.id));
     const job = await insert(t.id, 'Retido<paperCutFull>', { aguardarClienteIniciarImpressao: true });
     expect(job.estado).toBe('held');
@@ -98,9 +96,9 @@ describe('delivery through bobina agent', () => {
     expect(states(done)).toEqual(['held', 'queued', 'acquired', 'printing', 'completed']);
   }, 60_000);
 
-  it.concurrent('never prints a job canceled while queued', async () => {
+  it('never prints a job canceled while queued', async () => {
     const vp = await virtualPrinter({ printer: PRINTER });
-    const t = await newTerminal();
+    const t = newTerminal();
     const canceled = await insert(t.id, 'Cancelado<paperCutFull>');
     expect((await api('POST', `/IntencaoImpressao/Cancelar?intencaoImpressaoId=${canceled.id}`)).json.intencaoImpressao).toMatchObject({ status: 'Cancelado', estado: 'canceled' });
     const after = await insert(t.id, 'Depois<paperCutFull>');
@@ -111,9 +109,9 @@ describe('delivery through bobina agent', () => {
     expect(states(await getById(canceled.id))).toEqual(['queued', 'canceled']);
   }, 60_000);
 
-  it.concurrent('offers a job again when its lease runs out, and ignores the stale token of the lost client', async () => {
+  it('offers a job again when its lease runs out, and ignores the stale token of the lost client', async () => {
     const vp = await virtualPrinter({ printer: PRINTER });
-    const t = await newTerminal();
+    const t = newTerminal();
     const job = await insert(t.id, 'Lease<paperCutFull>');
     // A client that takes the job and vanishes.
     const lost = (await api('POST', '/TerminalImpressao/ObterProxima?espera=0', undefined, t.key)).json.trabalho as { tokenEntrega: string };
@@ -131,10 +129,10 @@ describe('delivery through bobina agent', () => {
     expect(vp.jobs).toHaveLength(1);
   }, 60_000);
 
-  it.concurrent('never prints twice when the agent is killed mid-job: restarted, it reports outcome-unknown', async () => {
+  it('never prints twice when the agent is killed mid-job: restarted, it reports outcome-unknown', async () => {
     // 4 KB/s: the agent is still waiting for the printer's confirmation when it is killed.
     const vp = await virtualPrinter({ printer: PRINTER, state: { slow: 4000 } });
-    const t = await newTerminal();
+    const t = newTerminal();
     const state = join(h.dir, t.id);
     const first = agent(t, vp.address, state);
     const job = await insert(t.id, fixture('nfce.txt'));
@@ -158,7 +156,7 @@ describe('delivery through bobina agent', () => {
 
   it('prints once when the service is killed while the job is acquired, then restarted', async () => {
     const vp = await virtualPrinter({ printer: PRINTER, state: { slow: 4000 } });
-    const t = await newTerminal();
+    const t = newTerminal();
     agent(t, vp.address, join(h.dir, t.id));
     const job = await insert(t.id, fixture('nfce.txt'));
     await until(job.id, (i) => i.estado === 'printing');
@@ -176,7 +174,7 @@ describe('delivery through bobina agent', () => {
 describe('the service on its own', () => {
   it('delivers to a terminal registered with --device, in process', async () => {
     const vp = await virtualPrinter({ printer: PRINTER });
-    const t = await newTerminal('--device', vp.address);
+    const t = newTerminal('--device', vp.address);
     // The service looks for terminals with a device every few seconds.
     const job = await insert(t.id, 'Direto<paperCutFull>');
     const done = await until(job.id, (i) => i.estado === 'completed', 30_000);
@@ -190,7 +188,7 @@ describe('the service on its own', () => {
     await h.kill();
     await h.start('--job-ttl', '1s');
     try {
-      const t = await newTerminal();
+      const t = newTerminal();
       const job = await insert(t.id, 'Expira<paperCutFull>');
       const expired = await until(job.id, (i) => i.estado === 'expired', 20_000);
       expect(expired).toMatchObject({ status: 'Expirado', tentativas: 0 });
