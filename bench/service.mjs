@@ -1,11 +1,14 @@
 // Service benchmark (not a test): inserts/s and p99 latency of POST /IntencaoImpressao/Insert with
 // the NFC-e fixture, against `bobina serve` on SQLite, beside a bare fastify hello-world measured in
-// the same run. Writes bench/SERVICE-RESULTS.md. Run `npm run build` first.
+// the same run; then the cost of metrics on Insert throughput (metrics-cost.mjs). Writes
+// bench/SERVICE-RESULTS.md. Run `npm run build` first. BENCH_SERVICE_ONLY=metrics runs only the
+// metrics comparison and replaces only its section of the results.
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { METRICS_SECTION, metricsCost } from './lib/metrics-cost.mjs';
 import { start } from './lib/processes.mjs';
 
 const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
@@ -14,9 +17,26 @@ const dir = mkdtempSync(join(tmpdir(), 'bobina-bench-'));
 const db = join(dir, 'bench.sqlite');
 const env = { ...process.env, DATABASE_URL: '' };
 
-function cli(...args) {
-  const r = spawnSync(process.execPath, [CLI, ...args, '--db', db], { encoding: 'utf8', env });
+function cliOn(file, ...args) {
+  const r = spawnSync(process.execPath, [CLI, ...args, '--db', file], { encoding: 'utf8', env });
   if (r.status !== 0) throw new Error(`bobina ${args.join(' ')}: ${r.stderr}`);
+}
+const cli = (...args) => cliOn(db, ...args);
+
+const RESULTS = new URL('./SERVICE-RESULTS.md', import.meta.url);
+
+/** The results file with its metrics section replaced (or added at the end). */
+function withMetricsSection(md, section) {
+  const at = md.indexOf(METRICS_SECTION);
+  return `${at < 0 ? `${md.trimEnd()}\n\n` : md.slice(0, at)}${section}`;
+}
+
+if (process.env.BENCH_SERVICE_ONLY === 'metrics') {
+  const section = await metricsCost({ CLI, env, seed: cliOn, dir });
+  rmSync(dir, { recursive: true, force: true });
+  writeFileSync(RESULTS, withMetricsSection(existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Service benchmark\n', section));
+  console.log(section);
+  process.exit(0);
 }
 
 const run = (opts) => new Promise((resolve, reject) => autocannon({ duration: DURATION, ...opts }, (e, r) => (e ? reject(e) : resolve(r))));
@@ -72,8 +92,8 @@ try {
 } finally {
   server.kill('SIGTERM');
   await new Promise((r) => server.on('exit', r));
-  rmSync(dir, { recursive: true, force: true });
 }
+const metricsSection = await metricsCost({ CLI, env, seed: cliOn, dir }).finally(() => rmSync(dir, { recursive: true, force: true }));
 
 const table = [
   '| run | req/s | p50 ms | p99 ms | 2xx | errors/non-2xx |',
@@ -100,5 +120,6 @@ Notes on what costs what:
   at 1,000 req/s was 58 ms in an earlier run of this script.
 - The machine is shared with other work; rerun for numbers of your own.
 `;
-writeFileSync(new URL('./SERVICE-RESULTS.md', import.meta.url), md);
+writeFileSync(RESULTS, withMetricsSection(md, metricsSection));
 console.log(md);
+console.log(metricsSection);

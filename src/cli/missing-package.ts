@@ -11,6 +11,7 @@ const PEERS: Readonly<Record<string, string>> = typeof BOBINA_PEERS === 'string'
 const FEATURES: Readonly<Record<string, string>> = {
   '@resvg/resvg-js': 'a PNG preview',
   pg: 'the PostgreSQL store',
+  'prom-client': 'metrics (--metrics-token, --metrics-port)',
 };
 
 /** The package a "module not found" error names (`@scope/name/deep` → `@scope/name`). */

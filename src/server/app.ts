@@ -20,6 +20,10 @@ import { Problem } from './errors.js';
 import { intentionRoutes } from './routes/intentions.js';
 import { terminalRoutes } from './routes/terminal.js';
 import { loginRoutes } from './routes/login.js';
+import { healthRoutes } from './routes/health.js';
+import { metricsRoute } from './metrics/endpoint.js';
+import type { ServiceMetrics } from './metrics/metrics.js';
+import { countCommitted, timedCompiler, timeInserts } from './metrics/wiring.js';
 import { playgroundRoutes } from './routes/playground.js';
 import { templateRoutes } from './routes/templates.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -81,6 +85,13 @@ export interface AppOptions {
    * true when serving; `stateDir` holds their journals). Tests pass false unless they test it.
    */
   directDelivery?: false | { stateDir: string };
+  /**
+   * Count and time the service's work (metrics/): without, nothing is measured and /metrics is 404.
+   * `bobina serve` passes prometheus.ts's when a metrics token or port is set.
+   */
+  metrics?: ServiceMetrics;
+  /** Serve GET /metrics on this app's port to bearers of this token (constant-time compare); without it, not on this port. */
+  metricsToken?: string;
 }
 
 /** Expired tokens and ended login-limit windows are deleted once a minute. */
@@ -125,8 +136,13 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   installErrorHandlers(app);
   // JSON is the only body type: without this parser, text/plain gets 415 like any other type.
   app.removeContentTypeParser('text/plain');
-  const compiler = o.compiler ?? inlineCompiler;
+  const metrics = o.metrics;
+  const compiler = metrics ? timedCompiler(o.compiler ?? inlineCompiler, metrics) : (o.compiler ?? inlineCompiler);
   app.addHook('onClose', async () => compiler.close());
+  if (metrics) {
+    metrics.attach({ store: o.store, compiler });
+    timeInserts(app, metrics);
+  }
 
   await app.register(swagger, {
     openapi: {
@@ -136,7 +152,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  await app.register(healthRoutes, { store: o.store });
+  if (metrics && o.metricsToken) await app.register(metricsRoute, { metrics, token: o.metricsToken });
   await app.register(playgroundRoutes);
 
   const limits = loginLimits(o.maxLoginFailures, o.loginFailureWindowMs, o.loginLimits);
@@ -146,7 +163,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     accessTtl: o.accessTtl ?? 3600,
     refreshTtl: o.refreshTtl ?? 30 * 24 * 3600,
   });
-  const jobs = new Jobs(o.store, o.jobEvents ?? ignoreJobEvents, o.jobs);
+  // With metrics, each state change is counted once its transaction commits.
+  const counted = metrics ? countCommitted(o.store, o.jobEvents ?? ignoreJobEvents, metrics) : { store: o.store, sink: o.jobEvents ?? ignoreJobEvents };
+  const jobs = new Jobs(counted.store, counted.sink, o.jobs);
   app.decorate('jobs', jobs);
   // Long-polls end (empty) as soon as the app starts closing, so closing never waits a minute for them.
   app.addHook('preClose', async () => jobs.close());

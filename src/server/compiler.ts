@@ -14,6 +14,8 @@ export interface Compiler {
   /** Compiles `task` for `owner` (the account: the pool takes owners in turn). */
   run(task: CompileTask, owner: string): Promise<CompileResult>;
   close(): Promise<void>;
+  /** A pool's load now: compiles waiting for a thread, compiles running, threads it may use (the inline compiler has none). */
+  load?(): { waiting: number; running: number; threads: number };
 }
 
 /** A compile ended because it ran past its time budget; its worker thread was ended with it. */
@@ -84,6 +86,7 @@ export function workerCompiler(o: WorkerCompilerOptions = {}): Compiler {
 
   return {
     run: (task, owner) => queue.run(owner, () => runOnce(task)),
+    load: () => ({ waiting: queue.size, running: queue.started, threads }),
     close: async () => {
       queue.close(new Error('the compiler is closed'));
       await pool.destroy();

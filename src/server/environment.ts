@@ -21,6 +21,8 @@ export const VARIABLES = {
   BOBINA_WEBHOOKS_HTTP_HOSTS: { command: 'serve', says: 'hosts webhooks may reach over plain http, comma-separated' },
   BOBINA_WEBHOOKS_TIMEOUT_MS: { command: 'serve', says: 'longest one webhook attempt may take (default 10000)' },
   BOBINA_WEBHOOKS_MAX_ENDPOINTS: { command: 'serve', says: 'webhook endpoints one account may register (default 20)' },
+  BOBINA_METRICS_TOKEN: { command: 'serve', says: 'serve GET /metrics on the service port to `Authorization: Bearer` this token (--metrics-token; at least 16 characters)' },
+  BOBINA_METRICS_PORT: { command: 'serve', says: 'serve GET /metrics, without a token, on this port of 127.0.0.1 (--metrics-port)' },
   BOBINA_TERMINAL_KEY: { command: 'agent', says: "the terminal's key (--key), kept out of `ps`" },
 } as const satisfies Record<string, { command: 'serve' | 'agent'; says: string }>;
 
@@ -52,4 +54,11 @@ export function webhookPolicy(env: Environment): AddressPolicy {
 export function webhookSettings(env: Environment): { policy: AddressPolicy; timeoutMs?: number } {
   const timeoutMs = positive(env, 'BOBINA_WEBHOOKS_TIMEOUT_MS');
   return { policy: webhookPolicy(env), ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+}
+
+/** The metrics settings from the environment, as set (`bobina serve` checks them with its flags'). */
+export function metricsVariables(env: Environment): { token?: string; port?: string } {
+  const token = read(env, 'BOBINA_METRICS_TOKEN');
+  const port = read(env, 'BOBINA_METRICS_PORT');
+  return { ...(token ? { token } : {}), ...(port ? { port } : {}) };
 }

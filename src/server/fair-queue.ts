@@ -26,6 +26,11 @@ export class FairQueue {
     return n;
   }
 
+  /** Tasks holding a slot now. */
+  get started(): number {
+    return this.busy;
+  }
+
   /** Runs `task` once a slot is free and it is `owner`'s turn; the slot is held until its promise settles. */
   run<T>(owner: string, task: () => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(this.closed);

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from './app.js';
 import { workerCompiler } from './compiler.js';
+import { metricsServer } from './metrics/endpoint.js';
 import { chooseStore, describeStore, openStore } from './store/open.js';
 import { webhookOutbox } from './webhooks/outbox.js';
 import { webhookSender, type SenderOptions } from './webhooks/sender.js';
@@ -27,19 +28,27 @@ export interface ServeOptions {
   compileBudgetMs?: number;
   /** The webhook sender's settings (`bobina serve`: environment.ts's webhookSettings). */
   webhooks?: Partial<SenderOptions>;
+  /**
+   * Metrics (docs/operations.md): GET /metrics on the service's port for bearers of `token`, and/or
+   * on `port` of 127.0.0.1 (0: any free port). Neither: nothing is measured, and prom-client is not loaded.
+   */
+  metrics?: { token?: string; port?: number };
 }
 
 /** Direct delivery's journals on PostgreSQL, with no --state-dir: there is no database file to sit beside. */
 export const POSTGRES_STATE_DIR = './bobina.delivery';
 
-export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstance; url: string; store: string; close: () => Promise<void> }> {
+export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstance; url: string; store: string; metricsUrl?: string; close: () => Promise<void> }> {
   const where = { ...(o.db === undefined ? {} : { db: o.db }), ...(o.databaseUrl === undefined ? {} : { databaseUrl: o.databaseUrl }) };
   const choice = chooseStore(where);
   let app: FastifyInstance | undefined;
   // An idle pooled connection that dies is replaced by the pool; the operator still hears of it.
   const onIdleError = (err: Error) => app?.log.warn({ err: { name: err.name, message: err.message } }, 'database connection lost while idle; the pool reconnects');
   const store = await openStore({ ...where, onIdleError }, choice);
-  const webhooks: SenderOptions = { policy: STRICT_POLICY, ...o.webhooks };
+  const metrics = o.metrics && (o.metrics.token !== undefined || o.metrics.port !== undefined)
+    ? (await import('./metrics/prometheus.js')).prometheusMetrics({ onReadError: (what, err) => app?.log.warn({ gauge: what, reason: err instanceof Error ? err.message : String(err) }, 'metrics: a gauge could not be read') })
+    : undefined;
+  const webhooks: SenderOptions = { policy: STRICT_POLICY, ...o.webhooks, ...(metrics ? { onAttempt: metrics.webhookAttempt } : {}) };
   const sender = webhookSender(store, webhooks);
   // A store left open would keep the process alive (a pg pool's sockets) after a failed start.
   app = await buildApp({
@@ -54,6 +63,7 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
     ...(o.trustProxy === undefined ? {} : { trustProxy: o.trustProxy }),
     ...(o.jobs ? { jobs: o.jobs } : {}),
     ...(o.connections ? { connections: o.connections } : {}),
+    ...(metrics ? { metrics, ...(o.metrics?.token === undefined ? {} : { metricsToken: o.metrics.token }) } : {}),
     directDelivery: { stateDir: o.stateDir ?? (choice.kind === 'sqlite' ? `${choice.file}.delivery` : POSTGRES_STATE_DIR) },
   }).catch(async (err: unknown) => {
     await store.close();
@@ -62,9 +72,17 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
   // The workers stop in preClose, before any onClose hook: none outlives the database.
   app.addHook('onClose', async () => store.close());
   const started = app;
+  // Its own port, bound to loopback, closed with the app (its hook added before the app listens).
+  const exposed = metrics && o.metrics?.port !== undefined
+    ? await metricsServer(metrics, o.metrics.port).catch(async (err: unknown) => {
+      await started.close();
+      throw err;
+    })
+    : undefined;
+  if (exposed) started.addHook('onClose', async () => exposed.close());
   const url = await started.listen({ port: o.port, host: o.host }).catch(async (err: unknown) => {
     await started.close();
     throw err;
   });
-  return { app: started, url, store: describeStore(choice), close: () => started.close() };
+  return { app: started, url, store: describeStore(choice), ...(exposed ? { metricsUrl: exposed.url } : {}), close: () => started.close() };
 }

@@ -143,7 +143,7 @@ describe('a job reaching a final state', { timeout: 30_000 }, () => {
     for (const [i, estado] of states.entries()) {
       const event: JobEvent = {
         accountId, intencaoImpressaoId: 100 + i, referencia: null, status: estado, estado, motivos: estado === 'failed' ? ['media-empty'] : [],
-        confirmacao: 'printer', sequence: 3, at: new Date(), urlCallback: null,
+        confirmacao: 'printer', sequence: 3, at: new Date(), urlCallback: null, evento: 'completed', from: 'printing', createdAt: new Date(),
       };
       await h.store.transaction((tx) => sink(tx, event));
     }
@@ -161,7 +161,10 @@ describe('a job reaching a final state', { timeout: 30_000 }, () => {
     const a = await receiver();
     await addWebhook(h, key, a.url);
     const sink = webhookOutbox();
-    const event: JobEvent = { accountId, intencaoImpressaoId: 1, referencia: null, status: 'Impresso', estado: 'completed', motivos: [], confirmacao: 'none', sequence: 1, at: new Date() };
+    const event: JobEvent = {
+      accountId, intencaoImpressaoId: 1, referencia: null, status: 'Impresso', estado: 'completed', motivos: [], confirmacao: 'none', sequence: 1, at: new Date(),
+      evento: 'completed', from: 'printing', createdAt: new Date(),
+    };
     await expect(h.store.transaction(async (tx) => {
       await sink(tx, event);
       throw new Error('state change refused');
@@ -439,6 +442,7 @@ async function printNowDirect(h: Harness) {
   const accountId = (await h.store.accounts.findByEmail(ALICE.email))!.id;
   await h.store.transaction((tx) => webhookOutbox()(tx, {
     accountId, intencaoImpressaoId: 9, referencia: null, status: 'Impresso', estado: 'completed', motivos: [], confirmacao: 'none', sequence: 1, at: new Date(),
+    evento: 'completed', from: 'printing', createdAt: new Date(),
   }));
 }
 

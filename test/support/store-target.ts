@@ -57,4 +57,4 @@ export function sameDatabase(location: string): TestDatabase {
 }
 
 /** The environment for a CLI child process: no DATABASE_URL leaking in from the caller's shell. */
-export const CHILD_ENV = { DATABASE_URL: '', BOBINA_DB: '' };
+export const CHILD_ENV = { DATABASE_URL: '', BOBINA_DB: '', BOBINA_METRICS_TOKEN: '', BOBINA_METRICS_PORT: '' };

@@ -3,7 +3,7 @@
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
 import { untilSignal } from '../signals.js';
-import { read, variablesOf, webhookSettings, type Environment } from '../../server/environment.js';
+import { metricsVariables, read, variablesOf, webhookSettings, type Environment } from '../../server/environment.js';
 import { storeFlags } from '../with-store.js';
 
 export interface ServeSettings {
@@ -18,7 +18,11 @@ export interface ServeSettings {
   connections?: { requestTimeoutMs?: number; maxConnections?: number; maxPerAddress?: number };
   logLevel?: string;
   webhooks?: ReturnType<typeof webhookSettings>;
+  metrics?: { token?: string; port?: number };
 }
+
+/** A metrics token shorter than this is refused: it is all that guards /metrics on the service's port. */
+export const MIN_METRICS_TOKEN = 16;
 
 /** A duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `7d`. */
 export function duration(name: string, value: string): number {
@@ -33,8 +37,21 @@ const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'database-url': { type: 'string' }, 'trust-proxy': { type: 'string' },
   'job-ttl': { type: 'string' }, lease: { type: 'string' }, 'max-attempts': { type: 'string' }, 'state-dir': { type: 'string' },
   'compile-timeout': { type: 'string' }, 'request-timeout': { type: 'string' }, 'max-connections': { type: 'string' },
-  'max-connections-per-address': { type: 'string' },
+  'max-connections-per-address': { type: 'string' }, 'metrics-token': { type: 'string' }, 'metrics-port': { type: 'string' },
 } as const;
+
+/** --metrics-token and --metrics-port, else BOBINA_METRICS_TOKEN and BOBINA_METRICS_PORT: a token long enough, a port (0: any free one). */
+function metricsSettings(values: { 'metrics-token'?: string; 'metrics-port'?: string }, env: Environment): ServeSettings['metrics'] {
+  const fromEnv = metricsVariables(env);
+  const token = values['metrics-token'] ?? fromEnv.token;
+  const rawPort = values['metrics-port'] ?? fromEnv.port;
+  if (token !== undefined && (token.length < MIN_METRICS_TOKEN || /\s/.test(token))) {
+    throw new UsageError(`the metrics token must be at least ${MIN_METRICS_TOKEN} characters, without spaces`);
+  }
+  if (rawPort !== undefined && (!/^\d{1,5}$/.test(rawPort.trim()) || Number(rawPort) > 65535)) throw new UsageError(`invalid metrics port "${rawPort}"`);
+  if (token === undefined && rawPort === undefined) return undefined;
+  return { ...(token === undefined ? {} : { token }), ...(rawPort === undefined ? {} : { port: Number(rawPort) }) };
+}
 
 /** A count for a limit: a whole number, 0 for none. */
 function count(name: string, value: string): number {
@@ -59,6 +76,7 @@ export function serveSettings(args: string[], env: Environment = process.env): S
   const port = Number(rawPort);
   if (!/^\d+$/.test(rawPort) || port > 65535) throw new UsageError(`invalid port "${rawPort}"`);
   const proxy = values['trust-proxy'] ?? read(env, 'BOBINA_TRUST_PROXY');
+  const metrics = metricsSettings(values, env);
   const jobs: NonNullable<ServeSettings['jobs']> = {};
   if (values['job-ttl'] !== undefined) jobs.ttlMs = duration('--job-ttl', values['job-ttl']);
   if (values.lease !== undefined) jobs.leaseMs = duration('--lease', values.lease);
@@ -81,18 +99,19 @@ export function serveSettings(args: string[], env: Environment = process.env): S
     ...(proxy === undefined ? {} : { trustProxy: trustProxy(proxy) }),
     ...(read(env, 'LOG_LEVEL') === undefined ? {} : { logLevel: read(env, 'LOG_LEVEL') }),
     webhooks: webhookSettings(env),
+    ...(metrics ? { metrics } : {}),
   };
 }
 
 export const serveCommand: Command = {
   name: 'serve',
-  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR] [--compile-timeout 10s] [--request-timeout 30s] [--max-connections 512] [--max-connections-per-address 64]',
+  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR] [--compile-timeout 10s] [--request-timeout 30s] [--max-connections 512] [--max-connections-per-address 64] [--metrics-token TOKEN] [--metrics-port PORT]',
   summary: `run the partner printing service (env ${variablesOf('serve').join(', ')})`,
   async run(args, io) {
     const settings = serveSettings(args);
     const { startServer } = await import('../../server/serve.js');
     const server = await startServer(settings);
-    io.stderr.write(`bobina serve: listening on ${server.url}, store ${server.store}\n`);
+    io.stderr.write(`bobina serve: listening on ${server.url}, store ${server.store}${server.metricsUrl ? `, metrics on ${server.metricsUrl}/metrics` : ''}\n`);
     await untilSignal(() => server.close());
     return EXIT.ok;
   },

@@ -2,6 +2,7 @@
 // hands one JobEvent to the app's sink inside the same store transaction as the state and its
 // history row, so whatever the sink writes (the webhook outbox) commits with them or not at all.
 import type { Repositories } from '../store/repositories.js';
+import type { LifecycleEvent } from './lifecycle.js';
 
 export type JobState = 'held' | 'queued' | 'acquired' | 'printing' | 'stopped' | 'completed' | 'failed' | 'canceled' | 'expired';
 
@@ -21,6 +22,12 @@ export interface JobEvent {
   at: Date;
   /** The per-intention callback address given on Insert, if any. */
   urlCallback?: string | null;
+  /** The lifecycle event (lifecycle.ts) that made the change. */
+  evento: LifecycleEvent;
+  /** The state the job was in before it (`new` for a job's first state). */
+  from: JobState | 'new';
+  /** When the job was inserted. */
+  createdAt: Date;
 }
 
 /** Called inside the transaction that made the change, with that transaction's repositories. */

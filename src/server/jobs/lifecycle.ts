@@ -106,6 +106,14 @@ const PHASES = Object.keys(TRANSITIONS).filter((s) => s !== 'new') as Phase[];
 /** The states that never change: those with no way out. */
 export const FINAL_STATES: readonly JobState[] = PHASES.filter((p) => Object.keys(TRANSITIONS[p]).length === 0).map(stored);
 
+/** Every transition the table allows, as the store records it (a phase kept as `stopped` is `stopped`): the metrics' label sets. */
+export const STORED_TRANSITIONS: readonly { from: JobState | 'new'; event: LifecycleEvent; to: JobState }[] = [
+  ...new Map((Object.keys(TRANSITIONS) as (Phase | 'new')[]).flatMap((p) => (Object.entries(TRANSITIONS[p]) as [LifecycleEvent, JobState][]).map(([event, to]) => {
+    const from = p === 'new' ? 'new' : stored(p);
+    return [`${from} ${event}`, { from, event, to }] as const;
+  }))).values(),
+];
+
 /** The states (as stored) an event applies in. */
 export function fromStates(event: LifecycleEvent): JobState[] {
   return [...new Set(PHASES.filter((p) => TRANSITIONS[p][event] !== undefined).map(stored))];
@@ -159,12 +167,13 @@ export interface JobWithHistory {
 }
 
 async function recorded(tx: Repositories, sink: JobEventSink, job: Intention, evento: LifecycleEvent, c: Change): Promise<HistoryEntry> {
-  const entry = await tx.intentions.appendHistory(job.id, {
+  const { entry, before } = await tx.intentions.appendTransition(job.id, {
     estado: job.estado, evento, motivos: c.motivos ?? job.motivos, origem: c.origem, detalhe: c.detalhe ?? null, at: c.at,
   });
   const event: JobEvent = {
     accountId: job.accountId, intencaoImpressaoId: job.id, referencia: job.referencia, status: PUBLIC_STATUS[job.estado], estado: job.estado,
     motivos: entry.motivos, confirmacao: job.confirmacao, sequence: entry.seq, at: c.at, urlCallback: job.urlCallback ?? null,
+    evento, from: before ?? 'new', createdAt: job.createdAt,
   };
   await sink(tx, event);
   return entry;

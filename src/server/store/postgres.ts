@@ -9,7 +9,7 @@ import { postgresExec } from './postgres/dialect.js';
 import { migrate } from './postgres/migrate.js';
 import { pgSignals, signalChannel } from './postgres/signals.js';
 import { parsePostgresUrl, quoteIdent } from './postgres/url.js';
-import { repositories as on } from './sql/repositories.js';
+import { repositories as on, ping } from './sql/repositories.js';
 
 export interface PostgresOptions {
   /** Connections in the pool (default 10). */
@@ -81,6 +81,8 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     ...repositories(connections.db),
     signals,
     transaction: (fn) => connections.transaction((db) => fn(repositories(db))),
+    ping: () => ping(postgresExec(connections.db)),
+    connections: () => ({ max: pool.options.max ?? 10, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     // Nothing to maintain: PostgreSQL vacuums and checkpoints by itself.
     workers: () => [],
     close() {

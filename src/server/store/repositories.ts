@@ -85,6 +85,8 @@ export interface IntentionRepository {
   history(accountId: string, id: number): Promise<HistoryEntry[]>;
   /** Appends a history row numbered one past the job's last; returns it. */
   appendHistory(id: number, entry: Omit<HistoryEntry, 'seq'>): Promise<HistoryEntry>;
+  /** The same, also saying the state of the job's row before this one (null for its first): what the job changed from. */
+  appendTransition(id: number, entry: Omit<HistoryEntry, 'seq'>): Promise<{ entry: HistoryEntry; before: JobState | null }>;
   /**
    * One guarded statement: applies `patch` if the job is in one of `from` (and, when `guard` is
    * given, still holds that delivery token, and its lease ran out before `guard.expiredBy`). The job
@@ -110,6 +112,12 @@ export interface IntentionRepository {
   listForRoute(route: ClaimRoute, states: readonly JobState[]): Promise<Intention[]>;
   /** The same, without content, bytes or diagnostics: at most `limit`, with ids above `afterId`, oldest first. */
   listSummaries(route: ClaimRoute, states: readonly JobState[], afterId: number, limit: number): Promise<IntentionSummary[]>;
+  /**
+   * How many jobs, of every account, are in each of `states` now (0 for a state with none), counted
+   * up to `atMost` each (a bigger count reads `atMost`): one statement that reads at most
+   * `atMost` index entries per state, for the metrics' jobs-by-state gauge.
+   */
+  countByState(states: readonly JobState[], atMost: number): Promise<Record<JobState, number>>;
   /** Counts one more ignored report on the job (one statement); the count now, or 0 when there is no such job. */
   countIgnoredReport(ref: JobRef): Promise<number>;
   /** Jobs in one of `states` whose lease ran out before `now`. */
@@ -202,6 +210,14 @@ export interface StoreSignals {
   subscribe(onTopic: (topic: string) => void, onGap: () => void): () => void;
 }
 
+/** A store's connections: how many it may open, has open and idle, and how many callers wait for one. */
+export interface ConnectionStats {
+  max: number;
+  open: number;
+  idle: number;
+  waiting: number;
+}
+
 /**
  * A store: the repositories (each call outside a transaction is its own atomic statement), a
  * transaction seam, and the maintenance workers its backend needs.
@@ -217,6 +233,10 @@ export interface Store extends Repositories {
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /** Wake-ups across instances, when the backend can have several (PostgreSQL). */
   readonly signals?: StoreSignals;
+  /** One cheap statement on the database: resolves when it answers, throws when it does not (`GET /health/ready`). */
+  ping(): Promise<void>;
+  /** The connections to the database now (the metrics' pool gauges): SQLite has one, held by one caller at a time. */
+  connections(): ConnectionStats;
   /** Maintenance the backend needs while serving (SQLite: the WAL checkpointer); the app starts and stops them. */
   workers(): BackgroundWorker[];
   close(): Promise<void>;

@@ -3,7 +3,7 @@
 // queued meanwhile (sqlite/gate.ts). The WAL checkpointer is the store's background worker.
 import Database from 'better-sqlite3';
 import type { Store } from './repositories.js';
-import { repositories } from './sql/repositories.js';
+import { ping, repositories } from './sql/repositories.js';
 import { DEFAULT_CHECKPOINTS, walCheckpointer, type CheckpointPolicy, type WalCheckpointer } from './sqlite/checkpointer.js';
 import { sqliteExecutor } from './sqlite/dialect.js';
 import { Gate } from './sqlite/gate.js';
@@ -65,6 +65,9 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
   return {
     ...repositories(exec(gate.run, false)),
     transaction: (fn) => gate.transaction(steps, (run) => fn(repositories(exec(run, true)))),
+    ping: () => ping(exec(gate.run, false)),
+    // One connection: busy while a statement or transaction holds the gate; the rest wait their turn there.
+    connections: () => ({ max: 1, open: db.open ? 1 : 0, idle: db.open && !gate.busy ? 1 : 0, waiting: gate.queued }),
     workers: () => workers,
     async close() {
       // Waits for a transaction in progress; the app stops the workers before it closes the store.

@@ -32,7 +32,12 @@ export interface SenderOptions {
   perAddress?: number;
   /** The clock (tests). */
   now?: () => Date;
+  /** Told of every attempt once recorded (the metrics): its message's state after it, or `lease-lost` when it could not be recorded. */
+  onAttempt?: (outcome: AttemptCount) => void;
 }
+
+/** What an attempt came to, as counted: the message's state after it, or its lease lost before it was recorded. */
+export type AttemptCount = 'delivered' | 'pending' | 'dead' | 'lease-lost';
 
 export interface WebhookSender extends BackgroundWorker {
   /** Looks at the outbox now (the outbox calls it after writing). */
@@ -109,13 +114,15 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
     const code = result.statusCode;
     const { outcome, disable } = judge(m, { ...result, endpointGone: secrets === 'gone' }, at, schedule);
 
-    await store.transaction(async (tx) => {
+    const kept = await store.transaction(async (tx) => {
       const kept = await tx.webhooks.recordAttempt(m, { at, statusCode: code, latencyMs: result.latencyMs, error: result.error }, outcome);
-      if (!kept || !m.endpointId) return;
+      if (!kept || !m.endpointId) return kept;
       if (disable) await tx.webhooks.setEnabled(m.accountId, m.endpointId, false, 'gone');
       else if (outcome.state === 'dead') await tx.webhooks.setFailing(m.accountId, m.endpointId, at);
       else if (outcome.state === 'delivered') await tx.webhooks.setFailing(m.accountId, m.endpointId, null);
+      return kept;
     });
+    o.onAttempt?.(kept ? outcome.state : 'lease-lost');
     const fields = { messageId: m.id, endpointId: m.endpointId, url: shown(m.url), statusCode: code, latencyMs: result.latencyMs, error: result.error };
     if (disable) log.warn(fields, 'webhook endpoint answered 410 Gone: disabled');
     else if (outcome.state === 'dead') log.warn(fields, 'webhook message dead: retries exhausted');

@@ -87,12 +87,43 @@ const historyRow = (id: number, seq: Sql, e: Omit<HistoryEntry, 'seq'>) => sql`I
 
 export function intentions(x: Exec): IntentionRepository {
   const d = x.dialect;
-  /** Jobs this transaction inserted, and the number of their next history row. */
-  const inserted = new Map<number, number>();
+  /** Jobs this transaction inserted: the number of their next history row, and their last row's state (none yet: null). */
+  const inserted = new Map<number, { seq: number; estado: JobState | null }>();
   const job = async (statement: Sql) => {
     const r = await one<Row>(x, statement);
     return r && toIntention(d, r);
   };
+  /**
+   * Appends a history row numbered one past the job's last, and says the state of the row before it
+   * (null for a job's first row). A job this transaction inserted has no other writer (no one else
+   * sees it): its numbers and last state are known, and the row is written without waiting for an
+   * answer. Inside a transaction, the one that changed the job holds its row already; outside one,
+   * the row is locked first. A number another transaction took meanwhile (PostgreSQL) inserts
+   * nothing, and is tried again with that row in sight.
+   */
+  async function append(id: number, e: Omit<HistoryEntry, 'seq'>): Promise<{ entry: HistoryEntry; before: JobState | null }> {
+    const known = inserted.get(id);
+    if (known !== undefined) {
+      inserted.set(id, { seq: known.seq + 1, estado: e.estado });
+      await x.write(historyRow(id, sql`${known.seq}`, e));
+      return { entry: { ...e, seq: known.seq }, before: known.estado };
+    }
+    if (!x.inTransaction) {
+      return x.atomic(async (t) => {
+        await t.write(sql`SELECT id FROM intentions WHERE id = ${id}${d.forUpdate}`);
+        return intentions(t).appendTransition(id, e);
+      });
+    }
+    const next = sql`(SELECT COALESCE(MAX(seq), 0) + 1 FROM job_history WHERE intention_id = ${id})`;
+    // The row before, read in the same statement: the one numbered just below the new one.
+    const before = raw(`(SELECT p.estado FROM job_history p WHERE p.intention_id = job_history.intention_id AND p.seq < job_history.seq
+      ORDER BY p.seq DESC LIMIT 1) AS before`);
+    for (let i = 0; i < HISTORY_TRIES; i++) {
+      const r = await one<{ seq: number; before: JobState | null }>(x, sql`${historyRow(id, next, e)} ON CONFLICT DO NOTHING RETURNING seq, ${before}`);
+      if (r) return { entry: { ...e, seq: r.seq }, before: r.before };
+    }
+    throw new Error(`store: job ${id}'s history kept changing while a row was appended`);
+  }
   return {
     async insert(i) {
       const estado = i.estado ?? 'queued';
@@ -104,7 +135,7 @@ export function intentions(x: Exec): IntentionRepository {
         VALUES (${i.accountId}, ${utf8(i.referencia)}, ${utf8(i.conteudo)}, ${i.terminalId}, ${i.impressoraId}, ${i.codigoImpressora},
           ${i.aguardarClienteIniciarImpressao}, ${i.status}, ${i.bytes}, ${json(i.diagnostics)}, ${i.createdAt}, ${estado}, ${confirmacao},
           ${expiresAt}, ${json(motivos)}, ${i.urlCallback ?? null}) RETURNING id`);
-      if (x.inTransaction) inserted.set(r!.id, 1);
+      if (x.inTransaction) inserted.set(r!.id, { seq: 1, estado: null });
       return {
         ...i, id: r!.id, estado, confirmacao, motivos, tentativas: 0, leasedTo: null, leaseToken: null, leaseExpiresAt: null,
         expiresAt, reprint: false, ignoredReports: 0,
@@ -116,31 +147,8 @@ export function intentions(x: Exec): IntentionRepository {
         JOIN intentions i ON i.id = h.intention_id WHERE h.intention_id = ${id} AND i.user_id = ${accountId} ORDER BY h.seq`);
       return rows.map((r) => toHistory(d, r));
     },
-    async appendHistory(id, e) {
-      // Numbered one past the job's last. A job this transaction inserted has no other writer (no
-      // one else sees it): its numbers are known, and the row is written without waiting for an
-      // answer. Inside a transaction, the one that changed the job holds its row already; outside
-      // one, the row is locked first. A number another transaction took meanwhile (PostgreSQL)
-      // inserts nothing, and is tried again with that row in sight.
-      const known = inserted.get(id);
-      if (known !== undefined) {
-        inserted.set(id, known + 1);
-        await x.write(historyRow(id, sql`${known}`, e));
-        return { ...e, seq: known };
-      }
-      if (!x.inTransaction) {
-        return x.atomic(async (t) => {
-          await t.write(sql`SELECT id FROM intentions WHERE id = ${id}${d.forUpdate}`);
-          return intentions(t).appendHistory(id, e);
-        });
-      }
-      const next = sql`(SELECT COALESCE(MAX(seq), 0) + 1 FROM job_history WHERE intention_id = ${id})`;
-      for (let i = 0; i < HISTORY_TRIES; i++) {
-        const r = await one<{ seq: number }>(x, sql`${historyRow(id, next, e)} ON CONFLICT DO NOTHING RETURNING seq`);
-        if (r) return { ...e, seq: r.seq };
-      }
-      throw new Error(`store: job ${id}'s history kept changing while a row was appended`);
-    },
+    appendHistory: async (id, e) => (await append(id, e)).entry,
+    appendTransition: (id, e) => append(id, e),
     update(ref, from, patch, guard) {
       const lease = typeof guard === 'string' ? { token: guard } : guard;
       const token = lease ? sql` AND lease_token = ${lease.token}` : empty;
@@ -175,6 +183,12 @@ export function intentions(x: Exec): IntentionRepository {
       const rows = await x.all<Row>(sql`SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${routeWhere(route)}
         AND c.estado IN ${list(states)} AND c.id > ${afterId} ORDER BY c.id LIMIT ${limit}`);
       return rows.map((r) => toSummary(d, r));
+    },
+    async countByState(states, atMost) {
+      // One bounded count per state, on the indexes that begin with estado: at most `atMost` rows read for each.
+      const counts = states.map((s, i) => sql`(SELECT count(*) FROM (SELECT 1 FROM intentions WHERE estado = ${s} LIMIT ${atMost}) ${raw(`s${i}`)}) AS ${raw(`n${i}`)}`);
+      const [row] = await x.all<Record<string, number>>(sql`SELECT ${join(counts)}`);
+      return Object.fromEntries(states.map((s, i) => [s, Number(row![`n${i}`])])) as Record<JobState, number>;
     },
     async countIgnoredReport(ref) {
       const r = await one<{ ignored_reports: number }>(x, sql`UPDATE intentions SET ignored_reports = ignored_reports + 1

@@ -5,6 +5,7 @@ import { credentials } from './credentials.js';
 import type { Exec } from './dialect.js';
 import { intentions } from './intentions.js';
 import { loginAttempts } from './login-attempts.js';
+import { sql } from './statement.js';
 import { terminals } from './terminals.js';
 import { webhooks } from './webhooks.js';
 
@@ -16,3 +17,8 @@ export const repositories = (x: Exec): Repositories => ({
   loginAttempts: loginAttempts(x),
   webhooks: webhooks(x),
 });
+
+/** One cheap statement that needs the database and bobina's schema in it (Store.ping). */
+export async function ping(x: Exec): Promise<void> {
+  await x.all(sql`SELECT 1 AS up FROM schema_migrations LIMIT 1`);
+}

@@ -30,6 +30,16 @@ export class Gate {
   /** `settled` is told after every statement or transaction outside the gate's hold (the checkpointer watches the WAL there). */
   constructor(private readonly settled: () => void = () => {}) {}
 
+  /** Whether a statement, transaction or the checkpointer holds the connection now. */
+  get busy(): boolean {
+    return this.locked;
+  }
+
+  /** Callers waiting for the connection. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   /** A statement outside any transaction: it runs at once, or after the open transaction ends. */
   readonly run: Runner = (fn) => {
     if (!this.locked) {

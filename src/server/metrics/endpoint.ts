@@ -1,0 +1,41 @@
+// GET /metrics: on the service's own port only for a bearer of the metrics token (compared in
+// constant time; without a token configured the route does not exist there: 404), or on a port of
+// its own bound to 127.0.0.1, where whoever can reach loopback may read it.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { installErrorHandlers, Problem } from '../errors.js';
+import type { ServiceMetrics } from './metrics.js';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Whether `authorization` is `Bearer <token>`: hashes compared, so neither length nor content leaks through timing. */
+export function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const m = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
+  const same = timingSafeEqual(digest(m?.[1] ?? ''), digest(token));
+  return same && m !== null && token !== '';
+}
+
+async function exposition(metrics: ServiceMetrics, reply: import('fastify').FastifyReply) {
+  const { contentType, body } = await metrics.render();
+  return reply.type(contentType).header('cache-control', 'no-store').send(body);
+}
+
+/** The route on the service's port, for bearers of `token`. */
+export async function metricsRoute(app: FastifyInstance, { metrics, token }: { metrics: ServiceMetrics; token: string }) {
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!bearerMatches(request.headers.authorization, token)) {
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      throw new Problem('unauthorized', {}, 'Send the metrics token as Authorization: Bearer');
+    }
+    return exposition(metrics, reply);
+  });
+}
+
+/** GET /metrics alone, on 127.0.0.1:`port` (0: any free port); anything else is 404 route-not-found. */
+export async function metricsServer(metrics: ServiceMetrics, port: number): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = Fastify({ logger: false });
+  installErrorHandlers(app);
+  app.get('/metrics', async (_request, reply) => exposition(metrics, reply));
+  const url = await app.listen({ port, host: '127.0.0.1' });
+  return { url, close: () => app.close() };
+}
