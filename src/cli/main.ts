@@ -9,6 +9,7 @@ import { selftestCommand } from './commands/selftest.js';
 import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
 import { terminalsCommand } from './commands/terminals.js';
+import { jobsCommand } from './commands/jobs.js';
 import { keysCommand } from './commands/keys.js';
 import { webhooksCommand } from './commands/webhooks.js';
 import { virtualPrinterCommand } from './commands/virtual-printer.js';
@@ -20,7 +21,7 @@ import { missingPackageMessage } from './missing-package.js';
 /** Injected by tsup from package.json (see tsup.config.ts). */
 declare const BOBINA_VERSION: string;
 
-const COMMANDS: readonly Command[] = [compileCommand, printersCommand, disasmCommand, previewCommand, selftestCommand, serveCommand, usersCommand, terminalsCommand, keysCommand, webhooksCommand, virtualPrinterCommand, agentCommand];
+const COMMANDS: readonly Command[] = [compileCommand, printersCommand, disasmCommand, previewCommand, selftestCommand, serveCommand, usersCommand, terminalsCommand, jobsCommand, keysCommand, webhooksCommand, virtualPrinterCommand, agentCommand];
 
 function help(): string {
   const lines = COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`);

@@ -1,9 +1,13 @@
 // The environment variables the service and the CLI read, in one table (`bobina serve --help`
-// lists from it), and the one place that reads them: a command passes `process.env` (or a test's
-// own object) in, and gets settings back.
+// lists from it), and the one place that reads them (the only `process.env` under src/): each
+// function takes the environment, the process's by default (tests pass their own object), and
+// gives settings back.
 import type { AddressPolicy } from './webhooks/address-policy.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The process's environment, as the functions here read it by default. */
+export const processEnvironment = (): Environment => process.env;
 
 /** Every variable, what it sets, and which command reads it. */
 export const VARIABLES = {
@@ -34,24 +38,59 @@ export const variablesOf = (command: 'serve' | 'agent'): Variable[] => (Object.k
 /** One variable's value, as set. */
 export const read = (env: Environment, name: Variable): string | undefined => env[name];
 
-/** A positive whole number, or undefined when unset or anything else. */
+/** A positive whole number, or undefined when unset; anything else is refused by name (a mistake, not a default). */
 function positive(env: Environment, name: Variable): number | undefined {
-  const n = Number(read(env, name));
-  return Number.isInteger(n) && n > 0 ? n : undefined;
+  const raw = read(env, name);
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[1-9]\d{0,8}$/.test(raw.trim())) throw new Error(`${name}="${raw}" is not a positive whole number`);
+  return Number(raw);
 }
 
+/** Where `bobina serve` and the account commands keep their data when neither a flag nor the environment says. */
+export const DEFAULT_DB = './bobina.sqlite';
+
+export type StoreChoice = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/**
+ * The store the flags name (a SQLite file or a PostgreSQL URL; both is a mistake, refused), else
+ * DATABASE_URL (PostgreSQL), else BOBINA_DB or ./bobina.sqlite (SQLite).
+ */
+export function storeChoice(flags: { db?: string; databaseUrl?: string }, env = processEnvironment()): StoreChoice {
+  if (flags.db && flags.databaseUrl) throw new Error('give either a SQLite file (--db) or a PostgreSQL URL (--database-url), not both');
+  if (flags.databaseUrl) return { kind: 'postgres', url: flags.databaseUrl };
+  if (flags.db) return { kind: 'sqlite', file: flags.db };
+  const url = read(env, 'DATABASE_URL');
+  return url ? { kind: 'postgres', url } : { kind: 'sqlite', file: read(env, 'BOBINA_DB') ?? DEFAULT_DB };
+}
+
+/** BOBINA_PG_POOL_SIZE, BOBINA_PG_STATEMENT_TIMEOUT_MS, BOBINA_PG_CONNECT_TIMEOUT_MS: only those set. */
+export function postgresSettings(env = processEnvironment()): { poolSize?: number; statementTimeoutMs?: number; connectTimeoutMs?: number } {
+  const set = <K extends string>(key: K, value: number | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, number>));
+  return {
+    ...set('poolSize', positive(env, 'BOBINA_PG_POOL_SIZE')),
+    ...set('statementTimeoutMs', positive(env, 'BOBINA_PG_STATEMENT_TIMEOUT_MS')),
+    ...set('connectTimeoutMs', positive(env, 'BOBINA_PG_CONNECT_TIMEOUT_MS')),
+  };
+}
+
+/** BOBINA_SQLITE_SYNC: FULL, or NORMAL for anything else. */
+export const sqliteSync = (env = processEnvironment()): 'FULL' | 'NORMAL' => (read(env, 'BOBINA_SQLITE_SYNC')?.toUpperCase() === 'FULL' ? 'FULL' : 'NORMAL');
+
+/** `bobina agent`'s terminal key when --key is not given. */
+export const terminalKey = (env = processEnvironment()): string | undefined => read(env, 'BOBINA_TERMINAL_KEY');
+
 /** The webhook address policy the operator set (read by `bobina serve` and `bobina webhooks`). */
-export function webhookPolicy(env: Environment): AddressPolicy {
+export function webhookPolicy(env = processEnvironment()): AddressPolicy {
   const max = positive(env, 'BOBINA_WEBHOOKS_MAX_ENDPOINTS');
   return {
-    allowPrivate: env.BOBINA_WEBHOOKS_ALLOW_PRIVATE === '1',
-    httpHosts: (env.BOBINA_WEBHOOKS_HTTP_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    allowPrivate: read(env, 'BOBINA_WEBHOOKS_ALLOW_PRIVATE') === '1',
+    httpHosts: (read(env, 'BOBINA_WEBHOOKS_HTTP_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     ...(max === undefined ? {} : { maxEndpoints: max }),
   };
 }
 
 /** The webhook sender's settings from the environment: its address policy and attempt timeout. */
-export function webhookSettings(env: Environment): { policy: AddressPolicy; timeoutMs?: number } {
+export function webhookSettings(env = processEnvironment()): { policy: AddressPolicy; timeoutMs?: number } {
   const timeoutMs = positive(env, 'BOBINA_WEBHOOKS_TIMEOUT_MS');
   return { policy: webhookPolicy(env), ...(timeoutMs === undefined ? {} : { timeoutMs }) };
 }

@@ -4,8 +4,9 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from './app.js';
 import { workerCompiler } from './compiler.js';
+import { storeChoice } from './environment.js';
 import { metricsServer } from './metrics/endpoint.js';
-import { chooseStore, describeStore, openStore } from './store/open.js';
+import { describeStore, openStore } from './store/open.js';
 import { webhookOutbox } from './webhooks/outbox.js';
 import { webhookSender, type SenderOptions } from './webhooks/sender.js';
 import { STRICT_POLICY } from './webhooks/address-policy.js';
@@ -40,7 +41,7 @@ export const POSTGRES_STATE_DIR = './bobina.delivery';
 
 export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstance; url: string; store: string; metricsUrl?: string; close: () => Promise<void> }> {
   const where = { ...(o.db === undefined ? {} : { db: o.db }), ...(o.databaseUrl === undefined ? {} : { databaseUrl: o.databaseUrl }) };
-  const choice = chooseStore(where);
+  const choice = storeChoice(where);
   let app: FastifyInstance | undefined;
   // An idle pooled connection that dies is replaced by the pool; the operator still hears of it.
   const onIdleError = (err: Error) => app?.log.warn({ err: { name: err.name, message: err.message } }, 'database connection lost while idle; the pool reconnects');

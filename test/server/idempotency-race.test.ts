@@ -53,3 +53,37 @@ describe('two concurrent Inserts with one Idempotency-Key', () => {
     expect((await h.app.inject({ url: `/IntencaoImpressao/GetById?key=${key}&intencaoImpressaoId=${id + 1}` })).statusCode).toBe(404);
   });
 });
+
+describe("an Insert whose key's answer was never fixed (the instance stopped between the commit and fixing it)", () => {
+  it('answers a retry with the job it made, as it is then, and every later retry with those same bytes', async () => {
+    let fails = 1;
+    const store: Store = {
+      ...h.store,
+      intentions: {
+        ...h.store.intentions,
+        async fixIdempotentBody(accountId, k, body) {
+          if (fails-- > 0) throw new Error('the instance stopped here');
+          return h.store.intentions.fixIdempotentBody(accountId, k, body);
+        },
+      },
+    };
+    const stopped = await buildApp({ store, logLevel: 'silent', storeWorkers: false });
+    try {
+      const insert = () => stopped.inject({
+        method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, headers: { 'idempotency-key': 'lost-1' },
+        payload: { referencia: 'r', conteudo: 'x', terminalId: 'CAIXA-01' },
+      });
+      expect((await insert()).statusCode).toBe(500);
+      const [a, b] = [await insert(), await insert()];
+      expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+      expect([a.headers['idempotent-replayed'], b.headers['idempotent-replayed']]).toEqual(['true', 'true']);
+      expect(b.body).toBe(a.body);
+      const { id } = a.json().intencaoImpressao;
+      const now = await h.app.inject({ url: `/IntencaoImpressao/GetById?key=${key}&intencaoImpressaoId=${id}` });
+      expect(a.json().intencaoImpressao).toEqual(now.json().intencaoImpressao);
+      expect((await h.app.inject({ url: `/IntencaoImpressao/GetById?key=${key}&intencaoImpressaoId=${id + 1}` })).statusCode).toBe(404);
+    } finally {
+      await stopped.close();
+    }
+  });
+});

@@ -62,14 +62,15 @@ describe('the lifecycle table', () => {
 });
 
 describe('Insert and GetById', () => {
-  it('add estado, motivos, tentativas, confirmacao, historico and reportesIgnorados after the existing fields', async () => {
+  it('add estado, motivos, tentativas, confirmacao, historico, reportesIgnorados, reimpressaoDe and reimpressoes after the existing fields', async () => {
     const res = await insert({ conteudo: 'Olá<paperCutFull>', terminalId: 'CAIXA-01' });
     const i = res.json().intencaoImpressao;
     expect(Object.keys(i)).toEqual([
       'id', 'referencia', 'conteudo', 'terminalId', 'impressoraId', 'codigoImpressora', 'aguardarClienteIniciarImpressao', 'status',
       'diagnostics', 'tamanhoBytes', 'dataCriacao', 'estado', 'motivos', 'tentativas', 'confirmacao', 'historico', 'reportesIgnorados',
+      'reimpressaoDe', 'reimpressoes',
     ]);
-    expect(i).toMatchObject({ status: 'ImpressaoEnviada', estado: 'queued', motivos: [], tentativas: 0, confirmacao: 'none', reportesIgnorados: 0 });
+    expect(i).toMatchObject({ status: 'ImpressaoEnviada', estado: 'queued', motivos: [], tentativas: 0, confirmacao: 'none', reportesIgnorados: 0, reimpressaoDe: null, reimpressoes: 0 });
     expect(i.historico).toEqual([{ estado: 'queued', motivos: [], origem: 'server', data: expect.stringMatching(/^\d\d\/\d\d\/\d{4} /), evento: 'insert-queued', detalhe: null }]);
     expect((await getById(i.id)).json().intencaoImpressao).toEqual(i);
     expect(events).toEqual([expect.objectContaining({ accountId: aliceId, intencaoImpressaoId: i.id, estado: 'queued', status: 'ImpressaoEnviada', sequence: 1 })]);

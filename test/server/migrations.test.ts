@@ -56,3 +56,26 @@ describe('migrations', () => {
     expect(users).toEqual(users.map(() => 2));
   }, 60_000);
 });
+
+describe('migration numbers from lanes merged in any order', () => {
+  // Issue 23's lanes took SQLite 9 (terminal health) and 10 (job lists): a database migrated with 10
+  // before 9 existed still gets 9 once it ships, and nothing is applied twice.
+  it('applies a version below one already applied, once', async () => {
+    const { migrate } = await import('../../src/server/store/sqlite/migrate.js');
+    const { SQLITE_MIGRATIONS } = await import('../../src/server/store/sqlite-migrations.js');
+    const conn = new Database(':memory:');
+    try {
+      const without9 = SQLITE_MIGRATIONS.filter((m) => m.version !== 9);
+      migrate(conn, without9);
+      const nine = { version: 9, name: 'a lane merged later', sql: 'CREATE TABLE lane_nine (x INTEGER)' };
+      const merged = [...without9.filter((m) => m.version < 9), nine, ...without9.filter((m) => m.version > 9)];
+      migrate(conn, merged);
+      migrate(conn, merged);
+      const versions = conn.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
+      expect(versions).toEqual(merged.map((m) => m.version).sort((a, b) => a - b));
+      expect(conn.prepare("SELECT name FROM sqlite_master WHERE name = 'lane_nine'").pluck().get()).toBe('lane_nine');
+    } finally {
+      conn.close();
+    }
+  });
+});

@@ -125,7 +125,7 @@ describe('the PostgreSQL store across instances', () => {
       expect(await tx.intentions.findIdempotent(accountId, key)).toBeUndefined();
       found();
       await held;
-      await tx.intentions.saveIdempotent(accountId, key, { requestHash: 'h1', statusCode: 200, body: '{"first":true}' });
+      await tx.intentions.saveIdempotent(accountId, key, { requestHash: 'h1', statusCode: 200, body: '{"first":true}', intentionId: null });
     });
     await firstLooked;
     let secondSaw: unknown = 'not yet';
@@ -137,7 +137,7 @@ describe('the PostgreSQL store across instances', () => {
     expect(secondSaw).toBe('not yet');
     release();
     await Promise.all([first, second]);
-    expect(secondSaw).toEqual({ requestHash: 'h1', statusCode: 200, body: '{"first":true}' });
+    expect(secondSaw).toEqual({ requestHash: 'h1', statusCode: 200, body: '{"first":true}', intentionId: null });
   }, 30_000);
 
   it('numbers history rows one after another under concurrent appends', async () => {

@@ -42,11 +42,23 @@ describe(`the ${STORE_KIND} store`, () => {
   both('commits everything a transaction wrote, together', async () => {
     const id = await store.transaction(async (tx) => {
       const i = await tx.intentions.insert(draft('a'));
-      await tx.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}' });
+      await tx.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}', intentionId: null });
       return i.id;
     });
     expect((await store.intentions.get(accountId, id))?.referencia).toBe('a');
-    expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, body: '{}' });
+    expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, body: '{}', intentionId: null });
+  });
+
+  both("stores a key's answer with its job and no body, and keeps the first body fixed for it", async () => {
+    const id = await store.transaction(async (tx) => {
+      const i = await tx.intentions.insert(draft('a'));
+      await tx.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: null, intentionId: i.id });
+      return i.id;
+    });
+    expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, body: null, intentionId: id });
+    expect(await store.intentions.fixIdempotentBody(accountId, 'k', '{"first":"\\u0000é"}')).toBe('{"first":"\\u0000é"}');
+    expect(await store.intentions.fixIdempotentBody(accountId, 'k', '{"second":1}')).toBe('{"first":"\\u0000é"}');
+    expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, body: '{"first":"\\u0000é"}', intentionId: id });
   });
 
   both('rolls back everything when fn throws, and rethrows its error', async () => {
@@ -111,8 +123,8 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(a).toMatchObject({ id: accountId, email: 'ana@example.com', metadata: [], roles: [] });
     expect(a!.createdAt).toBeInstanceOf(Date);
     await expect(store.accounts.create({ email: 'ana@EXAMPLE.com', name: 'x', passwordHash: 'h', metadata: [], roles: [] })).rejects.toBeInstanceOf(DuplicateError);
-    await store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}' });
-    await expect(store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}' })).rejects.toBeInstanceOf(DuplicateError);
+    await store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}', intentionId: null });
+    await expect(store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}', intentionId: null })).rejects.toBeInstanceOf(DuplicateError);
   });
 
   both("keeps an account's tag set: 'all' by default, 'partner' when created or set so", async () => {
@@ -213,8 +225,10 @@ describe(`the ${STORE_KIND} store`, () => {
   both('keeps tokens, terminal keys and webhook endpoints, messages and attempts the same way', async () => {
     const now = new Date(100_000);
     await store.credentials.storeTokens(accountId, { accessHash: 'a1', refreshHash: 'r1', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000), family: 'f1' });
-    expect(await store.credentials.authenticate('a1', now)).toEqual({ kind: 'account', accountId });
+    expect(await store.credentials.authenticate('a1', now)).toEqual({ kind: 'account', accountId, tags: 'all' });
     expect(await store.credentials.authenticate('a1', new Date(200_000))).toBeUndefined();
+    await store.accounts.setTags(accountId, 'partner');
+    expect(await store.credentials.authenticate('a1', now)).toEqual({ kind: 'account', accountId, tags: 'partner' });
     const tk = await store.credentials.setTerminalKey(accountId, 'T1', 'tk1', 'bobt_1');
     await store.credentials.setTerminalKey(accountId, 'T1', 'tk2', 'bobt_2');
     expect(tk).toMatchObject({ accountId, terminalId: 'T1', prefix: 'bobt_1' });
@@ -274,7 +288,7 @@ describe(`the ${STORE_KIND} store`, () => {
   both('revokes an API key only for its own account', async () => {
     const bob = await store.accounts.create({ email: 'bob@example.com', name: 'Bob', passwordHash: 'h', metadata: [], roles: [] });
     const key = await store.credentials.createApiKey({ accountId, name: 'pos', keyHash: 'hash-1', prefix: 'bob_abcdef' });
-    expect(await store.credentials.authenticate('hash-1', new Date())).toEqual({ kind: 'account', accountId });
+    expect(await store.credentials.authenticate('hash-1', new Date())).toEqual({ kind: 'account', accountId, tags: 'all' });
     expect(await store.credentials.revokeApiKey(bob.id, key.id)).toBe(false);
     expect(await store.credentials.revokeApiKey(accountId, key.id)).toBe(true);
     expect(await store.credentials.authenticate('hash-1', new Date())).toBeUndefined();
@@ -291,7 +305,7 @@ describe(`the ${STORE_KIND} store`, () => {
     try {
       const [key] = await upgraded.credentials.listApiKeys('u1');
       expect(key).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{12}$/), accountId: 'u1', name: 'legacy', prefix: null, createdAt: new Date(2) });
-      expect(await upgraded.credentials.authenticate('old-hash', new Date())).toEqual({ kind: 'account', accountId: 'u1' });
+      expect(await upgraded.credentials.authenticate('old-hash', new Date())).toEqual({ kind: 'account', accountId: 'u1', tags: 'all' });
     } finally {
       await upgraded.close();
     }

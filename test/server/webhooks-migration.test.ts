@@ -12,7 +12,8 @@ describe('migration 5', () => {
   // and apply a lower number that arrives later, once.
   it('applies with 4 missing, and a 4 that arrives later is applied once', () => {
     const db = new Database(':memory:');
-    migrate(db, SQLITE_MIGRATIONS.filter((m) => m.version !== 4));
+    // Only up to 5: later ones may stand on 4 (10's list indexes are on its estado column).
+    migrate(db, SQLITE_MIGRATIONS.filter((m) => m.version !== 4 && m.version <= 5));
     const versions = () => db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
     expect(versions()).not.toContain(4);
     expect(versions()).toContain(5);

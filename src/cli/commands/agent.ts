@@ -5,7 +5,7 @@
 // until SIGINT/SIGTERM. The key may come from BOBINA_TERMINAL_KEY instead (not seen in `ps`).
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
-import { read } from '../../server/environment.js';
+import { terminalKey } from '../../server/environment.js';
 import { untilSignal } from '../signals.js';
 
 /** localhost, 127.0.0.0/8 or ::1: plain http never leaves the machine. */
@@ -23,7 +23,7 @@ export const agentCommand: Command = {
       url: { type: 'string' }, key: { type: 'string' }, terminal: { type: 'string' }, device: { type: 'string' }, 'state-dir': { type: 'string' },
       wait: { type: 'string' }, 'retry-ms': { type: 'string' }, 'confirm-timeout': { type: 'string' },
     }, 0);
-    const key = values.key ?? read(process.env, 'BOBINA_TERMINAL_KEY');
+    const key = values.key ?? terminalKey();
     if (!values.url || !key || !values.terminal || !values.device) throw new UsageError('--url, --key (or BOBINA_TERMINAL_KEY), --terminal and --device are required');
     let url: URL;
     try {

@@ -3,7 +3,7 @@
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
 import { untilSignal } from '../signals.js';
-import { metricsVariables, read, variablesOf, webhookSettings, type Environment } from '../../server/environment.js';
+import { metricsVariables, processEnvironment, read, variablesOf, webhookSettings, type Environment } from '../../server/environment.js';
 import { storeFlags } from '../with-store.js';
 
 export interface ServeSettings {
@@ -69,7 +69,7 @@ function trustProxy(value: string): boolean | number | string {
 }
 
 /** The settings from flags, then the environment, then defaults: loopback only unless --host says otherwise. */
-export function serveSettings(args: string[], env: Environment = process.env): ServeSettings {
+export function serveSettings(args: string[], env: Environment = processEnvironment()): ServeSettings {
   const { values } = parse(args, OPTIONS, 0);
   const store = storeFlags(values);
   const rawPort = values.port ?? read(env, 'PORT') ?? '8080';

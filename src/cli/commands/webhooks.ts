@@ -10,7 +10,7 @@ import { STORE_OPTIONS, withAccount } from '../with-store.js';
 
 const DB = STORE_OPTIONS;
 const server = () => import('../../server/webhooks/endpoints.js');
-const policy = async () => (await import('../../server/environment.js')).webhookPolicy(process.env);
+const policy = async () => (await import('../../server/environment.js')).webhookPolicy();
 
 async function add(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, url: { type: 'string' }, event: { type: 'string', multiple: true }, ...DB }, 0);

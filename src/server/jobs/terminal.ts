@@ -10,6 +10,7 @@ import { Problem } from '../errors.js';
 import type { ClaimRoute, Intention, IntentionSummary, JobRef, Principal } from '../store/types.js';
 import type { JobContext } from './context.js';
 import { acquireJob, allows, fromStates, isFinal, next, phaseOf, recordIgnored, REPORTS, transition, type JobWithHistory } from './lifecycle.js';
+import { startJob } from './start.js';
 import { QueueNotifier } from './notifier.js';
 import { stopMismatched } from './printer-change.js';
 
@@ -148,26 +149,13 @@ export class TerminalJobs {
     };
   }
 
-  /** Starts a held job, or prints again one whose outcome was unknown (the client's journal lets it through). */
+  /** Starts a held job, or prints again one whose outcome was unknown (start.ts: the rule the partner's Iniciar shares). */
   async start(p: Principal, id: number): Promise<JobWithHistory> {
     const { accountId } = terminalOf(p);
     const route = await this.route(p);
     const found = await this.c.store.intentions.get(accountId, id);
     if (!found || !route || !this.mayServe(route, found)) throw new Problem('intention-not-found', { intencaoImpressaoId: id });
-    // A job whose outcome was unknown is printed again (the client's journal lets it through).
-    const reprint = phaseOf(found) === 'unknown-outcome';
-    if (!allows(found, 'start')) throw new Problem('job-not-startable', { intencaoImpressaoId: id, estado: found.estado });
-    const result = await this.c.store.transaction(async (tx) => {
-      const changed = await transition(
-        tx, this.c.sink, found, 'start',
-        { origem: 'client', at: new Date(), motivos: [], detalhe: reprint ? 'started again after an unknown outcome' : 'started by the client' },
-        reprint ? { reprint: true } : {},
-      );
-      if (!changed) throw new Problem('job-not-startable', { intencaoImpressaoId: id, estado: found.estado });
-      return { job: changed, history: await tx.intentions.history(accountId, id) };
-    });
-    this.c.queued(result.job);
-    return result;
+    return startJob(this.c, found, 'client', { start: 'started by the client', again: 'started again after an unknown outcome' });
   }
 
   /** The printer answers well again: the terminal's stopped jobs (not those of unknown outcome) are queued again, in order. */

@@ -1,9 +1,9 @@
-// How a stored print intention is shown: whole to the partner (the Insert and GetById response), and
-// as a summary to a terminal's client (the Reportar answer, ListarRetidas).
+// How a stored print intention is shown: whole to the partner (the Insert and GetById response), as
+// a summary to a terminal's client (the Reportar answer, ListarRetidas), and as a row of GetAll.
 import type { Static } from 'typebox';
 import type { Diagnostic } from '../../index.js';
 import { formatData } from '../dates.js';
-import type { IntencaoResumo, IntentionResponse } from '../schemas/intentions.js';
+import type { IntencaoLinha, IntencaoResumo, IntentionResponse } from '../schemas/intentions.js';
 import type { HistoryEntry, Intention, IntentionSummary } from '../store/types.js';
 
 export const diagnosticView = (d: Diagnostic) => ({
@@ -39,6 +39,8 @@ export function intentionRecord(i: Intention, history: readonly HistoryEntry[]):
     confirmacao: i.confirmacao,
     historico: history.map(historyView),
     reportesIgnorados: i.ignoredReports,
+    reimpressaoDe: i.reprintOf,
+    reimpressoes: i.reprints,
   };
 }
 
@@ -60,6 +62,11 @@ export function intentionSummary(i: Intention | IntentionSummary): Static<typeof
     confirmacao: i.confirmacao,
     reportesIgnorados: i.ignoredReports,
   };
+}
+
+/** A row of GetAll: the summary, then its reprint links. */
+export function intentionRow(i: IntentionSummary): Static<typeof IntencaoLinha> {
+  return { ...intentionSummary(i), reimpressaoDe: i.reprintOf, reimpressoes: i.reprints };
 }
 
 export function intentionView({ job, history }: { job: Intention; history: readonly HistoryEntry[] }): IntentionResponse {

@@ -1,25 +1,43 @@
 // POST /IntencaoImpressao/Insert, GET /IntencaoImpressao/GetById (spec §4.3, §4.4), POST
-// /IntencaoImpressao/Cancelar and /IntencaoImpressao/Recompilar, behind the printing scope's
-// authentication. Insert resolves the printer, compiles (see compiler.ts), and commits bytes +
-// diagnostics + the job's first state and history row before answering (jobs/partner.ts).
+// /IntencaoImpressao/Cancelar, /Recompilar, /Reimprimir and /Iniciar, GET /IntencaoImpressao/GetAll
+// and /GetBytes, behind the printing scope's authentication. Insert resolves the printer, compiles
+// (see compiler.ts), and commits bytes + diagnostics + the job's first state and history row before
+// answering (jobs/partner.ts).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hasErrors } from '../../index.js';
-import { CompileTimeout, type CompileTask, type Compiler } from '../compiler.js';
+import { sha256 } from '../auth/secrets.js';
+import type { Compiler } from '../compiler.js';
+import { compileFor, compileJob } from '../compile-for.js';
+import { formatData } from '../dates.js';
 import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
 import { Problem } from '../errors.js';
 import type { Jobs } from '../jobs/jobs.js';
-import { cancelSchema, getByIdSchema, insertSchema, recompileSchema } from '../schemas/intentions.js';
+import type { JobWithHistory } from '../jobs/lifecycle.js';
+import { cancelSchema, getAllSchema, getByIdSchema, getBytesSchema, insertSchema, LIST_PAGE, partnerStartSchema, recompileSchema, reprintSchema } from '../schemas/intentions.js';
 import type { Store } from '../store/repositories.js';
 import type { IdempotentAnswer } from '../store/types.js';
 import { assertWellFormed, insertRequestHash } from './insert-request.js';
-import { diagnosticView, intentionView } from './intention-view.js';
+import { diagnosticView, intentionRow, intentionView } from './intention-view.js';
 import { resolvePrinter } from './resolve-printer.js';
 import { plainJson } from './terminal.js';
 
-function replay(reply: FastifyReply, answer: IdempotentAnswer, requestHash: string) {
+/** The job as the Insert answers with it when an Idempotency-Key was given: its bytes are what the key replays. */
+const insertAnswer = (job: JobWithHistory) => JSON.stringify(intentionView(job));
+
+/**
+ * The answer a key already has, for the same request: its body, or (stored without one: the Insert
+ * that made the job has not fixed it yet, or never could) the job as it is now, fixed for good.
+ */
+async function replay(reply: FastifyReply, jobs: Jobs, accountId: string, key: string, answer: IdempotentAnswer, requestHash: string) {
   if (answer.requestHash !== requestHash) throw new Problem('idempotency-key-reused');
-  return reply.code(answer.statusCode).header('idempotent-replayed', 'true').type('application/json').send(answer.body as never);
+  let body = answer.body;
+  if (body === null) {
+    // Only a key stored with its job has no body (jobs are never deleted).
+    const job = (await jobs.partner.get(accountId, answer.intentionId!))!;
+    body = await jobs.partner.answerFor(accountId, key, insertAnswer(job));
+  }
+  return reply.code(answer.statusCode).header('idempotent-replayed', 'true').type('application/json').send(body);
 }
 
 export interface IntentionRouteOptions {
@@ -39,20 +57,6 @@ async function checkCallback(url: string, policy: AddressPolicy): Promise<void> 
   }
 }
 
-/**
- * Compiles for an account, with the account's tag set (`bobina users set --tags`); the pool takes
- * accounts in turn; a compile past its time budget is 422 compile-timeout.
- */
-async function compileFor(compiler: Compiler, store: Store, accountId: string, task: Omit<CompileTask, 'tags'>) {
-  const tags = (await store.accounts.findById(accountId))?.tags ?? 'all';
-  try {
-    return await compiler.run({ ...task, tags }, accountId);
-  } catch (err) {
-    if (err instanceof CompileTimeout) throw new Problem('compile-timeout', { budgetMs: err.budgetMs }, `The content took longer than ${err.budgetMs} ms to compile; nothing was stored`);
-    throw err;
-  }
-}
-
 export async function intentionRoutes(app: FastifyInstance, { store, compiler, jobs, webhookPolicy }: IntentionRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post('/IntencaoImpressao/Insert', { schema: insertSchema }, async (request, reply) => {
@@ -63,11 +67,11 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     const requestHash = insertRequestHash(body);
     if (key) {
       const prior = await store.intentions.findIdempotent(accountId, key);
-      if (prior) return replay(reply, prior, requestHash);
+      if (prior) return replay(reply, jobs, accountId, key, prior, requestHash);
     }
     if (body.urlCallback) await checkCallback(body.urlCallback, webhookPolicy);
     const profile = await resolvePrinter(store, accountId, body);
-    const { bytes, diagnostics } = await compileFor(compiler, store, accountId, { conteudo: body.conteudo, printer: profile.id });
+    const { bytes, diagnostics } = await compileFor(compiler, store, request.principal, { conteudo: body.conteudo, printer: profile.id });
     if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
     const aguardar = body.aguardarClienteIniciarImpressao ?? false;
     const recorded = await jobs.partner.insert(
@@ -76,15 +80,12 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
         impressoraId: profile.id, codigoImpressora: profile.code, aguardarClienteIniciarImpressao: aguardar, bytes, diagnostics, createdAt: new Date(),
         urlCallback: body.urlCallback || null,
       },
-      {
-        generic: profile.isGeneric,
-        ...(key ? { idempotency: { key, requestHash, statusCode: 200 } } : {}),
-        serialise: (created) => JSON.stringify(intentionView(created)),
-      },
+      { generic: profile.isGeneric, ...(key ? { idempotency: { key, requestHash } } : {}) },
     );
-    if ('replay' in recorded) return replay(reply, recorded.replay, requestHash);
-    // With a key, the body was serialised once and stored; send those exact bytes.
-    return recorded.answer ? reply.type('application/json').send(recorded.answer.body as never) : intentionView(recorded.created);
+    if ('replay' in recorded) return replay(reply, jobs, accountId, key!, recorded.replay, requestHash);
+    if (!key) return intentionView(recorded.created);
+    // Serialised once, and those bytes fixed as the key's answer (or the ones a retry fixed first).
+    return reply.type('application/json').send((await jobs.partner.answerFor(accountId, key, insertAnswer(recorded.created))) as never);
   });
 
   api.get('/IntencaoImpressao/GetById', { schema: getByIdSchema }, async (request) => {
@@ -100,10 +101,63 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
 
   // Compiled as Insert compiles: on the pool, with the same limits, and refused the same way.
   api.post('/IntencaoImpressao/Recompilar', { schema: recompileSchema, serializerCompiler: plainJson }, async (request) => {
-    return intentionView(await jobs.partner.recompile(request.principal.accountId, Number(request.query.intencaoImpressaoId), async (conteudo, printer) => {
-      const { bytes, diagnostics } = await compileFor(compiler, store, request.principal.accountId, { conteudo, printer });
-      if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
-      return { bytes, diagnostics };
-    }));
+    return intentionView(await jobs.partner.recompile(request.principal.accountId, Number(request.query.intencaoImpressaoId), compileJob(compiler, store, request.principal)));
   });
+
+  api.get('/IntencaoImpressao/GetAll', { schema: getAllSchema, serializerCompiler: plainJson }, async (request) => {
+    const q = request.query;
+    const limit = q.limite === undefined ? LIST_PAGE.default : Number(q.limite);
+    if (limit < 1 || limit > LIST_PAGE.max) throw new Problem('invalid-request', { errors: [{ path: '/limite', message: `must be from 1 to ${LIST_PAGE.max}` }] }, `querystring/limite must be from 1 to ${LIST_PAGE.max}`);
+    const page = await jobs.partner.list({
+      accountId: request.principal.accountId,
+      ...(q.estado === undefined ? {} : { estado: q.estado }),
+      ...(q.terminalId === undefined ? {} : { terminalId: q.terminalId }),
+      ...(q.referencia === undefined ? {} : { referencia: q.referencia }),
+      ...(q.desde === undefined ? {} : { since: instant(q.desde, 'desde') }),
+      ...(q.ate === undefined ? {} : { until: instant(q.ate, 'ate') }),
+    }, { cursor: q.cursor, limit });
+    return { data: formatData(new Date()), intencoes: page.jobs.map(intentionRow), proximoCursor: page.nextCursor };
+  });
+
+  // A new job, compiled as Insert compiles; with an Idempotency-Key a retried request replays the first answer instead of a third copy.
+  api.post('/IntencaoImpressao/Reimprimir', {
+    schema: reprintSchema,
+    // The body is optional: a POST without one is `{}` (no marker).
+    preValidation: async (request) => {
+      if (request.body === undefined || request.body === null) request.body = {};
+    },
+  }, async (request, reply) => {
+    const { accountId } = request.principal;
+    const id = Number(request.query.intencaoImpressaoId);
+    const marcador = request.body.marcador || undefined;
+    const key = request.headers['idempotency-key'];
+    const requestHash = sha256(JSON.stringify(['Reimprimir', id, marcador ?? null]));
+    if (key) {
+      const prior = await store.intentions.findIdempotent(accountId, key);
+      if (prior) return replay(reply, jobs, accountId, key, prior, requestHash);
+    }
+    const recorded = await jobs.partner.reprint(accountId, id, {
+      marcador, compile: compileJob(compiler, store, request.principal),
+      ...(key ? { idempotency: { key, requestHash } } : {}),
+    });
+    if ('replay' in recorded) return replay(reply, jobs, accountId, key!, recorded.replay, requestHash);
+    if (!key) return intentionView(recorded.created);
+    return reply.type('application/json').send((await jobs.partner.answerFor(accountId, key, insertAnswer(recorded.created))) as never);
+  });
+
+  api.post('/IntencaoImpressao/Iniciar', { schema: partnerStartSchema, serializerCompiler: plainJson }, async (request) => {
+    return intentionView(await jobs.partner.start(request.principal.accountId, Number(request.query.intencaoImpressaoId)));
+  });
+
+  api.get('/IntencaoImpressao/GetBytes', { schema: getBytesSchema }, async (request, reply) => {
+    const { bytes, codigoImpressora } = await jobs.partner.bytes(request.principal.accountId, Number(request.query.intencaoImpressaoId));
+    return reply.type('application/octet-stream').header('x-codigo-impressora', codigoImpressora).send(Buffer.from(bytes));
+  });
+}
+
+/** A validated date-time as an instant; one the format lets through but Date cannot hold (a leap second) is 400. */
+function instant(value: string, field: string): Date {
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) throw new Problem('invalid-request', { errors: [{ path: `/${field}`, message: 'not a date-time this service can read' }] }, `querystring/${field} is not a valid date-time`);
+  return at;
 }

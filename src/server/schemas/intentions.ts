@@ -62,6 +62,12 @@ export const HistoryOut = Type.Object({
   detalhe: Type.Union([Type.String(), Type.Null()]),
 });
 
+/** How a job is linked to its explicit reprints (Reimprimir): appended to the job and to GetAll's rows. */
+const Reprints = {
+  reimpressaoDe: Type.Union([Type.Integer(), Type.Null()], { description: 'The job this one is an explicit reprint of (Reimprimir), or null' }),
+  reimpressoes: Type.Integer({ description: 'Explicit reprints made of this job (Reimprimir)' }),
+};
+
 export const IntencaoImpressao = Type.Object({
   id: Type.Integer(),
   referencia: Type.Union([Type.String(), Type.Null()]),
@@ -85,6 +91,7 @@ export const IntencaoImpressao = Type.Object({
   }),
   historico: Type.Array(HistoryOut, { description: 'Every transition, oldest first, and the first 10 reports ignored' }),
   reportesIgnorados: Type.Integer({ description: 'Reports ignored (a stale token, a final job): all counted, the first 10 also in historico' }),
+  ...Reprints,
 });
 
 /** A job without its content, diagnostics and history: the Reportar answer and ListarRetidas' items. */
@@ -104,6 +111,9 @@ export const IntencaoResumo = Type.Object({
   confirmacao: Type.Union([Type.Literal('none'), Type.Literal('sent'), Type.Literal('printer')]),
   reportesIgnorados: Type.Integer(),
 }, { description: 'The job without conteudo, diagnostics and historico (GetById has them)' });
+
+/** A row of GetAll: the job without conteudo, diagnostics and historico, and its reprint links. */
+export const IntencaoLinha = Type.Object({ ...IntencaoResumo.properties, ...Reprints }, { description: 'The job without conteudo, diagnostics and historico (GetById has them), with its reprint links' });
 
 export const IntentionResponse = Type.Object({ data: Type.String(), intencaoImpressao: IntencaoImpressao });
 export type IntentionResponse = Static<typeof IntentionResponse>;
@@ -138,4 +148,68 @@ export const cancelSchema = {
   summary: 'Cancel a print intention that no client holds (held, queued or stopped); 409 once a client has acquired it or it is final',
   querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
   response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409) },
+};
+
+const IdQuery = Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown);
+
+/** GetAll's page: 50 jobs unless `limite` says otherwise, at most 500 (more is 400 invalid-request). */
+export const LIST_PAGE = { default: 50, max: 500 };
+
+export const getAllSchema = {
+  tags: ['printing'],
+  summary: "The account's jobs, newest first, filtered, a page at a time (keyset paging: no job twice, none skipped, while others are inserted)",
+  querystring: Type.Object({
+    ...KeyQuery,
+    estado: Type.Optional(JobState),
+    terminalId: Type.Optional(Type.String({ maxLength: 200 })),
+    referencia: Type.Optional(Type.String({ maxLength: 2000 })),
+    desde: Type.Optional(Type.String({ format: 'date-time', description: 'Jobs made at or after this time (ISO 8601 with a zone: 2026-11-25T08:00:00Z), on dataCriacao' })),
+    ate: Type.Optional(Type.String({ format: 'date-time', description: 'Jobs made at or before this time (ISO 8601 with a zone), on dataCriacao' })),
+    cursor: Type.Optional(Type.String({ maxLength: 64, description: "The previous page's proximoCursor (opaque)" })),
+    limite: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$', description: `Jobs in this page (1-${LIST_PAGE.max}, default ${LIST_PAGE.default})` })),
+  }, ignoreUnknown),
+  response: {
+    200: Type.Object({
+      data: Type.String(),
+      intencoes: Type.Array(IntencaoLinha),
+      proximoCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass it as cursor for the next page; null: this is the last' }),
+    }),
+    ...errors(400, 401, 403),
+  },
+};
+
+/** What a reprint's marker may be (the route's schema and `bobina jobs reprint --marcador` check the same): 64 characters, no control character, no lone surrogate. */
+export const MARCADOR = { maxLength: 64, pattern: '^[^\\p{Cc}\\p{Cs}]*$' } as const;
+
+export const ReprintBody = Type.Object({
+  marcador: Type.Optional(Type.String({
+    ...MARCADOR,
+    description: 'Printed as written on a line of its own above the content (say "2ª VIA"); no tag in it is a command. At most 64 characters, no control characters',
+  })),
+}, ignoreUnknown);
+
+export const reprintSchema = {
+  tags: ['printing'],
+  summary: 'Print a job again as a new job, linked to it (reimpressaoDe) and counted on it (reimpressoes): compiled from the same content for the same terminal and template',
+  querystring: IdQuery,
+  headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 200 })) }),
+  body: ReprintBody,
+  response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409, 422) },
+};
+
+export const partnerStartSchema = {
+  tags: ['printing'],
+  summary: 'Start a held job (aguardarClienteIniciarImpressao), or print again one stopped with an unknown outcome; 409 job-not-startable otherwise',
+  querystring: IdQuery,
+  response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409) },
+};
+
+export const getBytesSchema = {
+  tags: ['printing'],
+  summary: "The printer bytes stored for a job, exactly what its terminal's client is handed (application/octet-stream; the template's code in X-Codigo-Impressora)",
+  querystring: IdQuery,
+  response: {
+    200: { description: 'The bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+    ...errors(400, 401, 403, 404),
+  },
 };

@@ -19,7 +19,7 @@
 import type { TagSet } from '../../index.js';
 import type { BackgroundWorker } from '../workers/worker.js';
 import type {
-  Account, ApiKey, AttemptCounter, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobPatch, JobRef, LeaseGuard,
+  Account, ApiKey, AttemptCounter, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobFilter, JobPatch, JobRef, LeaseGuard,
   JobState, NewAccount, NewApiKey, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, RefreshTaken, Terminal, TerminalKey, TokenPair, WebhookAttempt,
   WebhookEndpoint, WebhookMessage,
 } from './types.js';
@@ -113,6 +113,19 @@ export interface IntentionRepository {
   /** The same, without content, bytes or diagnostics: at most `limit`, with ids above `afterId`, oldest first. */
   listSummaries(route: ClaimRoute, states: readonly JobState[], afterId: number, limit: number): Promise<IntentionSummary[]>;
   /**
+   * At most `limit` jobs matching `filter`, without content, bytes or diagnostics, newest first:
+   * ordered by (createdAt, id) descending, so a page that starts after the previous page's last row
+   * (`filter.after`) neither repeats nor skips a job, however many are inserted meanwhile.
+   */
+  page(filter: JobFilter, limit: number): Promise<IntentionSummary[]>;
+  /** Counts one more explicit reprint on the job (one statement); false when the account has no such job. */
+  countReprint(ref: JobRef): Promise<boolean>;
+  /**
+   * The account a job belongs to. For the operator's command line only (`bobina jobs show ID`),
+   * which holds the database itself; the API never finds a job by its id alone.
+   */
+  ownerOf(id: number): Promise<string | undefined>;
+  /**
    * How many jobs, of every account, are in each of `states` now (0 for a state with none), counted
    * up to `atMost` each (a bigger count reads `atMost`): one statement that reads at most
    * `atMost` index entries per state, for the metrics' jobs-by-state gauge.
@@ -132,6 +145,8 @@ export interface IntentionRepository {
   findIdempotent(accountId: string, key: string): Promise<IdempotentAnswer | undefined>;
   /** Stores the first answer for a key; throws DuplicateError when the key already has one. */
   saveIdempotent(accountId: string, key: string, answer: IdempotentAnswer): Promise<void>;
+  /** Fixes the body of a key's answer stored without one: the body the key answers with from now on (this one, or the one fixed first). */
+  fixIdempotentBody(accountId: string, key: string, body: string): Promise<string>;
 }
 
 /** Failed-login counters, one fixed window per key; the policy (which keys, what limits) is auth/login-limits.ts. */

@@ -224,4 +224,30 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE users ADD COLUMN tags TEXT NOT NULL DEFAULT 'all';
     `,
   },
+  {
+    version: 9,
+    name: 'an Idempotency-Key answer names the job it made; its body is fixed after the commit (empty until then)',
+    sql: `
+      ALTER TABLE idempotency ADD COLUMN intention_id INTEGER;
+    `,
+  },
+  // Written beside other lanes' migrations of issue 23: migrate() applies whichever versions are
+  // missing, in list order, so this one runs before or after theirs alike (it touches only
+  // intentions' own columns and indexes).
+  {
+    version: 10,
+    name: 'job lists (GetAll): keyset indexes on (created_at, id) per account and filter; explicit reprints (reprint_of, reprints)',
+    sql: `
+      ALTER TABLE intentions ADD COLUMN reprint_of INTEGER;
+      ALTER TABLE intentions ADD COLUMN reprints INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX intentions_list ON intentions(user_id, created_at, id);
+      -- Each carries the other's column last: estado and terminalId together are checked in the
+      -- index, without reading a row for each job of the terminal (or in the state) passed over.
+      CREATE INDEX intentions_list_estado ON intentions(user_id, estado, created_at, id, terminal_id);
+      CREATE INDEX intentions_list_terminal ON intentions(user_id, terminal_id, created_at, id, estado);
+      -- referencia is the partner's free text, of any length: indexed by its first 64 characters.
+      CREATE INDEX intentions_list_referencia ON intentions(user_id, substr(referencia, 1, 64), created_at, id);
+      CREATE INDEX intentions_created ON intentions(created_at, id);
+    `,
+  },
 ];

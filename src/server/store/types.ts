@@ -29,7 +29,8 @@ export type NewAccount = Omit<Account, 'id' | 'createdAt' | 'tags'> & { tags?: T
  * work) is further limited to that terminal's jobs.
  */
 export type Principal =
-  | { kind: 'account'; accountId: string }
+  /** `tags`: the account's tag set, read with the key (an Insert compiles with it; no second look-up). */
+  | { kind: 'account'; accountId: string; tags: TagSet }
   | { kind: 'terminal'; accountId: string; terminalId: string };
 
 export interface Terminal {
@@ -123,6 +124,8 @@ export interface NewIntention {
   expiresAt?: Date | null;
   /** Where this job's end-of-job webhook also goes, besides the account's endpoints (Insert's `urlCallback`). */
   urlCallback?: string | null;
+  /** The job this one is an explicit reprint of (Reimprimir), or null. */
+  reprintOf?: number | null;
 }
 
 export interface Intention extends NewIntention {
@@ -139,10 +142,30 @@ export interface Intention extends NewIntention {
   reprint: boolean;
   /** Reports ignored (a stale token, a final job, a repeat): counted; only the first few are history rows. */
   ignoredReports: number;
+  reprintOf: number | null;
+  /** Explicit reprints made of this job (Reimprimir): each one a job of its own, linked by `reprintOf`. */
+  reprints: number;
 }
 
 /** A job without its content, bytes and diagnostics (lists of many jobs): `size` is its bytes' length. */
 export type IntentionSummary = Omit<Intention, 'conteudo' | 'bytes' | 'diagnostics'> & { size: number };
+
+/**
+ * Which jobs a list shows (GetAll, `bobina jobs list`), newest first: of one account, or of every
+ * account (`accountId` null: the operator's CLI only, which holds the database itself).
+ */
+export interface JobFilter {
+  accountId: string | null;
+  estado?: JobState;
+  terminalId?: string;
+  referencia?: string;
+  /** Made at or after this time… */
+  since?: Date;
+  /** …and at or before this one. */
+  until?: Date;
+  /** Only jobs after this one in the list's order (created earlier, or at the same millisecond with a lower id): the previous page's last. */
+  after?: { createdAt: Date; id: number };
+}
 
 /** What a transition writes besides the state (absent fields stay as they are). */
 export interface JobPatch {
@@ -183,11 +206,17 @@ export interface JobRef {
   id: number;
 }
 
-/** The first answer given for an Idempotency-Key, replayed byte for byte for the same request. */
+/**
+ * The answer to an Idempotency-Key, replayed byte for byte for the same request. The Insert's
+ * transaction stores it with the job it made and no body; the body is fixed after the commit by the
+ * first to serialise it (the Insert's route, or a retry that came before it), and every answer for
+ * the key sends those bytes. Keys stored before intentionId existed have their body and no job.
+ */
 export interface IdempotentAnswer {
   requestHash: string;
   statusCode: number;
-  body: string;
+  body: string | null;
+  intentionId: number | null;
 }
 
 /** A failed-login counter in its current window (keys are opaque: the policy in auth/login-limits.ts names them). */

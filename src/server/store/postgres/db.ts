@@ -62,6 +62,23 @@ export function storeError(err: unknown): unknown {
 const sendable = (values: readonly unknown[]): unknown[] =>
   values.map((v) => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v));
 
+/** Names given to statement texts: a named statement is parsed and planned once per connection, then only bound and run. */
+const names = new Map<string, string>();
+/** Texts differ only by list lengths and patch fields: a few dozen. Past this, texts go unnamed (a runaway would only cost memory). */
+const MAX_NAMED = 1000;
+
+/**
+ * A statement as pg sends it: with values, as a prepared statement named after its text (PostgreSQL
+ * re-plans it itself after DDL or a search_path change); without, as simple text (migrations, several
+ * statements in one).
+ */
+function statement(sql: string, values: readonly unknown[] | undefined): pg.QueryConfig {
+  if (values === undefined || values.length === 0) return { text: sql };
+  let name = names.get(sql);
+  if (name === undefined && names.size < MAX_NAMED) names.set(sql, (name = `bobina_${names.size}`));
+  return { text: sql, values: sendable(values), ...(name === undefined ? {} : { name }) };
+}
+
 const rethrow = (err: unknown): never => {
   throw storeError(err);
 };
@@ -105,7 +122,7 @@ export class Connections {
     inTransaction: false,
     query: async <R>(sql: string, values: readonly unknown[] = []) => {
       this.refuseFromInside();
-      const r = await this.pool.query(sql, sendable(values)).catch(rethrow);
+      const r = await this.pool.query(statement(sql, values)).catch(rethrow);
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     },
     atomic: async (fn) => {
@@ -139,7 +156,7 @@ export class Connections {
         if (!token.open) throw new Error('store: this transaction has already ended');
         const begin = begun ? [] : [client.query('BEGIN')];
         begun = true;
-        return [...unanswered.splice(0), ...begin, values === undefined ? client.query(sql) : client.query(sql, sendable(values))];
+        return [...unanswered.splice(0), ...begin, client.query(statement(sql, values))];
       };
       const db: Db = {
         inTransaction: true,

@@ -18,7 +18,6 @@ const LOCKS: Record<LockName, (...keys: unknown[]) => Sql> = {
 };
 
 export const POSTGRES: Dialect = {
-  name: 'postgres',
   placeholder: (n) => `$${n}`,
   bind: (v) => (v instanceof Utf8 ? (v.value === null ? null : Buffer.from(v.value, 'utf8')) : v),
   json: (v) => v as never,
@@ -29,6 +28,7 @@ export const POSTGRES: Dialect = {
   insertOrder: raw('seq'),
   bytewise: raw(' COLLATE "C"'),
   emailKey: raw('lower(email)'),
+  freeText: raw('BYTEA'),
   jsonTexts: (column, alias) => sql`jsonb_array_elements_text(${column}) AS ${raw(alias)}(value)`,
   lock: (name, ...keys) => LOCKS[name](...keys),
 };

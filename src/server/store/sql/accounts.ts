@@ -8,8 +8,11 @@ import { json, raw, sql, type Sql } from './statement.js';
 
 interface Row { id: string; email: string; name: string; password_hash: string; metadata: unknown; roles: unknown; tags: string; created_at: number }
 
+/** The `tags` column as read: 'partner', or 'all' for anything else. */
+export const tagSet = (column: string): Account['tags'] => (column === 'partner' ? 'partner' : 'all');
+
 const toAccount = (d: Dialect, r: Row): Account => ({
-  id: r.id, email: r.email, name: r.name, passwordHash: r.password_hash, metadata: d.json(r.metadata), roles: d.json(r.roles), tags: r.tags === 'partner' ? 'partner' : 'all', createdAt: new Date(r.created_at),
+  id: r.id, email: r.email, name: r.name, passwordHash: r.password_hash, metadata: d.json(r.metadata), roles: d.json(r.roles), tags: tagSet(r.tags), createdAt: new Date(r.created_at),
 });
 
 const COLUMNS = raw('id, email, name, password_hash, metadata, roles, tags, created_at');

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CredentialRepository } from '../repositories.js';
 import type { ApiKey } from '../types.js';
+import { tagSet } from './accounts.js';
 import { one, type Exec } from './dialect.js';
 import { sql } from './statement.js';
 
@@ -18,14 +19,14 @@ export function credentials(x: Exec): CredentialRepository {
   const d = x.dialect;
   return {
     async authenticate(hash, now) {
-      // Every request asks this: one statement, in order: an access token, an API key, a terminal key.
-      const r = await one<{ user_id: string; terminal_id: string | null }>(x, sql`
-        SELECT user_id, NULL AS terminal_id, 1 AS kind FROM access_tokens WHERE token_hash = ${hash} AND expires_at > ${now}
-        UNION ALL SELECT user_id, NULL, 2 FROM api_keys WHERE key_hash = ${hash}
-        UNION ALL SELECT user_id, terminal_id, 3 FROM terminal_keys WHERE key_hash = ${hash}
-        ORDER BY kind LIMIT 1`);
+      // Every request asks this: one statement, in order: an access token, an API key, a terminal key; with the account's tag set.
+      const r = await one<{ user_id: string; terminal_id: string | null; tags: string }>(x, sql`SELECT k.user_id, k.terminal_id, u.tags FROM (
+          SELECT user_id, NULL AS terminal_id, 1 AS kind FROM access_tokens WHERE token_hash = ${hash} AND expires_at > ${now}
+          UNION ALL SELECT user_id, NULL, 2 FROM api_keys WHERE key_hash = ${hash}
+          UNION ALL SELECT user_id, terminal_id, 3 FROM terminal_keys WHERE key_hash = ${hash}
+        ) k JOIN users u ON u.id = k.user_id ORDER BY k.kind LIMIT 1`);
       if (!r) return undefined;
-      return r.terminal_id === null ? { kind: 'account', accountId: r.user_id } : { kind: 'terminal', accountId: r.user_id, terminalId: r.terminal_id };
+      return r.terminal_id === null ? { kind: 'account', accountId: r.user_id, tags: tagSet(r.tags) } : { kind: 'terminal', accountId: r.user_id, terminalId: r.terminal_id };
     },
     async setTerminalKey(accountId, terminalId, keyHash, prefix) {
       const createdAt = new Date();

@@ -8,7 +8,6 @@ import type { Sql } from './statement.js';
 export type LockName = 'endpoints' | 'webhook-claim' | 'idempotency';
 
 export interface Dialect {
-  readonly name: 'sqlite' | 'postgres';
   /** The n-th (1-based) parameter's placeholder. */
   placeholder(n: number): string;
   /** A value (already encoded: times as milliseconds, JSON as text) as the driver binds it. */
@@ -29,6 +28,8 @@ export interface Dialect {
   readonly bytewise: Sql;
   /** The expression the unique e-mail index is on (e-mails are stored lower-cased). */
   readonly emailKey: Sql;
+  /** The column type of a partner's free text (utf8() values): to CAST a parameter to what the column holds. */
+  readonly freeText: Sql;
   /** The texts of a JSON array column, as a table `alias` with one column `value`. */
   jsonTexts(column: Sql, alias: string): Sql;
   /** The statement that takes an advisory lock until the transaction ends, or undefined when the dialect needs none. */

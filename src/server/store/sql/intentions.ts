@@ -3,7 +3,7 @@
 // states they may start from is jobs/lifecycle.ts's table, passed in as `from`.
 import { WAITS_FOR_PERSON } from '../../jobs/lifecycle.js';
 import type { IntentionRepository } from '../repositories.js';
-import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type IntentionSummary, type JobPatch, type JobState } from '../types.js';
+import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type IntentionSummary, type JobFilter, type JobPatch, type JobState } from '../types.js';
 import { lock, one, type Dialect, type Exec } from './dialect.js';
 import { date, empty, join, json, list, raw, sql, utf8, type Sql } from './statement.js';
 
@@ -12,22 +12,21 @@ interface Row {
   id: number; user_id: string; referencia: unknown; conteudo: unknown; terminal_id: string | null; impressora_id: number; codigo_impressora: string;
   aguardar: unknown; status: string; bytes: Buffer; diagnostics: unknown; created_at: number; estado: JobState; motivos: unknown; tentativas: number;
   confirmacao: Intention['confirmacao']; leased_to: string | null; lease_token: string | null; lease_expires_at: number | null; expires_at: number | null;
-  reprint: unknown; url_callback: string | null; ignored_reports: number; size: number;
+  reprint: unknown; url_callback: string | null; ignored_reports: number; reprint_of: number | null; reprints: number; size: number;
 }
 interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: unknown; origem: HistoryEntry['origem']; detalhe: unknown; at: number }
-
 
 /** Every column but the heavy ones (content, bytes, diagnostics), and the bytes' length. */
 const SUMMARY_COLUMNS = raw(`c.id, c.user_id, c.referencia, c.terminal_id, c.impressora_id, c.codigo_impressora, c.aguardar, c.status, c.created_at,
   c.estado, c.motivos, c.tentativas, c.confirmacao, c.leased_to, c.lease_token, c.lease_expires_at, c.expires_at, c.reprint, c.url_callback,
-  c.ignored_reports, length(c.bytes) AS size`);
+  c.ignored_reports, c.reprint_of, c.reprints, length(c.bytes) AS size`);
 
 const toSummary = (d: Dialect, r: Row): IntentionSummary => ({
   id: r.id, accountId: r.user_id, referencia: d.text(r.referencia), terminalId: r.terminal_id, impressoraId: r.impressora_id,
   codigoImpressora: r.codigo_impressora, aguardarClienteIniciarImpressao: d.flag(r.aguardar), status: r.status, createdAt: new Date(r.created_at),
   estado: r.estado, motivos: d.json(r.motivos), tentativas: r.tentativas, confirmacao: r.confirmacao, leasedTo: r.leased_to, leaseToken: r.lease_token,
   leaseExpiresAt: date(r.lease_expires_at), expiresAt: date(r.expires_at), reprint: d.flag(r.reprint), urlCallback: r.url_callback,
-  ignoredReports: r.ignored_reports, size: r.size,
+  ignoredReports: r.ignored_reports, reprintOf: r.reprint_of, reprints: r.reprints, size: r.size,
 });
 
 const toIntention = (d: Dialect, r: Row): Intention => {
@@ -76,7 +75,28 @@ const queueHeld = (d: Dialect, terminalId: string) => sql`EXISTS (SELECT 1 FROM 
   WHERE s.user_id = c.user_id AND s.leased_to = ${terminalId} AND s.estado = ${WAITS_FOR_PERSON.estado}
     AND NOT EXISTS (SELECT 1 FROM ${d.jsonTexts(raw('s.motivos'), 'm')} WHERE m.value IN ${list(WAITS_FOR_PERSON.motivos)}))`;
 
-const refs = (rows: { user_id: string; id: number }[]) => rows.map((r) => ({ accountId: r.user_id, id: r.id }));
+/**
+ * The conditions of a job list. Each filter has an index that starts (user_id, filter, created_at,
+ * id) (migrations: SQLite 10, PostgreSQL 6), so a page is a short range scan whatever the table's
+ * size. referencia, of any length, is indexed by its first 64 characters (`REFERENCIA_KEY`).
+ */
+function listWhere(d: Dialect, f: JobFilter): Sql {
+  const conditions: Sql[] = [];
+  if (f.accountId !== null) conditions.push(sql`c.user_id = ${f.accountId}`);
+  if (f.estado !== undefined) conditions.push(sql`c.estado = ${f.estado}`);
+  if (f.terminalId !== undefined) conditions.push(sql`c.terminal_id = ${f.terminalId}`);
+  if (f.referencia !== undefined) {
+    const value = sql`CAST(${utf8(f.referencia)} AS ${d.freeText})`;
+    conditions.push(sql`${REFERENCIA_KEY} = substr(${value}, 1, 64) AND c.referencia = ${value}`);
+  }
+  if (f.since !== undefined) conditions.push(sql`c.created_at >= ${f.since}`);
+  if (f.until !== undefined) conditions.push(sql`c.created_at <= ${f.until}`);
+  if (f.after !== undefined) conditions.push(sql`(c.created_at, c.id) < (${f.after.createdAt}, ${f.after.id})`);
+  return conditions.length ? join(conditions, ' AND ') : raw('1 = 1');
+}
+
+/** The expression intentions_list_referencia is on (written exactly as the index is, so the planners match it). */
+const REFERENCIA_KEY = raw('substr(c.referencia, 1, 64)');
 
 /** Tries at numbering a history row when another transaction took the same number meanwhile (PostgreSQL). */
 const HISTORY_TRIES = 100;
@@ -92,6 +112,12 @@ export function intentions(x: Exec): IntentionRepository {
   const job = async (statement: Sql) => {
     const r = await one<Row>(x, statement);
     return r && toIntention(d, r);
+  };
+  /** Jobs in one of `states` whose time in `column` is before `now`, soonest first. */
+  const due = async (column: Sql, states: readonly JobState[], now: Date, limit: number) => {
+    const rows = await x.all<{ user_id: string; id: number }>(sql`SELECT user_id, id FROM intentions
+      WHERE estado IN ${list(states)} AND ${column} < ${now} ORDER BY ${column} LIMIT ${limit}`);
+    return rows.map((r) => ({ accountId: r.user_id, id: r.id }));
   };
   /**
    * Appends a history row numbered one past the job's last, and says the state of the row before it
@@ -131,14 +157,14 @@ export function intentions(x: Exec): IntentionRepository {
       const motivos = i.motivos ?? [];
       const expiresAt = i.expiresAt ?? null;
       const r = await one<{ id: number }>(x, sql`INSERT INTO intentions (user_id, referencia, conteudo, terminal_id, impressora_id, codigo_impressora,
-        aguardar, status, bytes, diagnostics, created_at, estado, confirmacao, expires_at, motivos, url_callback)
+        aguardar, status, bytes, diagnostics, created_at, estado, confirmacao, expires_at, motivos, url_callback, reprint_of)
         VALUES (${i.accountId}, ${utf8(i.referencia)}, ${utf8(i.conteudo)}, ${i.terminalId}, ${i.impressoraId}, ${i.codigoImpressora},
           ${i.aguardarClienteIniciarImpressao}, ${i.status}, ${i.bytes}, ${json(i.diagnostics)}, ${i.createdAt}, ${estado}, ${confirmacao},
-          ${expiresAt}, ${json(motivos)}, ${i.urlCallback ?? null}) RETURNING id`);
+          ${expiresAt}, ${json(motivos)}, ${i.urlCallback ?? null}, ${i.reprintOf ?? null}) RETURNING id`);
       if (x.inTransaction) inserted.set(r!.id, { seq: 1, estado: null });
       return {
         ...i, id: r!.id, estado, confirmacao, motivos, tentativas: 0, leasedTo: null, leaseToken: null, leaseExpiresAt: null,
-        expiresAt, reprint: false, ignoredReports: 0,
+        expiresAt, reprint: false, ignoredReports: 0, reprintOf: i.reprintOf ?? null, reprints: 0,
       };
     },
     get: (accountId, id) => job(sql`SELECT * FROM intentions WHERE id = ${id} AND user_id = ${accountId}`),
@@ -184,6 +210,17 @@ export function intentions(x: Exec): IntentionRepository {
         AND c.estado IN ${list(states)} AND c.id > ${afterId} ORDER BY c.id LIMIT ${limit}`);
       return rows.map((r) => toSummary(d, r));
     },
+    async page(filter, limit) {
+      const rows = await x.all<Row>(sql`SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${listWhere(d, filter)}
+        ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}`);
+      return rows.map((r) => toSummary(d, r));
+    },
+    async countReprint(ref) {
+      return (await x.run(sql`UPDATE intentions SET reprints = reprints + 1 WHERE id = ${ref.id} AND user_id = ${ref.accountId}`)) === 1;
+    },
+    async ownerOf(id) {
+      return (await one<{ user_id: string }>(x, sql`SELECT user_id FROM intentions WHERE id = ${id}`))?.user_id;
+    },
     async countByState(states, atMost) {
       // One bounded count per state, on the indexes that begin with estado: at most `atMost` rows read for each.
       const counts = states.map((s, i) => sql`(SELECT count(*) FROM (SELECT 1 FROM intentions WHERE estado = ${s} LIMIT ${atMost}) ${raw(`s${i}`)}) AS ${raw(`n${i}`)}`);
@@ -195,28 +232,29 @@ export function intentions(x: Exec): IntentionRepository {
         WHERE id = ${ref.id} AND user_id = ${ref.accountId} RETURNING ignored_reports`);
       return r?.ignored_reports ?? 0;
     },
-    async dueLeases(states, now, limit) {
-      return refs(await x.all(sql`SELECT user_id, id FROM intentions WHERE estado IN ${list(states)} AND lease_expires_at < ${now}
-        ORDER BY lease_expires_at LIMIT ${limit}`));
-    },
-    async dueExpiry(states, now, limit) {
-      return refs(await x.all(sql`SELECT user_id, id FROM intentions WHERE estado IN ${list(states)} AND expires_at < ${now}
-        ORDER BY expires_at LIMIT ${limit}`));
-    },
+    dueLeases: (states, now, limit) => due(raw('lease_expires_at'), states, now, limit),
+    dueExpiry: (states, now, limit) => due(raw('expires_at'), states, now, limit),
     async findIdempotent(accountId, key) {
       // Inside a transaction: hold the key until it ends, so a concurrent insert with the same key
       // waits here, then reads the answer this one stores (outside one a lock would end at once).
       if (x.inTransaction) await lock(x, 'idempotency', accountId, key);
-      const r = await one<{ request_hash: string; status_code: number; body: string }>(x,
-        sql`SELECT request_hash, status_code, body FROM idempotency WHERE user_id = ${accountId} AND key = ${key}`);
-      return r && { requestHash: r.request_hash, statusCode: r.status_code, body: r.body };
+      const r = await one<{ request_hash: string; status_code: number; body: string; intention_id: number | null }>(x,
+        sql`SELECT request_hash, status_code, body, intention_id FROM idempotency WHERE user_id = ${accountId} AND key = ${key}`);
+      // '' is a body not fixed yet (the column is NOT NULL since version 1).
+      return r && { requestHash: r.request_hash, statusCode: r.status_code, body: r.body === '' ? null : r.body, intentionId: r.intention_id };
     },
     async saveIdempotent(accountId, key, a) {
       // DO NOTHING rather than a unique violation: an error would abort an enclosing PostgreSQL
       // transaction; the caller decides what a DuplicateError means.
-      const n = await x.run(sql`INSERT INTO idempotency (user_id, key, request_hash, status_code, body, created_at)
-        VALUES (${accountId}, ${key}, ${a.requestHash}, ${a.statusCode}, ${a.body}, ${Date.now()}) ON CONFLICT DO NOTHING`);
+      const n = await x.run(sql`INSERT INTO idempotency (user_id, key, request_hash, status_code, body, intention_id, created_at)
+        VALUES (${accountId}, ${key}, ${a.requestHash}, ${a.statusCode}, ${a.body ?? ''}, ${a.intentionId}, ${Date.now()}) ON CONFLICT DO NOTHING`);
       if (n === 0) throw new DuplicateError(`Idempotency-Key ${key} already has an answer`);
+    },
+    async fixIdempotentBody(accountId, key, body) {
+      const where = sql`WHERE user_id = ${accountId} AND key = ${key}`;
+      // The first to fix it wins; the others read what it fixed.
+      const fixed = await one<{ body: string }>(x, sql`UPDATE idempotency SET body = ${body} ${where} AND body = '' RETURNING body`);
+      return fixed?.body ?? (await one<{ body: string }>(x, sql`SELECT body FROM idempotency ${where}`))!.body;
     },
   };
 }

@@ -25,7 +25,6 @@ interface AttemptRow {
   at: number; status_code: number | null; latency_ms: number; error: string | null;
 }
 
-
 const toEndpoint = (d: Dialect, r: EndpointRow): WebhookEndpoint => ({
   id: r.id, accountId: r.user_id, url: r.url, events: d.json(r.events),
   secrets: d.json<Array<{ secret: string; expiresAt: number | null }>>(r.secrets).map((s) => ({ secret: s.secret, expiresAt: date(s.expiresAt) })),

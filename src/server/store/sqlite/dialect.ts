@@ -8,7 +8,6 @@ import { raw, render, sql, Utf8, type Sql } from '../sql/statement.js';
 import type { Runner } from './gate.js';
 
 export const SQLITE: Dialect = {
-  name: 'sqlite',
   placeholder: () => '?',
   bind(v) {
     if (typeof v === 'boolean') return v ? 1 : 0;
@@ -23,6 +22,7 @@ export const SQLITE: Dialect = {
   insertOrder: raw('rowid'),
   bytewise: raw(''),
   emailKey: raw('email'),
+  freeText: raw('TEXT'),
   jsonTexts: (column, alias) => sql`json_each(${column}) AS ${raw(alias)}`,
   lock: () => undefined,
 };
