@@ -7,6 +7,7 @@ import { defineConfig } from 'tsup';
 import { chevrotainTrim } from './scripts/chevrotain-trim.mjs';
 import { CHEVROTAIN, sideEffectFree } from './scripts/side-effect-free.mjs';
 import { profileComments } from './scripts/profile-comments.mjs';
+import { qrcodeEsm } from './scripts/qrcode-esm.mjs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; peerDependencies: Record<string, string> };
 
@@ -44,7 +45,7 @@ export default defineConfig({
   // bundle; bobina uses only its lexer. chevrotainTrim leaves out the parts of that lexer that
   // bobina's lexer options never run (its RegExp parser, its char-code table).
   // profileComments: the built-in profiles without their top-level "$comment" notes.
-  esbuildPlugins: [sideEffectFree(CHEVROTAIN), chevrotainTrim(), profileComments()],
+  esbuildPlugins: [sideEffectFree(CHEVROTAIN), chevrotainTrim(), profileComments(), qrcodeEsm()],
   define: {
     BOBINA_VERSION: JSON.stringify(pkg.version),
     // The optional peer dependencies as a JSON string (an object here would become a module of its

@@ -104,6 +104,11 @@ const SYSTEMS = ['bobina', 'reference', 'esc-pos-encoder@2'];
 const jobs = [];
 for (const fixture of Object.keys(N)) for (const system of SYSTEMS) jobs.push({ group: 'throughput', system, fixture, n: N[fixture] });
 jobs.push({ group: 'raster', system: 'bobina-raster', fixture: 'nfce', n: 300 });
+// The styled receipt beside receipt-printer-encoder@4, and the dithering of the 576×300 image (lib/styled.mjs).
+const STYLED_SYSTEMS = ['bobina-styled', 'rpe-styled'];
+for (const system of STYLED_SYSTEMS) jobs.push({ group: 'styled', system, fixture: 'styled', n: 100 });
+const DITHERS = ['floyd-steinberg', 'atkinson', 'threshold'];
+for (const method of DITHERS) for (const system of ['bobina-dither', 'rpe-dither']) jobs.push({ group: 'dither', system, fixture: method, n: 20 });
 jobs.push({ group: 'raster', system: 'qrcode-create', fixture: 'nfce', n: 300 });
 
 const startupRuns = [['empty'], ['import-chevrotain'], ['import'], ['startup', 'native'], ['startup', 'raster']];
@@ -160,6 +165,18 @@ const floor = find('qrcode-create', 'nfce').perReceipt;
 L.push('## Raster QR path on nfce', '', '| system | instructions per receipt | ÷ floor |', '|---|---:|---:|');
 L.push(`| bobina, T20 default (raster QR) | ${K(rasterBob)} | ${x(rasterBob / floor)} (target ≤ 1.30×) |`);
 L.push(`| qrcode \`QRCode.create()\` alone (floor) | ${K(floor)} | — |`, '');
+const styledBob = find('bobina-styled', 'styled').perReceipt;
+const styledRpe = find('rpe-styled', 'styled').perReceipt;
+L.push('## The styled receipt beside receipt-printer-encoder@4 (issue 21 §6)', '', 'bench/fixtures/styled.txt (logo PNG decoded and dithered per receipt, styles, sizes, rows, rules, EAN-13, CODE128, native QR) and the same receipt through receipt-printer-encoder@4\'s API (bench/lib/styled.mjs; it gets the logo\'s pixels decoded once).', '', '| system | instructions per receipt | receipt-printer-encoder@4 ÷ system (target for bobina ≥ 2×) |', '|---|---:|---:|');
+L.push(`| bobina | ${K(styledBob)} | ${x(styledRpe / styledBob)} |`);
+L.push(`| receipt-printer-encoder@4 | ${K(styledRpe)} | — |`, '');
+L.push('## Dithering a 576×300 grey image (bobina `<image>` from PNG, receipt-printer-encoder@4 `image()` from RGBA)', '', '| method | bobina | receipt-printer-encoder@4 | receipt-printer-encoder@4 ÷ bobina |', '|---|---:|---:|---:|');
+for (const method of DITHERS) {
+  const bob = find('bobina-dither', method).perReceipt;
+  const rpe = find('rpe-dither', method).perReceipt;
+  L.push(`| ${method} | ${K(bob)} | ${K(rpe)} | ${x(rpe / bob)} |`);
+}
+L.push('');
 L.push('## Start-up: import + first compile of nfce in a fresh process', '', '| part | instructions |', '|---|---:|');
 L.push(`| a node process that reads (b) and exits (the baseline, subtracted below) | ${M(startup.emptyProcess)} |`);
 L.push(`| import of chevrotain's lexer alone, bundled as in dist/ (for scale: roughly its share of the next line) | ${M(startup.chevrotainImport)} |`);

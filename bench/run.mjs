@@ -81,3 +81,7 @@ const machine = thisMachine();
 writeFileSync(`${bench}out/probes.json`, JSON.stringify({ heap, startup, machine }, null, 2));
 writeResults(`${bench}RESULTS.md`, { suites: readOut().suites, heap, startup, machine, embed });
 step('wrote bench/RESULTS.md');
+
+// The styled receipt and the dithering beside receipt-printer-encoder@4 (its own section of RESULTS.md).
+const styledRun = spawnSync(process.execPath, ['styled.mjs', '--no-build'], { cwd: bench, stdio: 'inherit' });
+if (styledRun.status !== 0) process.exit(styledRun.status ?? 1);

@@ -18,6 +18,11 @@
 // 5. The long texts of four errors thrown for a lexer configured in ways bobina's is not (a boolean
 //    config, a line-terminator pattern without its characters, ensureOptimizations, a token type's
 //    `parent`): they still throw, with one short text.
+// 6. Position tracking other than "onlyOffset" (the token makers and end-position update of "full"
+//    and "onlyStart": a lexer asked for them throws) and the init-time performance tracer
+//    (`traceInitPerf`: a lexer asked for it throws); and the sentence that is the value of
+//    Lexer.SKIPPED (a marker compared by identity, which bobina's lexer never uses) is shorter.
+//    (~0.35 KB of a bundle's gzip with 5.)
 //
 // The tests build a lexer with chevrotain's checks from node_modules (not trimmed), and compare the
 // trimmed build's bytes with the source's for every fixture and template (test/browser-bundle.test.ts,
@@ -40,7 +45,7 @@ const TABLE_CALL_GUARDED = `    if (!options.safeMode) tracer("initCharCodeToOpt
         initCharCodeToOptimizedIndexMap();
     });`;
 
-const PUBLIC_CHANGED = "/*! bobina's build changed this file (scripts/chevrotain-trim.mjs): the lexer-definition checks are left out (skipValidations must be true), and three configuration errors have a shorter text. */\n";
+const PUBLIC_CHANGED = "/*! bobina's build changed this file (scripts/chevrotain-trim.mjs): the lexer-definition checks, the init tracer and position tracking other than onlyOffset are left out, and three configuration errors and Lexer.SKIPPED have a shorter text. */\n";
 const PARENT_CHANGED = "/*! bobina's build changed this file (scripts/chevrotain-trim.mjs): a shorter text for the error of a token type's `parent`. */\n";
 const CHECKS = /\b(performRuntimeChecks|performWarningRuntimeChecks|validatePatterns)\(/g;
 const CHECKS_LEFT_OUT = `
@@ -64,6 +69,25 @@ export { leftOut as getOptimizedStartCodesIndices, leftOut as canMatchCharCode }
 const CONFIG_MESSAGES = /(?:"The second argument to the Lexer constructor[^"]*" \+\s*"a boolean 2nd argument is no longer supported"|"Error: Missing <lineTerminatorCharacters> property[^"]*" \+\s*"[^"]*MISSING_LINE_TERM_CHARS"|`Lexer Modes: < \$\{unOptimizedModes\.join\(", "\)\} > cannot be optimized\.\\n` \+\s*'[^']*' \+\s*"[^"]*how to resolve these issues\.")/g;
 const PARENT_MESSAGE = /"The parent property is no longer supported\.\\n" \+\s*"[^"]*for details\."/;
 const CONFIG_LEFT_OUT = JSON.stringify("lexer config unsupported (scripts/chevrotain-trim.mjs)");
+
+// 6: each edit must match exactly once.
+const POSITION_LEFT_OUT = "bobina's build leaves out chevrotain's position tracking other than onlyOffset (scripts/chevrotain-trim.mjs)";
+const PUBLIC_EDITS = [
+  // The tracer: each phase just runs.
+  { from: /\n {8}this\.TRACE_INIT = \(phaseDesc, phaseImpl\) => \{\n[\s\S]*?\n {8}\};\n/, to: '\n        this.TRACE_INIT = (phaseDesc, phaseImpl) => phaseImpl();\n' },
+  {
+    from: /\n {8}const traceInitVal = this\.config\.traceInitPerf;\n[\s\S]*?\n {8}else if \(typeof traceInitVal === "number"\) \{\n[^\n]*\n[^\n]*\n {8}\}\n/,
+    to: `\n        if (this.config.traceInitPerf) throw Error("bobina's build leaves out chevrotain's init tracer (scripts/chevrotain-trim.mjs)");\n`,
+  },
+  // The token makers of "full" and "onlyStart" (and the end-position update only "full" runs).
+  {
+    from: /\n {16}if \(\/full\/i\.test\(this\.config\.positionTracking\)\) \{\n {20}this\.createTokenInstance = this\.createFullToken;\n {16}\}\n {16}else if \(\/onlyStart\/i\.test\(this\.config\.positionTracking\)\) \{\n {20}this\.createTokenInstance = this\.createStartOnlyToken;\n {16}\}\n {16}else if/,
+    to: `\n                if (/full|onlyStart/i.test(this.config.positionTracking)) {\n                    throw Error(${JSON.stringify(POSITION_LEFT_OUT)});\n                }\n                else if`,
+  },
+  { from: /\n {4}updateTokenEndLineColumnLocation\([\s\S]*?\n {4}\}\n(?= {4}computeNewColumn\()/, to: '\n' },
+  { from: /\n {4}createStartOnlyToken\([\s\S]*?\n {4}\}\n {4}createFullToken\([\s\S]*?\n {4}\}\n(?= {4}addTokenUsingPush\()/, to: '\n' },
+  { from: /\nLexer\.SKIPPED = "This marks a skipped Token pattern[^;]*;\n/, to: '\nLexer.SKIPPED = "Lexer.SKIPPED (text shortened by scripts/chevrotain-trim.mjs)";\n' },
+];
 
 const LEXER_PUBLIC = /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer_public\.js$/;
 const LEXER = /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer\.js$/;
@@ -97,7 +121,14 @@ export function chevrotainTrim() {
         if ((source.match(CONFIG_MESSAGES) ?? []).length !== 3) {
           throw new Error(`chevrotain-trim: ${args.path} no longer throws its three configuration errors as expected; update scripts/chevrotain-trim.mjs`);
         }
-        return { contents: PUBLIC_CHANGED + source.replace(CHECKS, 'checksLeftOut(').replace(CONFIG_MESSAGES, CONFIG_LEFT_OUT) + CHECKS_LEFT_OUT, loader: 'js' };
+        let edited = source.replace(/\r\n/g, '\n').replace(CHECKS, 'checksLeftOut(').replace(CONFIG_MESSAGES, CONFIG_LEFT_OUT);
+        for (const { from, to } of PUBLIC_EDITS) {
+          if ((edited.match(new RegExp(from.source, 'g')) ?? []).length !== 1) {
+            throw new Error(`chevrotain-trim: ${args.path} no longer has ${from.source.slice(0, 50)}… as expected; update scripts/chevrotain-trim.mjs`);
+          }
+          edited = edited.replace(from, to);
+        }
+        return { contents: PUBLIC_CHANGED + edited + CHECKS_LEFT_OUT, loader: 'js' };
       });
       build.onLoad({ filter: TOKENS_PUBLIC }, async (args) => {
         const { readFile } = await import('node:fs/promises');

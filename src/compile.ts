@@ -61,7 +61,7 @@ export function compile(conteudo: string, options: CompileOptions): CompileResul
   const wrap = wrapOption(options.wrap);
   const raw = new DiagnosticSink(limits.maxDiagnostics);
   const ast = parseRaw(conteudo, raw, tags);
-  const { bytes, records } = lowerAndEmit(ast, profile, raw, limits, options.records === true, conteudo, { wrap, ...(options.images && { images: options.images }) });
+  const { bytes, records } = lowerAndEmit(ast, profile, raw, limits, options.records === true, conteudo, wrap, options.images);
   const diagnostics = resolveDiagnostics(conteudo, raw.finish());
   return records ? { bytes, diagnostics, records } : { bytes, diagnostics };
 }
@@ -73,14 +73,15 @@ function wrapOption(wrap: unknown): 'none' | 'word' {
 }
 
 /** A job over a limit stops where the limit is found: that limit's error, and no bytes. */
-function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limits: Readonly<CompileLimits>, records: boolean, source: string, options: Pick<LowerOptions, 'images' | 'wrap'>): { bytes: Uint8Array; records?: EmitRecord[] } {
+function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limits: Readonly<CompileLimits>, records: boolean, source: string, wrap: LowerOptions['wrap'], images: LowerOptions['images']): { bytes: Uint8Array; records?: EmitRecord[] } {
   const refused = () => ({ bytes: new Uint8Array(0), ...(records ? { records: [] } : {}) });
   const tooMany = tagCountError(ast, limits);
   if (tooMany) {
     raw.force(tooMany);
     return refused();
   }
-  const ops = lowerRaw(ast, profile, raw, { limits, ...options });
+  // The options as one literal of one shape (no spread: this runs for every receipt).
+  const ops = lowerRaw(ast, profile, raw, { limits, images, wrap });
   let at: { start: number; end: number };
   try {
     const out = emitOps(ops, profile, { records, source, maxBytes: limits.maxOutputBytes });

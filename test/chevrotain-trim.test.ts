@@ -77,4 +77,15 @@ describe("chevrotain's lexer as the build trims it", () => {
   it("refuses chevrotain's definition checks, which it left out, instead of skipping them", () => {
     expect(() => new trimmed.Lexer(trimmed.lexerDefinition, { positionTracking: 'onlyOffset', safeMode: true })).toThrow(/leaves out chevrotain's lexer-definition checks/);
   });
+
+  it('refuses the position tracking and the init tracer it left out, and still builds the lexer bobina builds', () => {
+    const config = { positionTracking: 'onlyOffset', safeMode: true, skipValidations: true };
+    // (Line tracking reaches the RegExp analysis, left out before, first: one refusal or the other.)
+    for (const positionTracking of ['full', 'onlyStart']) {
+      expect(() => new trimmed.Lexer(trimmed.lexerDefinition, { ...config, positionTracking })).toThrow(/bobina's build leaves out chevrotain's (position tracking other than onlyOffset|RegExp analysis)/);
+    }
+    expect(() => new trimmed.Lexer(trimmed.lexerDefinition, { ...config, traceInitPerf: true })).toThrow(/leaves out chevrotain's init tracer/);
+    const again = new trimmed.Lexer(trimmed.lexerDefinition, config);
+    expect(tokens(again, '<b>x</b><qrcode>y</qrcode>')).toEqual(tokens(untrimmed, '<b>x</b><qrcode>y</qrcode>'));
+  });
 });

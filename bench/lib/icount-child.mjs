@@ -24,12 +24,33 @@ if (['empty', 'import-chevrotain', 'import', 'startup'].includes(what)) {
   if (what === 'startup') compile(src, { printer: fixture === 'raster' ? 'MAKER5T20' : NATIVE });
 } else {
   const { loadReceipt, toOps } = await import('./receipts.mjs');
-  const src = loadReceipt(fixture);
+  const src = ['styled', 'floyd-steinberg', 'atkinson', 'threshold'].includes(fixture) ? '' : loadReceipt(fixture);
   let run;
   if (what === 'bobina' || what === 'bobina-raster') {
     const { compile, loadProfile } = await import(dist);
     const printer = loadProfile(what === 'bobina' ? NATIVE : 'MAKER5T20');
     run = () => compile(src, { printer }).bytes;
+  } else if (what === 'bobina-styled' || what === 'rpe-styled') {
+    // The styled receipt (lib/styled.mjs): `fixture` is 'styled', the conteudo is bench/fixtures/styled.txt.
+    const S = await import('./styled.mjs');
+    if (what === 'rpe-styled') run = S.rpeStyled();
+    else {
+      const { compile, loadProfile } = await import(dist);
+      run = S.bobinaStyled(compile, loadProfile(S.NATIVE));
+    }
+  } else if (what === 'bobina-dither' || what === 'rpe-dither') {
+    // Dithering the 576×300 image (lib/styled.mjs's PHOTO) with the method `fixture` names.
+    const S = await import('./styled.mjs');
+    if (what === 'rpe-dither') {
+      const algorithm = { 'floyd-steinberg': 'floydsteinberg' }[fixture] ?? fixture;
+      run = () => new S.ReceiptPrinterEncoder(S.RPE_OPTIONS).image(S.PHOTO.rgba, S.PHOTO.width, S.PHOTO.height, algorithm).encode();
+    } else {
+      const { compile, loadProfile } = await import(dist);
+      const printer = loadProfile(S.NATIVE);
+      const images = { photo: S.PHOTO.png };
+      const conteudo = `<image src="photo" dither="${fixture}"/>`;
+      run = () => compile(conteudo, { printer, images }).bytes;
+    }
   } else if (what === 'reference') {
     const { referenceEncode } = await import('./reference.mjs');
     run = () => referenceEncode(src);

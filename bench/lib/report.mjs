@@ -19,6 +19,9 @@ export function writeResults(path, { suites, heap, startup, machine, embed }) {
   L.push('- receipts/s = 1 / median benny (benchmark.js) sample, after benchmark.js warm-up; bobina compiles for the Epson TM-T20 (`MAKER5T20`), with `{ extends: "MAKER5T20", qr: { command: "epson-gs-k" } }` for native QR', '');
 
   if (embed) L.push(EMBED_START, embedSection(embed), EMBED_END, '');
+  // The sections other scripts write (`bench:styled`, `bench:startup`) are kept as they wrote them.
+  const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  for (const block of previous.matchAll(/<!-- (\w+):start [^\n]*-->[\s\S]*?<!-- \1:end -->/g)) if (block[1] !== 'embed') L.push(block[0], '');
   L.push('## Throughput (native QR where the library has one)', '');
   for (const [fixture, rows] of Object.entries(suites.throughput)) {
     const bob = rows.bobina.perSecond;

@@ -3,7 +3,7 @@
 // log line. No answer is read past what a job can be (MAX_ANSWER_BYTES), whatever the other end sends.
 import { DEFAULT_LIMITS } from '../limits.js';
 import { LinkRefusedError, LinkRequestError, type TerminalLink } from './loop.js';
-import { esperaOf, fromTrabalho, terminalStateOf, toRenewJson, toReportJson, type TerminalStateJson, type TrabalhoJson } from './protocol.js';
+import { esperaOf, fromTrabalho, terminalStateOf, toPollJson, toRenewJson, toReportJson, toSignalJson, type TerminalStateJson, type TrabalhoJson } from './protocol.js';
 
 export interface HttpLinkOptions {
   /** The service's base URL, e.g. http://127.0.0.1:8080 */
@@ -84,10 +84,11 @@ export function httpLink(o: HttpLinkOptions): TerminalLink {
     throw new Error(what);
   };
   return {
-    async next(waitMs, signal) {
+    async next(waitMs, signal, health) {
       let answer: { trabalho: TrabalhoJson | null; terminal?: TerminalStateJson | null };
       try {
-        answer = (await call('POST', `/TerminalImpressao/ObterProxima?espera=${esperaOf(waitMs)}&terminalId=${encodeURIComponent(o.terminal)}`, undefined, waitMs, signal)) as typeof answer;
+        const path = `/TerminalImpressao/ObterProxima?espera=${esperaOf(waitMs)}&terminalId=${encodeURIComponent(o.terminal)}`;
+        answer = (await call('POST', path, health ? toPollJson(health) : undefined, waitMs, signal)) as typeof answer;
       } catch (err) {
         if (signal.aborted) return {};
         throw err;
@@ -105,6 +106,9 @@ export function httpLink(o: HttpLinkOptions): TerminalLink {
     },
     async resume() {
       return ((await call('POST', '/TerminalImpressao/Retomar', undefined, 0)) as { retomadas: number }).retomadas;
+    },
+    async signal(health) {
+      await call('POST', '/TerminalImpressao/Sinal', toSignalJson(health), 0);
     },
   };
 }

@@ -4,27 +4,33 @@
 // jobs are queued again (Retomar) in their insert order. `bobina agent` runs it over HTTP
 // (http-link.ts); the service runs it in process for terminals registered with a device. Same code.
 // While a job is in hand its lease is renewed (lease.ts), from the offer until the final report.
+// Every poll says what the client last read of its printer, and a heartbeat (heartbeat.ts) says it
+// at least every `heartbeatMs` while idle; the printer is asked only while no job is being written.
 import { deliver, type DeliveryResult } from './deliver.js';
+import { Heartbeat, printerHealthOf } from './heartbeat.js';
 import type { Journal } from './journal.js';
 import { keepLease } from './lease.js';
-import type { TerminalOffer, TerminalReport, TerminalState } from './protocol.js';
+import type { ClientHealth, PrinterHealth, TerminalOffer, TerminalReport, TerminalState } from './protocol.js';
 import { OTHER, OUTCOME_UNKNOWN, PRINTER_MISMATCH } from './reasons.js';
 import { openPrinter, type OpenOptions } from './session.js';
+import { clientVersion } from './version.js';
 
-export type { TerminalOffer, TerminalReport, TerminalState };
+export type { ClientHealth, PrinterHealth, TerminalOffer, TerminalReport, TerminalState };
 
 /** The service, as a terminal's client sees it. */
 export interface TerminalLink {
   /**
    * The next job, waiting up to `waitMs` (no `offer` when none came), and the terminal as it is now
-   * (no `terminal` from a service that does not say).
+   * (no `terminal` from a service that does not say). `health`: what the client says of itself with the poll.
    */
-  next(waitMs: number, signal: AbortSignal): Promise<{ offer?: TerminalOffer; terminal?: TerminalState }>;
+  next(waitMs: number, signal: AbortSignal, health?: ClientHealth): Promise<{ offer?: TerminalOffer; terminal?: TerminalState }>;
   report(report: TerminalReport): Promise<{ aceito: boolean }>;
   /** Keeps the lease of a job still being delivered; `aceito: false` once the client no longer holds it. */
   renew(id: number, token: string): Promise<{ aceito: boolean }>;
   /** The printer is ready again: the terminal's stopped jobs are queued again. */
   resume(): Promise<number>;
+  /** The heartbeat (Sinal): the client is there, its printer in this state (a link without it sends none). */
+  signal?(health: ClientHealth): Promise<void>;
 }
 
 /** The service refused the client itself (a wrong or revoked key): retrying will not help. */
@@ -50,6 +56,10 @@ export interface DeliveryLoopOptions {
   printer?: OpenOptions;
   /** One line per event. */
   log?: (line: string) => void;
+  /** The heartbeat's interval while idle (default 15 s; 0: none): the printer is asked and the service told. */
+  heartbeatMs?: number;
+  /** The version the client reports (default bobina's). */
+  agentVersion?: string;
 }
 
 /** The service's default lease, for a service that does not say (renewed every third of it). */
@@ -95,12 +105,59 @@ export class DeliveryLoop {
   private failures = 0;
   /** Jobs printed (or found printed in the journal) by this loop. */
   printed = 0;
+  /** The printer's state as last read (before a job, after one, or by the heartbeat while idle). */
+  private printer: PrinterHealth | undefined;
+  /** The printer is in use (a job is being delivered, or its status read): nothing else goes to it meanwhile. */
+  private printerBusy: Promise<unknown> = Promise.resolve();
+  private busy = false;
+  private readonly heartbeat: Heartbeat;
 
-  constructor(private readonly link: TerminalLink, private readonly options: DeliveryLoopOptions) {}
+  constructor(private readonly link: TerminalLink, private readonly options: DeliveryLoopOptions) {
+    this.heartbeat = new Heartbeat(options.heartbeatMs ?? 15_000, async () => {
+      // While a job is in hand the printer is not asked: the heartbeat says what was read before it.
+      if (!this.busy) await this.readPrinter();
+      await this.link.signal?.(this.health());
+    }, (err) => this.log(`heartbeat not sent (${err.message})`));
+  }
+
+  /** What the client says of itself: its printer as last read, and its version. */
+  health(): ClientHealth {
+    return { ...(this.printer ? { printer: this.printer } : {}), agentVersion: this.options.agentVersion ?? clientVersion() };
+  }
+
+  /**
+   * Runs `fn` with the printer to itself: a job's delivery and a status read never overlap, so no
+   * status query goes between the bytes of a job (nor a second connection beside it).
+   */
+  private withPrinter<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.printerBusy.then(async () => {
+      this.busy = true;
+      try {
+        return await fn();
+      } finally {
+        this.busy = false;
+      }
+    });
+    this.printerBusy = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Reads the printer's state (idle: no job in hand), in the dialect of the terminal's printer or the last job's. */
+  private async readPrinter(): Promise<void> {
+    const code = this.terminal?.codigoImpressora ?? this.waitingFor ?? this.lastPrinter;
+    if (!code) return;
+    await this.printerReady(code);
+  }
+
+  /** The template of the last job delivered: its dialect is used for status when the terminal has no linked printer. */
+  private lastPrinter: string | undefined;
 
   /** Starts the loop; `done` settles when it stops (rejects if the service refuses the client). */
   start(): Promise<void> {
-    this.running ??= this.run();
+    if (!this.running) {
+      this.heartbeat.start();
+      this.running = this.run().finally(() => this.heartbeat.stop());
+    }
     return this.running;
   }
 
@@ -108,6 +165,7 @@ export class DeliveryLoop {
   async stop(): Promise<void> {
     this.abort.abort();
     await this.running?.catch(() => {});
+    await this.heartbeat.stop();
   }
 
   private log(line: string) {
@@ -136,14 +194,18 @@ export class DeliveryLoop {
           this.waitingFor = undefined;
           first = true;
         }
+        let waitMs = this.options.waitMs ?? 30_000;
         if (first) {
           // At start, and when the printer clears: jobs stopped earlier go back in the queue, in order.
           const n = await this.link.resume();
           this.reached();
           if (n > 0) this.log(`printer ready: ${n} stopped job(s) queued again`);
+          // The first poll at start does not wait: the terminal's printer (the dialect its status is
+          // asked in) is known at once, for the heartbeat.
+          if (!this.terminal) waitMs = 0;
           first = false;
         }
-        await this.take(this.options.waitMs ?? 30_000);
+        await this.take(waitMs);
         pause = retryMs;
       } catch (err) {
         if (err instanceof LinkRefusedError) throw err;
@@ -164,7 +226,7 @@ export class DeliveryLoop {
 
   /** Asks the service for the next job (waiting up to `waitMs`), learns the terminal's state, and delivers what came. */
   private async take(waitMs: number): Promise<void> {
-    const { offer, terminal } = await this.link.next(waitMs, this.abort.signal);
+    const { offer, terminal } = await this.link.next(waitMs, this.abort.signal, this.health());
     this.reached();
     if (terminal) {
       if (this.terminal && terminal.codigoImpressora !== this.terminal.codigoImpressora) {
@@ -175,13 +237,22 @@ export class DeliveryLoop {
     if (offer && !this.abort.signal.aborted) await this.handle(offer);
   }
 
-  private async printerReady(printer: string): Promise<boolean> {
-    const session = openPrinter(this.options.device, printer, this.options.printer);
-    try {
-      return (await session.status()).ready;
-    } finally {
-      await session.close();
-    }
+  private printerReady(printer: string): Promise<boolean> {
+    return this.withPrinter(async () => {
+      let session;
+      try {
+        session = openPrinter(this.options.device, printer, this.options.printer);
+      } catch {
+        return false; // a template this client does not know: it cannot ask in that dialect
+      }
+      try {
+        const state = await session.status();
+        this.printer = { ready: state.ready, reasons: state.reasons };
+        return state.ready;
+      } finally {
+        await session.close();
+      }
+    });
   }
 
   private async handle(offer: TerminalOffer): Promise<void> {
@@ -214,14 +285,18 @@ export class DeliveryLoop {
       return;
     }
     let printing: Promise<unknown> = Promise.resolve();
-    const result = await deliver(session, { id: String(offer.id), token: offer.token, bytes: offer.bytes }, {
+    const opened = session;
+    const result = await this.withPrinter(() => deliver(opened, { id: String(offer.id), token: offer.token, bytes: offer.bytes }, {
       ...(this.options.journal ? { journal: this.options.journal } : {}),
       reprint: offer.reprint,
       onWrite: () => {
         printing = this.link.report({ id: offer.id, token: offer.token, estado: 'printing' }).catch(() => {});
       },
-    });
+    }));
     await printing;
+    this.lastPrinter = offer.codigoImpressora;
+    // The printer's word from this delivery's own status reads (none when the journal answered alone).
+    if (!(result.outcome === 'completed' && result.fromJournal)) this.printer = printerHealthOf(result);
     const report = reportFor(offer, result);
     if (result.outcome === 'completed') this.printed++;
     if (result.outcome === 'stopped') {

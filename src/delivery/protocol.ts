@@ -42,6 +42,19 @@ export interface TerminalState {
   parados: number;
 }
 
+/** What a client says of its printer, from the status read it already does (before a job, while idle). */
+export interface PrinterHealth {
+  /** No reason that stops a job. */
+  ready: boolean;
+  reasons: string[];
+}
+
+/** What a client says of itself on every poll and heartbeat: its printer's state (when it has read one) and its version. */
+export interface ClientHealth {
+  printer?: PrinterHealth;
+  agentVersion: string;
+}
+
 /** The terminal as the service sends it (TerminalStateJson): its client's state and the template id. */
 export interface TerminalView extends TerminalState {
   impressoraId: number | null;
@@ -83,16 +96,42 @@ export const TerminalStateJson = Type.Object({
 }, { description: 'The terminal as it is now (its printer may have been changed since a job was compiled)' });
 export type TerminalStateJson = Static<typeof TerminalStateJson>;
 
+/** A reason's word on the wire (Reportar's `motivos` and the printer's). */
+const Motivo = Type.String({ pattern: '^[a-z][a-z0-9-]{0,63}$' });
+
 /** Reportar's body (fields the protocol does not know are removed by the route's validation). */
 export const ReportJson = Type.Object({
   intencaoImpressaoId: Type.Integer(),
   tokenEntrega: Type.String({ maxLength: 200 }),
   estado: ReportStateJson,
-  motivos: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z][a-z0-9-]{0,63}$' }), { maxItems: 16 })),
+  motivos: Type.Optional(Type.Array(Motivo, { maxItems: 16 })),
   confirmacao: Type.Optional(Type.Union([Type.Literal('sent'), Type.Literal('printer')])),
   detalhe: Type.Optional(Type.String({ maxLength: 500 })),
 }, { additionalProperties: false });
 export type ReportJson = Static<typeof ReportJson>;
+
+/** The printer's state as a client reports it (Sinal, ObterProxima). */
+export const PrinterStatusJson = Type.Object({
+  pronta: Type.Boolean({ description: 'No reason that stops a job: the printer takes one now' }),
+  motivos: Type.Array(Motivo, { maxItems: 16, description: 'media-empty, cover-open, media-low, other, offline (src/delivery/reasons.ts)' }),
+}, { additionalProperties: false });
+export type PrinterStatusJson = Static<typeof PrinterStatusJson>;
+
+/** Sinal's body: the heartbeat a client sends at least every N seconds while idle (agent --heartbeat, default 15). */
+export const SignalJson = Type.Object({
+  impressora: Type.Optional(Type.Union([PrinterStatusJson], {
+    description: 'Left out only by a client that could not ask its printer yet (a terminal without a linked printer, before its first job)',
+  })),
+  versaoAgente: Type.String({ maxLength: 100 }),
+}, { additionalProperties: false });
+export type SignalJson = Static<typeof SignalJson>;
+
+/** ObterProxima's optional body: the same as a heartbeat says, with the poll (a client that sends none is heard all the same). */
+export const PollJson = Type.Union([Type.Object({
+  impressora: Type.Optional(PrinterStatusJson),
+  versaoAgente: Type.Optional(Type.String({ maxLength: 100 })),
+}, { additionalProperties: false }), Type.Null()]);
+export type PollJson = Static<typeof PollJson>;
 
 /** Renovar's body. */
 export const RenewJson = Type.Object({
@@ -143,6 +182,18 @@ export const fromReportJson = (b: ReportJson): TerminalReport => ({ id: b.intenc
 export function reportOrigin(r: Pick<TerminalReport, 'confirmacao'>, motivos: readonly string[]): 'printer' | 'client' {
   return r.confirmacao === 'printer' || motivos.some(isPrinterReason) ? 'printer' : 'client';
 }
+
+const printerJson = (p: PrinterHealth): PrinterStatusJson => ({ pronta: p.ready, motivos: p.reasons });
+const printerOf = (p: PrinterStatusJson): PrinterHealth => ({ ready: p.pronta, reasons: [...new Set(p.motivos)] });
+
+export const toSignalJson = (h: ClientHealth): SignalJson => ({ ...(h.printer ? { impressora: printerJson(h.printer) } : {}), versaoAgente: h.agentVersion });
+export const fromSignalJson = (b: SignalJson): ClientHealth => ({ ...(b.impressora ? { printer: printerOf(b.impressora) } : {}), agentVersion: b.versaoAgente });
+
+/** ObterProxima's body for what the client knows (its printer's state only once it has read one). */
+export const toPollJson = (h: ClientHealth): NonNullable<PollJson> => ({ ...(h.printer ? { impressora: printerJson(h.printer) } : {}), versaoAgente: h.agentVersion });
+export const fromPollJson = (b: PollJson | undefined): Partial<ClientHealth> => ({
+  ...(b?.impressora ? { printer: printerOf(b.impressora) } : {}), ...(b?.versaoAgente ? { agentVersion: b.versaoAgente } : {}),
+});
 
 export const toRenewJson = (id: number, token: string): RenewJson => ({ intencaoImpressaoId: id, tokenEntrega: token });
 export const fromRenewJson = (b: RenewJson) => ({ id: b.intencaoImpressaoId, token: b.tokenEntrega });

@@ -29,8 +29,8 @@ interface State {
   styles: Record<TextStyle, boolean>;
   width: number;
   height: number;
-  /** The profile's commands that also turn the styles off (`resetsStyles`). */
-  resets: ReadonlySet<CommandKey>;
+  /** The profile's commands that also turn the styles off (`resetsStyles`); null when none do (most profiles). */
+  resets: ReadonlySet<CommandKey> | null;
 }
 
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
@@ -46,7 +46,7 @@ const LF = Uint8Array.of(0x0a);
 function command(s: State, key: CommandKey, start: number, end: number, n = 0, label?: string): void {
   s.out.mark(key, s.out.records ? (label ?? COMMANDS[key].label) : '', start, end);
   s.out.bytes(expandTemplate(s.profile.bytes[key]!, n));
-  if (s.resets.has(key)) styles(s, start, end);
+  if (s.resets !== null && s.resets.has(key)) styles(s, start, end);
 }
 
 const STYLE_ON = { bold: 'boldOn', underline: 'underlineOn', invert: 'invertOn' } as const;
@@ -92,7 +92,7 @@ function restore(s: State, start: number, end: number): void {
   codepage(s, start, end);
   if (s.align !== 'left') command(s, ALIGN[s.align], start, end);
   if (s.condensed) command(s, 'condensedOn', start, end);
-  if (!(s.condensed && s.resets.has('condensedOn'))) styles(s, start, end); // else condensedOn sent them
+  if (!(s.condensed && s.resets?.has('condensedOn'))) styles(s, start, end); // else condensedOn sent them
 }
 
 function codepage(s: State, start: number, end: number): void {
@@ -192,6 +192,14 @@ const EMITTERS: Emitters = {
   },
 };
 
+/** The profile's `resetsStyles` as a set (null when it lists none), made once per profile object (profiles are frozen). */
+const RESETS = new WeakMap<Profile, ReadonlySet<CommandKey> | null>();
+function resetsOf(profile: Profile): ReadonlySet<CommandKey> | null {
+  let set = RESETS.get(profile);
+  if (set === undefined) RESETS.set(profile, (set = profile.resetsStyles?.length ? new Set(profile.resetsStyles) : null));
+  return set;
+}
+
 /** Writes the job: init and code page (the prologue), every op, and a final line feed if a line is still pending. */
 export function emitEscPos(ops: readonly Op[], profile: Profile, out: ByteWriter, source?: string, prologue = true): void {
   const s: State = {
@@ -205,7 +213,7 @@ export function emitEscPos(ops: readonly Op[], profile: Profile, out: ByteWriter
     styles: { bold: false, underline: false, invert: false },
     width: 1,
     height: 1,
-    resets: new Set(profile.resetsStyles ?? []),
+    resets: resetsOf(profile),
   };
   if (prologue) {
     command(s, 'init', 0, 0);

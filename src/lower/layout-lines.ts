@@ -12,10 +12,19 @@ import { fontInForce, fontName, type Font } from './layout-columns.js';
 
 type TextOp = Extract<Op, { op: 'text' }>;
 
-/** Where the lines of a piece of text start and end in the source. */
-export interface LineOffsets {
+/**
+ * Where the lines of a piece of text start and end in the source: an object, or (the common case:
+ * text exactly as written) a number, the source offset of the text's first character, so that
+ * index `i` is at that offset + i and nothing is allocated per text node.
+ */
+export type LineOffsets = number | {
   /** Source offset of the character at `index` of the text, which is on its line `line` (0-based). */
   at(line: number, index: number): number;
+};
+
+/** The source offset of the character at `index` of a text, which is on its line `line` (0-based). */
+function offsetAt(offsets: LineOffsets, line: number, index: number): number {
+  return typeof offsets === 'number' ? offsets + index : offsets.at(line, index);
 }
 
 export interface LineState {
@@ -31,14 +40,44 @@ export interface LineState {
   seen: number;
   /** With wrap: the last space on the line that fits, where a break can go. */
   candidate: { op: TextOp; index: number; usedAfter: number } | undefined;
+  /** The font last measured with, and the state it was made for (fontInForce, once per change of font). */
+  font: Font | undefined;
+  fontCondensed: boolean;
+  fontWidth: number;
 }
 
+/** The edits of an op measured without wrap: always empty (measure adds edits only with wrap). */
+const NO_EDITS: never[] = [];
+
 /** Ops that end the printed line before them (a text op the tracker did not see: the generic QR). */
-const ENDS_LINE: ReadonlySet<OpName> = new Set<OpName>(['text', 'qr', 'barcode', 'image', 'cut', 'feed']);
+function endsLine(op: OpName): boolean {
+  switch (op) {
+    case 'text':
+    case 'qr':
+    case 'barcode':
+    case 'image':
+    case 'cut':
+    case 'feed':
+      return true;
+    default:
+      return false;
+  }
+}
 
 /** A fresh line state; every field present from the start, so its shape never changes while lowering. */
 export function newLineState(): LineState {
-  return { used: 0, start: -1, end: 0, over: false, seen: 0, candidate: undefined };
+  return { used: 0, start: -1, end: 0, over: false, seen: 0, candidate: undefined, font: undefined, fontCondensed: false, fontWidth: 1 };
+}
+
+/** fontInForce, made again only when the font state changed since the last text measured. */
+function currentFont(ctx: LowerContext, L: LineState): Font {
+  const { condensed, width } = ctx.state;
+  if (L.font === undefined || L.fontCondensed !== condensed || L.fontWidth !== width) {
+    L.font = fontInForce(ctx.profile, ctx.state);
+    L.fontCondensed = condensed;
+    L.fontWidth = width;
+  }
+  return L.font;
 }
 
 function lineState(ctx: LowerContext): LineState {
@@ -49,7 +88,7 @@ function lineState(ctx: LowerContext): LineState {
 function catchUp(ctx: LowerContext, L: LineState, upto: number): void {
   for (let i = L.seen; i < upto; i++) {
     const op = ctx.out[i]!;
-    if (ENDS_LINE.has(op.op)) endLine(ctx, L, op.start);
+    if (endsLine(op.op)) endLine(ctx, L, op.start);
   }
   if (upto > L.seen) L.seen = upto;
 }
@@ -94,17 +133,17 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
   const L = lineState(ctx);
   catchUp(ctx, L, ctx.out.length - 1);
   L.seen = ctx.out.length;
-  const font = fontInForce(ctx.profile, ctx.state);
+  const font = currentFont(ctx, L);
   const wrap = breakable && ctx.wrap === 'word';
   const text = op.text;
-  /** With wrap, where a line break goes in this op: a space replaced (replace) or a break inserted. */
-  const edits: { at: number; replace: boolean }[] = [];
+  /** With wrap, where a line break goes in this op: a space replaced (replace) or a break inserted (only wrap adds any). */
+  const edits: { at: number; replace: boolean }[] = wrap ? [] : NO_EDITS;
   let nextTab = -1;
   for (let i = from, line = 0; ; line++) {
     const lf = text.indexOf('\n', i);
     const segEnd = lf < 0 ? text.length : lf;
     if (segEnd > i) {
-      if (L.start < 0) L.start = offsets.at(line, i - from);
+      if (L.start < 0) L.start = offsetAt(offsets, line, i - from);
       if (nextTab >= 0 && nextTab < i) nextTab = -1;
       if (nextTab < 0) nextTab = text.indexOf('\t', i) >>> 0; // none: 2^32 - 1
       const n = segEnd - i;
@@ -115,10 +154,10 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
         }
         L.used += n * font.cost;
       } else measure(L, font, op, text, i, segEnd, wrap, edits);
-      L.end = offsets.at(line, segEnd - from);
+      L.end = offsetAt(offsets, line, segEnd - from);
     }
     if (lf < 0) break;
-    endLine(ctx, L, offsets.at(line, lf + 1 - from));
+    endLine(ctx, L, offsetAt(offsets, line, lf + 1 - from));
     i = lf + 1;
   }
   if (edits.length === 0) return;
@@ -185,7 +224,7 @@ function applyEdits(text: string, edits: readonly { at: number; replace: boolean
  * otherwise (sanitised, or an escape) per line, since sanitising keeps line breaks one for one.
  */
 export function nodeOffsets(start: number, end: number, value: string, text: string): LineOffsets {
-  if (text === value && end - start === value.length) return { at: (_, index) => start + index };
+  if (text === value && end - start === value.length) return start;
   let starts: number[] | undefined;
   return {
     at(line, index) {

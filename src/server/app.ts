@@ -13,18 +13,23 @@ import { DEFAULT_CONNECTION_LIMITS, deadlineOptions, limitConnections, type Conn
 import { inlineCompiler, type Compiler } from './compiler.js';
 import { installErrorHandlers } from './errors.js';
 import { loggerOptions } from './logger.js';
+import { ignoreFleetEvents, type FleetEventSink } from './fleet/events.js';
+import { Fleet } from './fleet/fleet.js';
+import { offlineAfterMs, type FleetSettings } from './fleet/settings.js';
 import { ignoreJobEvents, type JobEventSink } from './jobs/events.js';
 import { inProcessLink } from './jobs/in-process-link.js';
 import { Jobs, type JobSettings } from './jobs/jobs.js';
 import { Problem } from './errors.js';
 import { intentionRoutes } from './routes/intentions.js';
 import { terminalRoutes } from './routes/terminal.js';
+import { terminalHealthRoutes } from './routes/terminals.js';
 import { loginRoutes } from './routes/login.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoute } from './metrics/endpoint.js';
 import type { ServiceMetrics } from './metrics/metrics.js';
 import { countCommitted, timedCompiler, timeInserts } from './metrics/wiring.js';
 import { playgroundRoutes } from './routes/playground.js';
+import { consoleRoutes } from './routes/console.js';
 import { templateRoutes } from './routes/templates.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { STRICT_POLICY, type AddressPolicy } from './webhooks/address-policy.js';
@@ -37,6 +42,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The job use cases (tests and the direct-delivery worker reach them here). */
     jobs: Jobs;
+    /** The fleet's health and its sweeps (fleet/fleet.ts). */
+    fleet: Fleet;
   }
 }
 
@@ -72,6 +79,13 @@ export interface AppOptions {
    * ignored; `bobina serve` passes the webhook outbox (webhooks/outbox.ts).
    */
   jobEvents?: JobEventSink;
+  /**
+   * Told of the fleet's events (terminal.offline, terminal.online, printer.status, job.stuck), inside
+   * the transaction that decided each (fleet/events.ts). Default: ignored; `bobina serve` passes the outbox.
+   */
+  fleetEvents?: FleetEventSink;
+  /** The heartbeat interval clients keep, the grace before offline, the default stuck-job threshold (defaults: 15 s, 5 s, 5 min). */
+  fleet?: Partial<FleetSettings>;
   /** Which webhook addresses (endpoints, urlCallback) are accepted; default https to public addresses only. */
   webhookPolicy?: AddressPolicy;
   /** Wakes the webhook sender (after a replay); optional. */
@@ -155,6 +169,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, { store: o.store });
   if (metrics && o.metricsToken) await app.register(metricsRoute, { metrics, token: o.metricsToken });
   await app.register(playgroundRoutes);
+  await app.register(consoleRoutes);
 
   const limits = loginLimits(o.maxLoginFailures, o.loginFailureWindowMs, o.loginLimits);
   await app.register(loginRoutes, {
@@ -167,6 +182,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const counted = metrics ? countCommitted(o.store, o.jobEvents ?? ignoreJobEvents, metrics) : { store: o.store, sink: o.jobEvents ?? ignoreJobEvents };
   const jobs = new Jobs(counted.store, counted.sink, o.jobs);
   app.decorate('jobs', jobs);
+  const fleet = new Fleet(o.store, o.fleetEvents ?? ignoreFleetEvents, o.fleet);
+  app.decorate('fleet', fleet);
+  // The fleet gauges (terminals online/offline, printers by reason) by the same offline rule as GetAll.
+  metrics?.setFleetCounts((now) => o.store.terminals.fleetCounts(now, offlineAfterMs(fleet.settings)));
   // Long-polls end (empty) as soon as the app starts closing, so closing never waits a minute for them.
   app.addHook('preClose', async () => jobs.close());
   await app.register(async (printing) => {
@@ -178,6 +197,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     await printing.register(templateRoutes);
     const webhookPolicy = o.webhookPolicy ?? STRICT_POLICY;
     await printing.register(intentionRoutes, { store: o.store, compiler, jobs, webhookPolicy });
+    await printing.register(terminalHealthRoutes, { fleet });
     await printing.register(webhookRoutes, { store: o.store, policy: webhookPolicy, ...(o.wakeWebhooks ? { wake: o.wakeWebhooks } : {}) });
   });
   await app.register(async (terminal) => {
@@ -185,14 +205,14 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     terminal.addHook('onRequest', async (request) => {
       if (request.principal.kind !== 'terminal') throw new Problem('terminal-key-required');
     });
-    await terminal.register(terminalRoutes, { jobs });
+    await terminal.register(terminalRoutes, { jobs, fleet });
   });
   const store = o.store;
   const delivery = o.directDelivery
     ? [directDelivery({
       terminalsWithDevice: () => store.terminals.withDevice(),
-      linkFor: (t) => inProcessLink(jobs, { kind: 'terminal', accountId: t.accountId, terminalId: t.terminalId }),
-    }, o.directDelivery.stateDir)]
+      linkFor: (t) => inProcessLink(jobs, { kind: 'terminal', accountId: t.accountId, terminalId: t.terminalId }, fleet),
+    }, o.directDelivery.stateDir, { heartbeatMs: fleet.settings.heartbeatMs })]
     : [];
 
   const limited = limitConnections(app.server, connections);
@@ -207,6 +227,6 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     await o.store.credentials.purgeExpired(now);
     await o.store.loginAttempts.purge(new Date(now.getTime() - limits.windowMs));
   });
-  runWorkers(app, [...(o.storeWorkers === false ? [] : o.store.workers()), sweeper, refusals, ...jobs.workers(), ...delivery, ...(o.workers ?? [])]);
+  runWorkers(app, [...(o.storeWorkers === false ? [] : o.store.workers()), sweeper, refusals, ...jobs.workers(), ...fleet.workers(), ...delivery, ...(o.workers ?? [])]);
   return app;
 }

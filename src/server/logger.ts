@@ -1,12 +1,19 @@
 // Logger options: nothing secret is ever written. A logged URL is the path plus the query as the
-// parser decodes it, showing only the names the API knows and no value but an integer id; the
+// parser decodes it, showing only the names the API knows and no value but one of a fixed form (an
+// integer id, a state word, a page size, a date: never shop data, a reference or a cursor); the
 // Authorization header is never serialised, and bodies (passwords) are not logged.
 import type { FastifyServerOptions } from 'fastify';
 
 /** Query parameters whose value may be logged, with the form a loggable value must have. */
-const SHOWN_VALUES: Readonly<Record<string, RegExp>> = { intencaoImpressaoId: /^[0-9]{1,15}$/ };
+const SHOWN_VALUES: Readonly<Record<string, RegExp>> = {
+  intencaoImpressaoId: /^[0-9]{1,15}$/,
+  estado: /^[a-z-]{1,32}$/,
+  limite: /^[0-9]{1,4}$/,
+  desde: /^[0-9]{4}-[0-9]{2}-[0-9]{2}[0-9T:.+Z-]{0,24}$/,
+  ate: /^[0-9]{4}-[0-9]{2}-[0-9]{2}[0-9T:.+Z-]{0,24}$/,
+};
 /** Query parameters the API knows: their names are logged, their values hidden. */
-const KNOWN_NAMES = new Set(['key', ...Object.keys(SHOWN_VALUES)]);
+const KNOWN_NAMES = new Set(['key', 'terminalId', 'referencia', 'cursor', ...Object.keys(SHOWN_VALUES)]);
 const HIDDEN = '[REDACTED]';
 
 /**

@@ -21,3 +21,16 @@ export const DOCS_CSP = [
   "default-src 'self'", "base-uri 'self'", "connect-src 'self'", "font-src 'self' data:", "form-action 'self'", "frame-ancestors 'none'",
   "img-src 'self' data:", "object-src 'none'", "script-src 'self'", "script-src-attr 'none'", "style-src 'self' 'unsafe-inline'",
 ].join('; ');
+
+/**
+ * /console: its own scripts and styles only (no inline script, no style attribute: no
+ * 'unsafe-inline'), requests to this origin only, the preview as a blob: image (an SVG drawn as an
+ * image runs nothing, and its own <style> is not the page's), no frames, no plugins, no form posts;
+ * and no string ever parsed as markup or code (Trusted Types with no policy: the page builds its
+ * elements and sets text, so an innerHTML anywhere would be refused, not run).
+ */
+export const CONSOLE_CSP = [
+  "default-src 'none'", "base-uri 'none'", "connect-src 'self'", "form-action 'none'", "frame-ancestors 'none'",
+  "img-src 'self' blob:", "object-src 'none'", "script-src 'self'", "script-src-attr 'none'", "style-src 'self'",
+  "require-trusted-types-for 'script'", "trusted-types 'none'",
+].join('; ');

@@ -7,7 +7,7 @@ import { workerCompiler } from './compiler.js';
 import { storeChoice } from './environment.js';
 import { metricsServer } from './metrics/endpoint.js';
 import { describeStore, openStore } from './store/open.js';
-import { webhookOutbox } from './webhooks/outbox.js';
+import { fleetOutbox, webhookOutbox } from './webhooks/outbox.js';
 import { webhookSender, type SenderOptions } from './webhooks/sender.js';
 import { STRICT_POLICY } from './webhooks/address-policy.js';
 
@@ -29,6 +29,8 @@ export interface ServeOptions {
   compileBudgetMs?: number;
   /** The webhook sender's settings (`bobina serve`: environment.ts's webhookSettings). */
   webhooks?: Partial<SenderOptions>;
+  /** The heartbeat interval clients keep and the grace before offline (AppOptions.fleet; --heartbeat, --offline-grace). */
+  fleet?: AppOptions['fleet'];
   /**
    * Metrics (docs/operations.md): GET /metrics on the service's port for bearers of `token`, and/or
    * on `port` of 127.0.0.1 (0: any free port). Neither: nothing is measured, and prom-client is not loaded.
@@ -55,6 +57,8 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
   app = await buildApp({
     store,
     jobEvents: webhookOutbox({ onEnqueued: sender.wake }),
+    fleetEvents: fleetOutbox({ onEnqueued: sender.wake }),
+    ...(o.fleet ? { fleet: o.fleet } : {}),
     webhookPolicy: webhooks.policy,
     wakeWebhooks: sender.wake,
     workers: [sender],

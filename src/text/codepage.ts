@@ -4,11 +4,12 @@
 // is then checked by one native regex scan instead of a loop in JavaScript.
 //
 // The pages printers select with ESC t come from a file generated from iconv-lite (and tested
-// against it). iconv-lite itself is loaded only for any other page a profile names, and only in
+// against it), stored packed and unpacked when first used. iconv-lite itself is loaded only for any other page a profile names, and only in
 // Node (found by a feature check, not imported): elsewhere such a page is a clear error.
 import { cacheMap, lazy } from '../caches.js';
 import { nodeRequire } from '../node-require.js';
-import { CODEPAGE_CHARS } from './codepages.generated.js';
+import { PACKED_CODEPAGES } from './codepages.generated.js';
+import { unpackPage } from './packed-page.js';
 
 type Iconv = typeof import('iconv-lite');
 const iconv = lazy((): Iconv | undefined => {
@@ -20,12 +21,26 @@ const iconv = lazy((): Iconv | undefined => {
   return undefined;
 });
 
+const unpacked = cacheMap<string, string>();
+
+/** The 256 characters of a built-in page (by lower-case name), unpacked on first use; undefined for any other page. */
+export function builtinChars(key: string): string | undefined {
+  if (!Object.hasOwn(PACKED_CODEPAGES, key)) return undefined;
+  let chars = unpacked.get(key);
+  if (chars === undefined) {
+    chars = unpackPage(PACKED_CODEPAGES[key]!);
+    unpacked.set(key, chars);
+  }
+  return chars;
+}
+
 /** The character of each of the 256 bytes of a single-byte code page (U+FFFD where none). */
 export function codepageChars(encoding: string): string {
   const key = encoding.toLowerCase();
-  if (Object.hasOwn(CODEPAGE_CHARS, key)) return CODEPAGE_CHARS[key]!;
+  const builtin = builtinChars(key);
+  if (builtin !== undefined) return builtin;
   const lib = iconv();
-  if (!lib) throw new Error(`code page "${encoding}" is not built in (${Object.keys(CODEPAGE_CHARS).join(', ')}); others need iconv-lite, in Node`);
+  if (!lib) throw new Error(`code page "${encoding}" is not built in (${Object.keys(PACKED_CODEPAGES).join(', ')}); others need iconv-lite, in Node`);
   if (!lib.encodingExists(key)) throw new Error(`unknown code page "${encoding}"`);
   const all = Uint8Array.from({ length: 256 }, (_, b) => b);
   const decoded = lib.decode(all as Parameters<Iconv['decode']>[0], key);
@@ -39,8 +54,8 @@ export function codepageChars(encoding: string): string {
  */
 export function decodeBytes(bytes: Uint8Array, encoding: string): string | undefined {
   const key = encoding.toLowerCase();
-  if (Object.hasOwn(CODEPAGE_CHARS, key)) {
-    const chars = CODEPAGE_CHARS[key]!;
+  const chars = builtinChars(key);
+  if (chars !== undefined) {
     let text = '';
     for (let i = 0; i < bytes.length; i++) text += chars[bytes[i]!];
     return text;

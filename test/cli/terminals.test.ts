@@ -67,12 +67,49 @@ describe('bobina terminals', () => {
   }, 30_000);
 });
 
+describe('bobina terminals status', () => {
+  it("shows each terminal's health from the database: never seen, then online with its printer's reasons and version", async () => {
+    expect(run('terminals', 'add', '--email', 'ana@example.com', '--terminal', 'SAUDE', '--printer', 'MAKER5T20').code).toBe(0);
+    type Shown = { email: string; terminalId: string; online: boolean; ultimoContato: string | null; versaoAgente: string | null; impressora: { pronta: boolean | null; motivos: string[] } };
+    const status = (...extra: string[]) => JSON.parse(run('terminals', 'status', '--user', 'ana@example.com', '--json', ...extra).out) as Shown[];
+    expect(status().find((t) => t.terminalId === 'SAUDE')).toMatchObject({ email: 'ana@example.com', online: false, ultimoContato: null, impressora: { pronta: null, motivos: [] } });
+    const { openSqliteStore } = await import('../../src/server/store/sqlite.js');
+    const store = openSqliteStore(db);
+    try {
+      const ana = (await store.accounts.findByEmail('ana@example.com'))!;
+      await store.terminals.recordContact({ accountId: ana.id, terminalId: 'SAUDE', at: new Date(), agentVersion: '0.1.0', printer: { ready: false, reasons: ['media-empty'] } });
+    } finally {
+      await store.close();
+    }
+    const seen = status().find((t) => t.terminalId === 'SAUDE')!;
+    expect(seen).toMatchObject({ online: true, versaoAgente: '0.1.0', impressora: { pronta: false, motivos: ['media-empty'] } });
+    expect(new Date(seen.ultimoContato!).getTime()).toBeGreaterThan(0);
+    const table = run('terminals', 'status', '--user', 'ana@example.com').out;
+    expect(table.split('\n')[0]).toMatch(/^USER\s+TERMINAL\s+ONLINE\s+LAST CONTACT\s+AGENT\s+PRINTER\s+QUEUE\s+OLDEST$/);
+    expect(table).toMatch(/SAUDE\s+yes\s+\S+\s+0\.1\.0\s+not ready \(media-empty\)\s+0\s+-/);
+    const unknown = run('terminals', 'status', '--user', 'nobody@example.com');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.toString()).toMatch(/no user with e-mail nobody@example.com/);
+  }, 30_000);
+
+  it('sets when an account\'s jobs are stuck: users set --stuck-after', () => {
+    expect(run('users', 'set', '--email', 'ana@example.com', '--stuck-after', '90').out).toMatch(/stuck after 90 s/);
+    expect(rows('SELECT stuck_after_ms FROM users')).toEqual([{ stuck_after_ms: 90_000 }]);
+    expect(run('users', 'set', '--email', 'ana@example.com', '--stuck-after', 'default').code).toBe(0);
+    expect(rows('SELECT stuck_after_ms FROM users')).toEqual([{ stuck_after_ms: null }]);
+    const bad = run('users', 'set', '--email', 'ana@example.com', '--stuck-after', 'soon');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).not.toMatch(STACK);
+  }, 30_000);
+});
+
 describe('bobina agent', () => {
   it.each([
     [['--url', 'http://127.0.0.1:1', '--terminal', 'PDV', '--device', '-'], /--key/],
     [['--url', 'nope', '--key', 'k', '--terminal', 'PDV', '--device', '-'], /invalid --url/],
     [['--url', 'http://127.0.0.1:1', '--key', 'k', '--terminal', 'PDV', '--device', 'lpt1'], /unknown device address/],
     [['--url', 'http://127.0.0.1:1', '--key', 'k', '--terminal', 'PDV', '--device', '-', '--wait', '61'], /invalid --wait/],
+    [['--url', 'http://127.0.0.1:1', '--key', 'k', '--terminal', 'PDV', '--device', '-', '--heartbeat', '0'], /invalid --heartbeat/],
   ])('refuses %j with a usage error', (args, message) => {
     const r = bobina(['agent', ...args], undefined);
     expect(r.code).toBe(2);

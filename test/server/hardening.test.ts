@@ -128,6 +128,16 @@ describe('the key never reaches the logs', () => {
     await h.app.inject({ url: `/IntencaoImpressao/GetById?key=${key}&intencaoImpressaoId=42` });
     expect(h.logs()).toContain('/IntencaoImpressao/GetById?key=[REDACTED]&intencaoImpressaoId=42');
   });
+
+  it("logs GetAll's filter names, and the values that cannot hold shop data (state, page size, dates)", async () => {
+    await h.app.inject({ url: `/IntencaoImpressao/GetAll?key=${key}&estado=held&limite=20&desde=2026-11-01T00:00:00Z&terminalId=caixa-7&referencia=Pedido%20Jo%C3%A3o&cursor=abc` });
+    await h.app.inject({ url: `/IntencaoImpressao/GetAll?key=${key}&estado=<script>&limite=99999` });
+    const logs = h.logs();
+    expect(logs).toContain('/IntencaoImpressao/GetAll?key=[REDACTED]&estado=held&limite=20&desde=2026-11-01T00:00:00Z&terminalId=[REDACTED]&referencia=[REDACTED]&cursor=[REDACTED]');
+    expect(logs).toContain('/IntencaoImpressao/GetAll?key=[REDACTED]&estado=[REDACTED]&limite=[REDACTED]');
+    expect(logs).not.toContain('caixa-7');
+    expect(logs).not.toContain('Jo');
+  });
 });
 
 describe('unknown and deeply nested fields', () => {
@@ -211,6 +221,7 @@ describe('security headers', () => {
     ['the OpenAPI document', () => ({ method: 'GET' as const, url: '/openapi.json' })],
     ['the docs page', () => ({ method: 'GET' as const, url: '/docs/' })],
     ['the playground page', () => ({ method: 'GET' as const, url: '/playground/' })],
+    ['the console page', () => ({ method: 'GET' as const, url: '/console/' })],
   ])('are on %s: no sniffing, no referrer, no framing', async (_what, request) => {
     const res = await h.app.inject(request());
     expect(res.headers['x-content-type-options']).toBe('nosniff');

@@ -117,11 +117,13 @@ describe('GET /metrics', { timeout: 30_000 }, () => {
     expect(after.value('bobina_compile_duration_seconds', { result: 'ok' })).toBe(5);
   });
 
-  it('has the fleet gauges only once a provider is set, with unknown printer reasons counted as other', async () => {
+  it("has the fleet gauges from the store's fleet counts (buildApp wires them), or any provider set, with unknown printer reasons counted as other", async () => {
     const { h, metrics } = await measured();
     const m = await read(h);
-    expect(m.samples('bobina_terminals') ?? []).toEqual([]);
-    expect(m.samples('bobina_printers') ?? []).toEqual([]);
+    // The seeded accounts' three enabled terminals, none heard from yet.
+    expect(m.value('bobina_terminals', { state: 'online' })).toBe(0);
+    expect(m.value('bobina_terminals', { state: 'offline' })).toBe(3);
+    expect(m.value('bobina_printers', { reason: 'media-empty' })).toBe(0);
     metrics.setFleetCounts(async () => ({ online: 3, offline: 1, printersByReason: { 'media-empty': 2, 'cover-open': 1, 'made-up': 4 } }));
     const f = await read(h);
     expect(f.value('bobina_terminals', { state: 'online' })).toBe(3);

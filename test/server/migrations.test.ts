@@ -58,8 +58,9 @@ describe('migrations', () => {
 });
 
 describe('migration numbers from lanes merged in any order', () => {
-  // Issue 23's lanes took SQLite 9 (terminal health) and 10 (job lists): a database migrated with 10
-  // before 9 existed still gets 9 once it ships, and nothing is applied twice.
+  // Lanes merged in any order (issue 22's 9, issue 23's 10 for job lists and 11 for terminal health):
+  // a database migrated with a later number before an earlier one existed still gets the earlier one
+  // once it ships, and nothing is applied twice.
   it('applies a version below one already applied, once', async () => {
     const { migrate } = await import('../../src/server/store/sqlite/migrate.js');
     const { SQLITE_MIGRATIONS } = await import('../../src/server/store/sqlite-migrations.js');

@@ -2,23 +2,38 @@
 // `npm run codepages` if iconv-lite changes a mapping. Pages outside the file still work, through
 // iconv-lite itself.
 import { createRequire } from 'node:module';
+import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { clearCaches } from '../../src/caches.js';
-import { CODEPAGE_CHARS } from '../../src/text/codepages.generated.js';
-import { codepage, codepageChars, codepageTable, decodeBytes } from '../../src/text/codepage.js';
+import { PACKED_CODEPAGES } from '../../src/text/codepages.generated.js';
+import { builtinChars, codepage, codepageChars, codepageTable, decodeBytes } from '../../src/text/codepage.js';
+import { packHigh, unpackPage } from '../../src/text/packed-page.js';
 import { compile, loadProfile, ProfileError } from '../../src/index.js';
 import { hex } from '../support/hex.js';
 
 const everyByte = Buffer.from(Array.from({ length: 256 }, (_, b) => b));
 
 describe('code pages', () => {
-  it.each(Object.keys(CODEPAGE_CHARS))('%s matches iconv-lite byte for byte', (name) => {
-    expect(CODEPAGE_CHARS[name]).toBe(iconv.decode(everyByte, name));
+  it.each(Object.keys(PACKED_CODEPAGES))('%s matches iconv-lite byte for byte', (name) => {
+    expect(builtinChars(name)).toBe(iconv.decode(everyByte, name));
+  });
+
+  it('packs any high half so that it unpacks to itself, in printable ASCII without quote or backslash', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 128, maxLength: 128 }), (codes) => {
+        const high = String.fromCharCode(...codes);
+        const packed = packHigh(high);
+        expect(packed).toMatch(/^[\x20-\x7e]*$/);
+        expect(packed).not.toMatch(/["\\]/);
+        expect(unpackPage(packed)).toBe(String.fromCharCode(...Array.from({ length: 128 }, (_, b) => b)) + high);
+      }),
+    );
   });
 
   it('takes any other single-byte page from iconv-lite', () => {
-    expect(CODEPAGE_CHARS['iso-8859-2']).toBeUndefined();
+    expect(builtinChars('iso-8859-2')).toBeUndefined();
+    for (const name of ['constructor', '__proto__', 'toString']) expect(builtinChars(name)).toBeUndefined();
     expect(codepageChars('ISO-8859-2')).toBe(iconv.decode(everyByte, 'iso-8859-2'));
     const { bytes, diagnostics } = compile('Łódź', { printer: { extends: 'MAKER5T20', codepage: { encoding: 'iso-8859-2' } } });
     expect(diagnostics).toEqual([]);
@@ -116,7 +131,7 @@ describe('iconv-lite is loaded only for pages that are not built in', () => {
       () => {
         const bytes = Uint8Array.of(0x41, 0x82, 0x9c, 0xe1);
         for (const name of ['cp850', 'CP850', 'Cp437', 'cp1252', 'CP866']) {
-          expect(codepageChars(name)).toBe(CODEPAGE_CHARS[name.toLowerCase()]);
+          expect(codepageChars(name)).toBe(builtinChars(name.toLowerCase()));
           expect(codepage(name).table![0x41]).toBe(0x41);
           expect(decodeBytes(bytes, name)).toBe(iconv.decode(Buffer.from(bytes), name));
         }
@@ -149,7 +164,7 @@ describe('without iconv-lite (every runtime but Node)', () => {
     withIconvLoad(missing, () => {
       expect(codepage('cp850').table![0xe9]).toBe(0x82);
       expect(codepage('utf8').table).toBeNull();
-      const builtIn = Object.keys(CODEPAGE_CHARS);
+      const builtIn = Object.keys(PACKED_CODEPAGES);
       expect(builtIn.slice(0, 2)).toEqual(['cp437', 'cp850']);
       expect(() => codepage('iso-8859-2')).toThrow(
         `code page "iso-8859-2" is not built in (${builtIn.join(', ')}); others need iconv-lite, in Node`,

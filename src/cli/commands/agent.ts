@@ -1,6 +1,7 @@
 // `bobina agent --url URL --key KEY --terminal ID --device <tcp://host:port|file:PATH|-> [--state-dir DIR]`:
 // a terminal's client. Long-polls the service for the terminal's next job, asks the printer for its
-// status, writes the bytes, reports; a durable journal in the state directory makes a re-offered job
+// status, writes the bytes, reports, and says it is there with its printer's state (--heartbeat); a
+// durable journal in the state directory makes a re-offered job
 // (lost report, expired lease, a restart of either side) be reported, never printed again. Runs
 // until SIGINT/SIGTERM. The key may come from BOBINA_TERMINAL_KEY instead (not seen in `ps`).
 import { parse } from '../args.js';
@@ -16,12 +17,12 @@ function isLoopback(hostname: string): boolean {
 
 export const agentCommand: Command = {
   name: 'agent',
-  usage: 'bobina agent --url <service URL> --key <terminal key> --terminal <id> --device <tcp://host:port|file:PATH|-> [--state-dir DIR] [--wait 30] [--retry-ms 1000] [--confirm-timeout 30]',
+  usage: 'bobina agent --url <service URL> --key <terminal key> --terminal <id> --device <tcp://host:port|file:PATH|-> [--state-dir DIR] [--wait 30] [--retry-ms 1000] [--confirm-timeout 30] [--heartbeat 15]',
   summary: "a terminal's client: takes its jobs from the service (long-poll), prints them exactly once (journal in --state-dir), reports (env BOBINA_TERMINAL_KEY)",
   async run(args, io) {
     const { values } = parse(args, {
       url: { type: 'string' }, key: { type: 'string' }, terminal: { type: 'string' }, device: { type: 'string' }, 'state-dir': { type: 'string' },
-      wait: { type: 'string' }, 'retry-ms': { type: 'string' }, 'confirm-timeout': { type: 'string' },
+      wait: { type: 'string' }, 'retry-ms': { type: 'string' }, 'confirm-timeout': { type: 'string' }, heartbeat: { type: 'string' },
     }, 0);
     const key = values.key ?? terminalKey();
     if (!values.url || !key || !values.terminal || !values.device) throw new UsageError('--url, --key (or BOBINA_TERMINAL_KEY), --terminal and --device are required');
@@ -37,6 +38,9 @@ export const agentCommand: Command = {
     if (!(Number.isInteger(retryMs) && retryMs >= 10)) throw new UsageError(`invalid --retry-ms "${values['retry-ms']}": milliseconds, at least 10`);
     const confirmTimeout = values['confirm-timeout'] === undefined ? 30 : Number(values['confirm-timeout']);
     if (!(confirmTimeout > 0 && confirmTimeout <= 600)) throw new UsageError(`invalid --confirm-timeout "${values['confirm-timeout']}": seconds, more than 0 and at most 600`);
+    // The heartbeat (Sinal) while idle, with the printer's state: the service's --heartbeat should match (default 15 s).
+    const heartbeat = values.heartbeat === undefined ? 15 : Number(values.heartbeat);
+    if (!(heartbeat > 0 && heartbeat <= 3600)) throw new UsageError(`invalid --heartbeat "${values.heartbeat}": seconds, more than 0 and at most 3600`);
     const { parseDevice } = await import('../../delivery/address.js');
     try {
       parseDevice(values.device);
@@ -69,6 +73,7 @@ export const agentCommand: Command = {
     }
     const loop = new DeliveryLoop(httpLink({ url: values.url, key, terminal: values.terminal }), {
       device: values.device, journal, waitMs: wait * 1000, retryMs, log: say, printer: { confirmTimeoutMs: Math.round(confirmTimeout * 1000) },
+      heartbeatMs: Math.round(heartbeat * 1000),
     });
     say(`terminal ${values.terminal}: taking jobs from ${values.url}, printing to ${values.device} (journal in ${stateDir})`);
     let failure: Error | undefined;

@@ -18,6 +18,7 @@ export interface ServeSettings {
   connections?: { requestTimeoutMs?: number; maxConnections?: number; maxPerAddress?: number };
   logLevel?: string;
   webhooks?: ReturnType<typeof webhookSettings>;
+  fleet?: { heartbeatMs?: number; offlineGraceMs?: number };
   metrics?: { token?: string; port?: number };
 }
 
@@ -37,7 +38,8 @@ const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, db: { type: 'string' }, 'database-url': { type: 'string' }, 'trust-proxy': { type: 'string' },
   'job-ttl': { type: 'string' }, lease: { type: 'string' }, 'max-attempts': { type: 'string' }, 'state-dir': { type: 'string' },
   'compile-timeout': { type: 'string' }, 'request-timeout': { type: 'string' }, 'max-connections': { type: 'string' },
-  'max-connections-per-address': { type: 'string' }, 'metrics-token': { type: 'string' }, 'metrics-port': { type: 'string' },
+  'max-connections-per-address': { type: 'string' }, heartbeat: { type: 'string' }, 'offline-grace': { type: 'string' },
+  'metrics-token': { type: 'string' }, 'metrics-port': { type: 'string' },
 } as const;
 
 /** --metrics-token and --metrics-port, else BOBINA_METRICS_TOKEN and BOBINA_METRICS_PORT: a token long enough, a port (0: any free one). */
@@ -88,8 +90,12 @@ export function serveSettings(args: string[], env: Environment = processEnvironm
   if (values['request-timeout'] !== undefined) connections.requestTimeoutMs = duration('--request-timeout', values['request-timeout']);
   if (values['max-connections'] !== undefined) connections.maxConnections = count('--max-connections', values['max-connections']);
   if (values['max-connections-per-address'] !== undefined) connections.maxPerAddress = count('--max-connections-per-address', values['max-connections-per-address']);
+  const fleet: NonNullable<ServeSettings['fleet']> = {};
+  if (values.heartbeat !== undefined) fleet.heartbeatMs = duration('--heartbeat', values.heartbeat);
+  if (values['offline-grace'] !== undefined) fleet.offlineGraceMs = duration('--offline-grace', values['offline-grace']);
   return {
     ...(Object.keys(jobs).length ? { jobs } : {}),
+    ...(Object.keys(fleet).length ? { fleet } : {}),
     ...(Object.keys(connections).length ? { connections } : {}),
     ...(values['compile-timeout'] !== undefined ? { compileBudgetMs: duration('--compile-timeout', values['compile-timeout']) } : {}),
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
@@ -105,7 +111,7 @@ export function serveSettings(args: string[], env: Environment = processEnvironm
 
 export const serveCommand: Command = {
   name: 'serve',
-  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR] [--compile-timeout 10s] [--request-timeout 30s] [--max-connections 512] [--max-connections-per-address 64] [--metrics-token TOKEN] [--metrics-port PORT]',
+  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--state-dir DIR] [--compile-timeout 10s] [--request-timeout 30s] [--max-connections 512] [--max-connections-per-address 64] [--heartbeat 15s] [--offline-grace 5s] [--metrics-token TOKEN] [--metrics-port PORT]',
   summary: `run the partner printing service (env ${variablesOf('serve').join(', ')})`,
   async run(args, io) {
     const settings = serveSettings(args);

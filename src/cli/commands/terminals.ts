@@ -3,13 +3,13 @@
 // the service delivers to itself (--device), or taking the account's jobs that name no terminal
 // (--template-jobs); `--print-key` issues the terminal's own key for its client (`bobina agent`),
 // printed once, alone on the last line of stdout, stored hashed. `list` shows them (never a key);
-// `rotate-key` replaces the key.
+// `rotate-key` replaces the key; `status` shows their health (online, printer, queue: GET /Terminal/GetAll's view).
 import { loadProfile } from '../../index.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
 import { columns } from '../table.js';
-import { STORE_OPTIONS, withAccount } from '../with-store.js';
+import { accountByEmail, STORE_OPTIONS, withAccount, withStore } from '../with-store.js';
 
 /** `bobt_` and 6 characters: enough to tell keys apart in a listing. */
 const PREFIX_LENGTH = 11;
@@ -96,11 +96,39 @@ async function rotateKey(args: string[], io: Io): Promise<number> {
   });
 }
 
-const SUBCOMMANDS: Record<string, Subcommand> = { add, list, 'rotate-key': rotateKey };
+/** The fleet view from the database: one account's terminals (--user) or every account's, online by the service's heartbeat (--heartbeat, default 15 s). */
+async function status(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { user: { type: 'string' }, json: { type: 'boolean' }, heartbeat: { type: 'string' }, ...STORE_OPTIONS }, 0);
+  const { duration } = await import('./serve.js');
+  const heartbeatMs = values.heartbeat === undefined ? undefined : duration('--heartbeat', values.heartbeat);
+  const { healthView } = await import('../../server/fleet/view.js');
+  const { DEFAULT_FLEET_SETTINGS } = await import('../../server/fleet/settings.js');
+  const settings = { ...DEFAULT_FLEET_SETTINGS, ...(heartbeatMs === undefined ? {} : { heartbeatMs }) };
+  return withStore(values, async (store) => {
+    const account = values.user === undefined ? undefined : await accountByEmail(store, values.user, io, 'terminals');
+    if (values.user !== undefined && !account) return EXIT.failed;
+    const emails = new Map((account ? [account] : await store.accounts.list()).map((a) => [a.id, a.email]));
+    const now = new Date();
+    const shown = (await store.terminals.health(account ? { accountId: account.id } : {}))
+      .map((t) => ({ email: emails.get(t.accountId) ?? t.accountId, ...healthView(t, now, settings, (d) => d.toISOString()) }));
+    if (values.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+    else {
+      const age = (s: number | null) => (s === null ? '-' : s < 120 ? `${s}s` : s < 7200 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);
+      io.stdout.write(columns(['USER', 'TERMINAL', 'ONLINE', 'LAST CONTACT', 'AGENT', 'PRINTER', 'QUEUE', 'OLDEST'], shown.map((t) => [
+        t.email, t.terminalId, t.online ? 'yes' : 'no', t.ultimoContato ?? 'never', t.versaoAgente ?? '-',
+        t.impressora.pronta === null ? 'unknown' : `${t.impressora.pronta ? 'ready' : 'not ready'}${t.impressora.motivos.length ? ` (${t.impressora.motivos.join(', ')})` : ''}`,
+        String(t.fila.profundidade), age(t.fila.idadeMaisAntigaSegundos),
+      ])));
+    }
+    return EXIT.ok;
+  });
+}
+
+const SUBCOMMANDS: Record<string, Subcommand> = { add, list, 'rotate-key': rotateKey, status };
 
 export const terminalsCommand: Command = {
   name: 'terminals',
-  usage: 'bobina terminals add --email E --terminal ID [--printer <id|code>] [--device tcp://host:port|file:PATH] [--template-jobs] [--print-key] [--disabled] [--db F | --database-url URL] | list --email E [--json] [--db F | --database-url URL] | rotate-key --email E --terminal ID [--db F | --database-url URL]',
-  summary: "an account's terminals: link one to a printer template (or none), a device the service prints to, template jobs; list them; issue or replace a key (printed once, last line)",
+  usage: 'bobina terminals add --email E --terminal ID [--printer <id|code>] [--device tcp://host:port|file:PATH] [--template-jobs] [--print-key] [--disabled] [--db F | --database-url URL] | list --email E [--json] [--db F | --database-url URL] | rotate-key --email E --terminal ID [--db F | --database-url URL] | status [--user E] [--json] [--heartbeat 15s] [--db F | --database-url URL]',
+  summary: "an account's terminals: link one to a printer template (or none), a device the service prints to, template jobs; list them; issue or replace a key (printed once, last line); their health: online, printer, queue (status)",
   run: dispatch(SUBCOMMANDS),
 };

@@ -68,15 +68,31 @@ async function passwd(args: string[], io: Io): Promise<number> {
   });
 }
 
-/** Changes an account's settings: today `--tags all|partner`, applied to its next Inserts. */
+/** `--stuck-after`: seconds a job may wait before it is announced stuck (job.stuck); `default`: the service's 5 min. */
+function stuckAfterOption(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default') return null;
+  const seconds = Number(value);
+  if (!(seconds > 0 && seconds <= 30 * 86_400)) throw new UsageError(`--stuck-after must be seconds (more than 0, at most 30 days) or default, not "${value}"`);
+  return Math.round(seconds * 1000);
+}
+
+/** Changes an account's settings: `--tags all|partner` (its next Inserts), `--stuck-after <seconds>` (job.stuck). */
 async function set(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { email: { type: 'string' }, tags: { type: 'string' }, ...STORE_OPTIONS }, 0);
+  const { values } = parse(args, { email: { type: 'string' }, tags: { type: 'string' }, 'stuck-after': { type: 'string' }, ...STORE_OPTIONS }, 0);
   if (!values.email) throw new UsageError('--email is required');
   const tags = tagsOption(values.tags);
-  if (!tags) throw new UsageError('nothing to set: give --tags all or --tags partner');
+  const stuckAfter = stuckAfterOption(values['stuck-after']);
+  if (!tags && stuckAfter === undefined) throw new UsageError('nothing to set: give --tags all|partner or --stuck-after <seconds>|default');
   return withAccount(values, values.email!, io, 'users', async (store, account) => {
-    await store.accounts.setTags(account.id, tags);
-    io.stdout.write(`tags for ${account.email}: ${tags}\n`);
+    if (tags) {
+      await store.accounts.setTags(account.id, tags);
+      io.stdout.write(`tags for ${account.email}: ${tags}\n`);
+    }
+    if (stuckAfter !== undefined) {
+      await store.accounts.setStuckAfter(account.id, stuckAfter);
+      io.stdout.write(`jobs of ${account.email} are stuck after ${stuckAfter === null ? 'the default (300 s)' : `${stuckAfter / 1000} s`}\n`);
+    }
     return EXIT.ok;
   });
 }
@@ -85,7 +101,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = { add, set, list, passwd };
 
 export const usersCommand: Command = {
   name: 'users',
-  usage: 'bobina users add --email E --name N [--password-stdin | --password P] [--meta key=value ...] [--role R ...] [--tags all|partner] | set --email E --tags all|partner | list [--json] | passwd --email E [--password-stdin | --password P]  [--db F | --database-url URL]',
-  summary: "partner accounts: add one, set which tags its Inserts may use (--tags partner: only the partner's eight), list them, change a password (asked on the terminal unless given)",
+  usage: 'bobina users add --email E --name N [--password-stdin | --password P] [--meta key=value ...] [--role R ...] [--tags all|partner] | set --email E [--tags all|partner] [--stuck-after SECONDS|default] | list [--json] | passwd --email E [--password-stdin | --password P]  [--db F | --database-url URL]',
+  summary: "partner accounts: add one, set which tags its Inserts may use (--tags partner: only the partner's eight) or when its jobs are stuck (--stuck-after), list them, change a password (asked on the terminal unless given)",
   run: dispatch(SUBCOMMANDS),
 };

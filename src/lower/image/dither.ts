@@ -13,22 +13,51 @@ const DIFFUSION: Readonly<Record<Dither, ReadonlyArray<readonly [number, number,
   threshold: [],
 };
 
+/** A method's neighbours as flat arrays (read per dot without unpacking a tuple), made once. */
+const FLAT = Object.fromEntries(
+  Object.entries(DIFFUSION).map(([method, spread]) => [
+    method,
+    { dx: Int32Array.from(spread, (s) => s[0]), dy: Int32Array.from(spread, (s) => s[1]), w: Float64Array.from(spread, (s) => s[2]) },
+  ]),
+) as Readonly<Record<Dither, { dx: Int32Array; dy: Int32Array; w: Float64Array }>>;
+
 export function dither(image: Levels, method: Dither): Bitmap {
   const { width, height } = image;
-  const levels = Float32Array.from(image.levels);
+  const levels = image.levels.slice();
   const bytesPerRow = (width + 7) >> 3;
   const bits = new Uint8Array(bytesPerRow * height);
-  const spread = DIFFUSION[method];
+  const { dx, dy, w } = FLAT[method];
+  const n = w.length;
+  // Where each neighbour is from the dot (an index step), and how far the method reaches left,
+  // right and down: a dot that far from the edges has every neighbour on the image.
+  const step = new Int32Array(n);
+  let left = 0;
+  let right = 0;
+  let down = 0;
+  for (let k = 0; k < n; k++) {
+    step[k] = dy[k]! * width + dx[k]!;
+    left = Math.max(left, -dx[k]!);
+    right = Math.max(right, dx[k]!);
+    down = Math.max(down, dy[k]!);
+  }
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const v = levels[y * width + x]!;
+    const row = y * bytesPerRow;
+    const inner = y + down < height;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const v = levels[i]!;
       const black = v < 128;
-      if (black) bits[y * bytesPerRow + (x >> 3)]! |= 0x80 >> (x & 7);
+      if (black) bits[row + (x >> 3)]! |= 0x80 >> (x & 7);
+      if (n === 0) continue;
       const error = v - (black ? 0 : 255);
-      for (const [dx, dy, w] of spread) {
-        const nx = x + dx;
-        const ny = y + dy;
-        if (nx >= 0 && nx < width && ny < height) levels[ny * width + nx]! += error * w;
+      // Each neighbour in the table's order, so every level sums its errors as before (same floats).
+      if (inner && x >= left && x < width - right) {
+        for (let k = 0; k < n; k++) levels[i + step[k]!]! += error * w[k]!;
+      } else {
+        for (let k = 0; k < n; k++) {
+          const nx = x + dx[k]!;
+          const ny = y + dy[k]!;
+          if (nx >= 0 && nx < width && ny < height) levels[ny * width + nx]! += error * w[k]!;
+        }
       }
     }
   }

@@ -6,13 +6,16 @@
 //   GET  /TerminalImpressao/ListarRetidas            jobs waiting to be started, a page at a time, without their content
 //   POST /TerminalImpressao/Iniciar?intencaoImpressaoId=N
 //   POST /TerminalImpressao/Retomar                  the printer is ready again: stopped jobs queued again
+//   POST /TerminalImpressao/Sinal                    the heartbeat: the client is there, its printer in this state
+// Every poll and heartbeat is a contact the fleet's health records (fleet/fleet.ts).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatData } from '../dates.js';
 import { Problem } from '../errors.js';
-import { fromRenewJson, fromReportJson, MAX_WAIT_MS, toTrabalho } from '../../delivery/protocol.js';
+import { fromPollJson, fromRenewJson, fromReportJson, fromSignalJson, MAX_WAIT_MS, toTrabalho } from '../../delivery/protocol.js';
+import type { Fleet } from '../fleet/fleet.js';
 import type { Jobs } from '../jobs/jobs.js';
-import { HELD_PAGE, heldSchema, nextSchema, renewSchema, reportSchema, resumeSchema, startSchema } from '../schemas/terminal.js';
+import { HELD_PAGE, heldSchema, nextSchema, renewSchema, reportSchema, resumeSchema, signalSchema, startSchema } from '../schemas/terminal.js';
 import { intentionSummary, intentionView } from './intention-view.js';
 
 const DEFAULT_WAIT_MS = 30_000;
@@ -24,13 +27,14 @@ const DEFAULT_WAIT_MS = 30_000;
  */
 export const plainJson = () => (data: unknown) => JSON.stringify(data);
 
-export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Jobs }) {
+export async function terminalRoutes(app: FastifyInstance, { jobs, fleet }: { jobs: Jobs; fleet: Fleet }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.post('/TerminalImpressao/ObterProxima', { schema: nextSchema, serializerCompiler: plainJson }, async (request, reply) => {
     const { espera, terminalId } = request.query;
     if (terminalId !== undefined && request.principal.kind === 'terminal' && terminalId !== request.principal.terminalId) throw new Problem('terminal-mismatch');
     const waitMs = espera === undefined ? DEFAULT_WAIT_MS : Math.min(MAX_WAIT_MS, Math.round(Number(espera) * 1000));
+    await fleet.contact(request.principal, fromPollJson(request.body ?? undefined));
     // A client that hangs up stops waiting, so no job is leased to a request nobody will read.
     const gone = new AbortController();
     const onClose = () => gone.abort();
@@ -64,6 +68,11 @@ export async function terminalRoutes(app: FastifyInstance, { jobs }: { jobs: Job
   });
 
   api.post('/TerminalImpressao/Iniciar', { schema: startSchema, serializerCompiler: plainJson }, async (request) => intentionView(await jobs.terminal.start(request.principal, Number(request.query.intencaoImpressaoId))));
+
+  api.post('/TerminalImpressao/Sinal', { schema: signalSchema, serializerCompiler: plainJson }, async (request) => {
+    await fleet.contact(request.principal, fromSignalJson(request.body));
+    return { data: formatData(new Date()), intervaloSegundos: fleet.settings.heartbeatMs / 1000 };
+  });
 
   api.post('/TerminalImpressao/Retomar', { schema: resumeSchema, serializerCompiler: plainJson }, async (request) => ({ data: formatData(new Date()), retomadas: await jobs.terminal.resume(request.principal) }));
 }

@@ -1,7 +1,7 @@
 // The terminal client protocol's route schemas (a terminal's own key: `bobina terminals add …
 // --print-key`). The wire objects themselves are the protocol's (src/delivery/protocol.ts).
 import { Type } from 'typebox';
-import { RenewJson, ReportJson, TerminalStateJson, TrabalhoJson } from '../../delivery/protocol.js';
+import { PollJson, RenewJson, ReportJson, SignalJson, TerminalStateJson, TrabalhoJson } from '../../delivery/protocol.js';
 import { errors, ignoreUnknown } from './common.js';
 import { IntencaoResumo, IntentionResponse } from './intentions.js';
 
@@ -14,6 +14,7 @@ export const nextSchema = {
     ...TerminalKeyQuery,
     terminalId: Type.Optional(Type.String({ description: 'The terminal the client believes it serves: refused (403 terminal-mismatch) when the key is of another' })),
     espera: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}(\\.[0-9]{1,3})?$', description: 'Seconds to wait, at most 60' })) }, ignoreUnknown),
+  body: PollJson,
   response: { 200: Type.Object({ data: Type.String(), trabalho: Type.Union([TrabalhoJson, Type.Null()]), terminal: Type.Union([TerminalStateJson, Type.Null()]) }), ...errors(400, 401, 403) },
 };
 
@@ -71,4 +72,16 @@ export const resumeSchema = {
   summary: "The terminal's printer answers well again: its stopped jobs (not those of unknown outcome) are queued again, in insert order",
   querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
   response: { 200: Type.Object({ data: Type.String(), retomadas: Type.Integer() }), ...errors(401, 403) },
+};
+
+export const signalSchema = {
+  tags: ['terminal'],
+  summary: "The heartbeat: the terminal's client is there, and its printer is in this state. Send it at least every `intervaloSegundos` "
+    + '(15) while idle; a terminal not heard from (heartbeat or poll) for 2 × that + 5 s is offline (GET /Terminal/GetAll, webhook terminal.offline)',
+  querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
+  body: SignalJson,
+  response: {
+    200: Type.Object({ data: Type.String(), intervaloSegundos: Type.Number({ description: 'The heartbeat interval the service expects' }) }),
+    ...errors(400, 401, 403),
+  },
 };

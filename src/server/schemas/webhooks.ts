@@ -21,7 +21,7 @@ export const WebhookMessageOut = Type.Object({
   webhookId: Type.Union([Type.String(), Type.Null()], { description: 'null for an intention\'s urlCallback' }),
   url: Type.String(),
   type: Type.String(),
-  intencaoImpressaoId: Type.Integer(),
+  intencaoImpressaoId: Type.Union([Type.Integer(), Type.Null()], { description: "The job; null for a terminal's events" }),
   state: Type.String({ description: '`pending`, `delivered` or `dead`' }),
   attempts: Type.Integer(),
   nextAttemptAt: Type.Union([Type.String(), Type.Null()]),
@@ -36,7 +36,7 @@ export const WebhookAttemptOut = Type.Object({
   webhookId: Type.Union([Type.String(), Type.Null()]),
   url: Type.String(),
   type: Type.String(),
-  intencaoImpressaoId: Type.Integer(),
+  intencaoImpressaoId: Type.Union([Type.Integer(), Type.Null()], { description: "The job; null for a terminal's events" }),
   statusCode: Type.Union([Type.Integer(), Type.Null()]),
   latencyMs: Type.Integer(),
   error: Type.Union([Type.String(), Type.Null()]),
@@ -53,7 +53,7 @@ export const webhookInsertSchema = {
   querystring: Type.Object(KeyQuery, ignoreUnknown),
   body: Type.Object({
     url: Type.String({ maxLength: 2000, description: 'https, or http to a host the operator allowed' }),
-    events: Type.Optional(Type.Array(WebhookEvent, { description: 'Default: every final state; `stopped` only when asked' })),
+    events: Type.Optional(Type.Array(WebhookEvent, { description: 'Default: every final state; `stopped` and the fleet events (terminal.offline, terminal.online, printer.status, job.stuck) only when asked' })),
   }, ignoreUnknown),
   response: { 200: WithSecret, ...errors(400, 401) },
 };

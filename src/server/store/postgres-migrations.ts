@@ -219,4 +219,30 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX intentions_created ON intentions(created_at, id);
     `,
   },
+  // Written beside other lanes' migrations of issue 23 (job lists take SQLite 10 / PostgreSQL 6):
+  // migrate() applies whichever versions are missing, in list order, so this one runs before or
+  // after theirs alike (it adds its own tables and one users column).
+  {
+    version: 7,
+    name: "fleet health: each terminal's last contact, agent version and printer status; the account's stuck-job threshold; the stuck jobs already announced",
+    sql: `
+      CREATE TABLE terminal_health (
+        user_id TEXT NOT NULL REFERENCES users(id),
+        terminal_id TEXT NOT NULL,
+        online BOOLEAN NOT NULL,
+        last_seen_at BIGINT,
+        agent_version TEXT,
+        printer_ready BOOLEAN,
+        printer_reasons JSONB,
+        printer_checked_at BIGINT,
+        PRIMARY KEY (user_id, terminal_id)
+      );
+      CREATE INDEX terminal_health_online ON terminal_health(last_seen_at) WHERE online;
+      ALTER TABLE users ADD COLUMN stuck_after_ms BIGINT;
+      CREATE TABLE stuck_jobs (
+        intention_id BIGINT PRIMARY KEY REFERENCES intentions(id),
+        seq INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -19,7 +19,7 @@
 import type { TagSet } from '../../index.js';
 import type { BackgroundWorker } from '../workers/worker.js';
 import type {
-  Account, ApiKey, AttemptCounter, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobFilter, JobPatch, JobRef, LeaseGuard,
+  Account, ApiKey, AttemptCounter, ContactChange, FleetCounts, StuckJob, TerminalContact, TerminalHealth, WentOffline, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobFilter, JobPatch, JobRef, LeaseGuard,
   JobState, NewAccount, NewApiKey, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, RefreshTaken, Terminal, TerminalKey, TokenPair, WebhookAttempt,
   WebhookEndpoint, WebhookMessage,
 } from './types.js';
@@ -36,6 +36,8 @@ export interface AccountRepository {
   setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
   /** Sets which tags are commands in the account's Inserts; false when there is no such account. */
   setTags(id: string, tags: TagSet): Promise<boolean>;
+  /** Sets how long a job may wait before it is announced stuck (null: the service's default); false when there is no such account. */
+  setStuckAfter(id: string, ms: number | null): Promise<boolean>;
 }
 
 export interface TerminalRepository {
@@ -47,6 +49,23 @@ export interface TerminalRepository {
   withDevice(): Promise<Terminal[]>;
   /** Whether the account has an enabled terminal taking template jobs for this template (or any). */
   hasTemplateRoute(accountId: string, printerId: number): Promise<boolean>;
+  /** The fleet view of an account's terminals (or one of them; of every account without `accountId`), by account and terminal id. */
+  health(filter?: { accountId?: string; terminalId?: string }): Promise<TerminalHealth[]>;
+  /**
+   * One guarded statement: records a contact that changes nothing announced (the terminal is online
+   * already, its printer's reasons are the same as stored); false when it does (then recordContact).
+   */
+  touchContact(contact: TerminalContact): Promise<boolean>;
+  /**
+   * Records a contact from a terminal's client (last seen, version, the printer's state), and says
+   * what changed that is announced: it came online, its printer's reasons changed. Atomic under the
+   * terminal's row lock, so each change is seen by one contact.
+   */
+  recordContact(contact: TerminalContact): Promise<ContactChange>;
+  /** One guarded statement: terminals announced online whose last contact is at or before `cutoff` are now offline (at most `limit`); those. */
+  markOffline(cutoff: Date, limit: number): Promise<WentOffline[]>;
+  /** Enabled terminals online and offline at `now` (silent for `offlineAfterMs`, default 35 s: offline), and the online ones' printers by reason. */
+  fleetCounts(now: Date, offlineAfterMs?: number): Promise<FleetCounts>;
 }
 
 /** API keys, access and refresh tokens (terminal keys join them with the delivery work); only hashes are stored. */
@@ -137,6 +156,13 @@ export interface IntentionRepository {
   dueLeases(states: readonly JobState[], now: Date, limit: number): Promise<JobRef[]>;
   /** Jobs in one of `states` whose expiry time is before `now`. */
   dueExpiry(states: readonly JobState[], now: Date, limit: number): Promise<JobRef[]>;
+  /**
+   * Jobs in one of `states` since a history row older than their account's stuck threshold
+   * (`defaultMs` when it has none) at `now`, not yet announced for that row; oldest first, at most `limit`.
+   */
+  stuck(states: readonly JobState[], now: Date, defaultMs: number, limit: number): Promise<StuckJob[]>;
+  /** One guarded upsert: claims the announcement of job `id` stuck since history row `seq`; false when it was claimed already. */
+  markStuck(id: number, seq: number): Promise<boolean>;
   /**
    * The answer stored for an Idempotency-Key. Inside a transaction it also holds the key until
    * the transaction ends, so a concurrent insert with the same key waits, then finds this answer

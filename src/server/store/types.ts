@@ -17,6 +17,8 @@ export interface Account {
   roles: string[];
   /** Which tags are commands when the service compiles this account's Inserts (compile's `tags`). */
   tags: TagSet;
+  /** A job queued (or leased without progress) longer than this is announced stuck (`job.stuck`); null: the service's default, 5 min. */
+  stuckAfterMs?: number | null;
   createdAt: Date;
 }
 
@@ -51,6 +53,75 @@ export interface TerminalKey {
   terminalId: string;
   prefix: string;
   createdAt: Date;
+}
+
+/** What a terminal's client says of its printer, on every poll and heartbeat. */
+export interface PrinterReport {
+  ready: boolean;
+  reasons: string[];
+}
+
+/** One contact from a terminal's client (a poll or a heartbeat), as the fleet's health records it. */
+export interface TerminalContact {
+  accountId: string;
+  terminalId: string;
+  at: Date;
+  /** The client's version (the agent's, or the service's for direct delivery), when it said. */
+  agentVersion?: string | null;
+  /** The printer's state, when the client said. */
+  printer?: PrinterReport;
+}
+
+/** What a contact changed that the fleet's events announce (each decided once, under the row's lock). */
+export interface ContactChange {
+  /** The terminal was offline (or never seen) and is online now. */
+  cameOnline: boolean;
+  /** The printer's set of reasons changed: the reasons before (null: never reported). */
+  printerChanged?: { before: string[] | null };
+}
+
+/** A terminal as the fleet view shows it: its last contact, its printer's last word, its queue. */
+export interface TerminalHealth {
+  accountId: string;
+  terminalId: string;
+  enabled: boolean;
+  /** As the offline sweep last announced it (the view computes `online` from lastSeenAt itself). */
+  announcedOnline: boolean;
+  lastSeenAt: Date | null;
+  agentVersion: string | null;
+  printer: { ready: boolean | null; reasons: string[] | null; checkedAt: Date | null };
+  /** Its own queued jobs (not the account's template jobs): how many, and the oldest one's insert time. */
+  queue: { depth: number; oldestAt: Date | null };
+}
+
+/** A terminal the offline sweep just announced offline. */
+export interface WentOffline {
+  accountId: string;
+  terminalId: string;
+  lastSeenAt: Date | null;
+}
+
+/** The fleet in numbers (no per-terminal label): terminals online and offline, online printers by reason. */
+export interface FleetCounts {
+  online: number;
+  offline: number;
+  /** Online terminals whose printer said it is ready. */
+  printersReady: number;
+  /** Online terminals' printers, per reason they gave (a printer with two reasons counts in both). */
+  printersByReason: Record<string, number>;
+}
+
+/** A job in a waiting or delivering state for longer than its account allows, not yet announced in this state. */
+export interface StuckJob {
+  accountId: string;
+  id: number;
+  terminalId: string | null;
+  referencia: string | null;
+  estado: JobState;
+  /** The history row it has been in this state since (announced once per row). */
+  seq: number;
+  since: Date;
+  thresholdMs: number;
 }
 
 /** A long-lived API key as an operator sees it: never the key, only its id and first characters. */
@@ -241,7 +312,13 @@ export class StoreUnavailableError extends Error {
 }
 
 /** A job state an endpoint can subscribe to: the final ones, and `stopped` (opt-in). */
-export type WebhookEvent = 'completed' | 'failed' | 'canceled' | 'expired' | 'stopped';
+export type JobWebhookEvent = 'completed' | 'failed' | 'canceled' | 'expired' | 'stopped';
+
+/** The fleet's events (opt-in): a terminal's client gone or back, its printer's reasons changed, a job stuck. */
+export type FleetWebhookEvent = 'terminal.offline' | 'terminal.online' | 'printer.status' | 'job.stuck';
+
+/** What an endpoint can subscribe to. */
+export type WebhookEvent = JobWebhookEvent | FleetWebhookEvent;
 
 /** One signing secret of an endpoint; an old one keeps signing until `expiresAt` after a rotation. */
 export interface WebhookSecret {
@@ -276,10 +353,11 @@ export interface WebhookMessage {
   accountId: string;
   /** The endpoint it goes to, or null for an intention's urlCallback. */
   endpointId: string | null;
-  /** The address it is posted to, `?intencaoImpressaoId=N` included. */
+  /** The address it is posted to, `?intencaoImpressaoId=N` included (for a job's events). */
   url: string;
   eventType: string;
-  intencaoImpressaoId: number;
+  /** The job it is about; null for a terminal's events (terminal.offline, terminal.online, printer.status). */
+  intencaoImpressaoId: number | null;
   body: string;
   state: WebhookMessageState;
   /** Tries since the first attempt or the last replay. */
@@ -311,7 +389,7 @@ export interface WebhookAttempt {
   endpointId: string | null;
   url: string;
   eventType: string;
-  intencaoImpressaoId: number;
+  intencaoImpressaoId: number | null;
   at: Date;
   statusCode: number | null;
   latencyMs: number;

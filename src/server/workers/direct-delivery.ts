@@ -31,7 +31,7 @@ interface Running {
   done: Promise<void>;
 }
 
-export function directDelivery(ports: DirectDeliveryPorts, stateDir: string, options: { retryMs?: number; waitMs?: number } = {}): BackgroundWorker {
+export function directDelivery(ports: DirectDeliveryPorts, stateDir: string, options: { retryMs?: number; waitMs?: number; heartbeatMs?: number } = {}): BackgroundWorker {
   const running = new Map<string, Running>();
   /** Terminals whose journal another live process holds, and that holder (to say it once). */
   const waitingOn = new Map<string, number | undefined>();
@@ -74,6 +74,7 @@ export function directDelivery(ports: DirectDeliveryPorts, stateDir: string, opt
       const say = (line: string) => log.info({ terminalId: t.terminalId, device: t.device }, line);
       const loop = new DeliveryLoop(ports.linkFor(t), {
         device: t.device!, journal, log: say, ...(options.retryMs ? { retryMs: options.retryMs } : {}), ...(options.waitMs ? { waitMs: options.waitMs } : {}),
+        ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
       });
       const done = loop.start().catch((err) => log.error({ err, terminalId: t.terminalId }, 'direct delivery stopped'));
       running.set(key, { device: t.device!, loop, journal, done });

@@ -6,6 +6,7 @@ import type { IntentionRepository } from '../repositories.js';
 import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type IntentionSummary, type JobFilter, type JobPatch, type JobState } from '../types.js';
 import { lock, one, type Dialect, type Exec } from './dialect.js';
 import { date, empty, join, json, list, raw, sql, utf8, type Sql } from './statement.js';
+import { stuckJobs } from './stuck-jobs.js';
 
 /** A row as either driver returns it: `unknown` where they differ (the dialect reads those). */
 interface Row {
@@ -256,5 +257,6 @@ export function intentions(x: Exec): IntentionRepository {
       const fixed = await one<{ body: string }>(x, sql`UPDATE idempotency SET body = ${body} ${where} AND body = '' RETURNING body`);
       return fixed?.body ?? (await one<{ body: string }>(x, sql`SELECT body FROM idempotency ${where}`))!.body;
     },
+    ...stuckJobs(x),
   };
 }

@@ -1,9 +1,11 @@
 // terminals: an account's points of sale, each linked to a printer template (or none, spec §1.6),
-// optionally with a device the service delivers to itself, or taking the account's template jobs.
+// optionally with a device the service delivers to itself, or taking the account's template jobs;
+// their health (last contact, printer status) is terminal-health.ts's.
 import type { TerminalRepository } from '../repositories.js';
 import type { Terminal } from '../types.js';
 import { one, type Dialect, type Exec } from './dialect.js';
 import { sql, type Sql } from './statement.js';
+import { terminalHealth } from './terminal-health.js';
 
 interface Row { user_id: string; terminal_id: string; printer_id: number | null; enabled: unknown; device: string | null; template_jobs: unknown }
 
@@ -32,5 +34,6 @@ export function terminals(x: Exec): TerminalRepository {
       return (await one(x, sql`SELECT 1 AS found FROM terminals WHERE user_id = ${accountId} AND enabled AND template_jobs
         AND (printer_id IS NULL OR printer_id = ${printerId}) LIMIT 1`)) !== undefined;
     },
+    ...terminalHealth(x),
   };
 }

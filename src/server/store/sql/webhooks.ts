@@ -31,14 +31,21 @@ const toEndpoint = (d: Dialect, r: EndpointRow): WebhookEndpoint => ({
   enabled: d.flag(r.enabled), disabledReason: r.disabled_reason, failingSince: date(r.failing_since), createdAt: new Date(r.created_at),
 });
 
+/**
+ * A message's job: a terminal's events have none, kept as 0 (the column is NOT NULL since before such
+ * events, and SQLite cannot drop that without rebuilding the table); no job has id 0.
+ */
+const NO_JOB = 0;
+const jobOf = (id: number) => (id === NO_JOB ? null : id);
+
 const toMessage = (r: MessageRow): WebhookMessage => ({
-  id: r.id, accountId: r.user_id, endpointId: r.endpoint_id, url: r.url, eventType: r.event_type, intencaoImpressaoId: r.intention_id,
+  id: r.id, accountId: r.user_id, endpointId: r.endpoint_id, url: r.url, eventType: r.event_type, intencaoImpressaoId: jobOf(r.intention_id),
   body: r.body, state: r.state, attempts: r.attempts, nextAttemptAt: new Date(r.next_attempt_at), windowStart: new Date(r.window_start),
   createdAt: new Date(r.created_at), deliveredAt: date(r.delivered_at), lastError: r.last_error,
 });
 
 const toAttempt = (r: AttemptRow): WebhookAttempt => ({
-  messageId: r.id, endpointId: r.endpoint_id, url: r.url, eventType: r.event_type, intencaoImpressaoId: r.intention_id,
+  messageId: r.id, endpointId: r.endpoint_id, url: r.url, eventType: r.event_type, intencaoImpressaoId: jobOf(r.intention_id),
   at: new Date(r.at), statusCode: r.status_code, latencyMs: r.latency_ms, error: r.error, messageState: r.state,
 });
 
@@ -135,7 +142,7 @@ export function webhooks(x: Exec): WebhookRepository {
     async enqueue(messages) {
       if (messages.length === 0) return;
       // One multi-row insert: the messages of one event are queued together or not at all.
-      const rows = messages.map((m) => sql`(${m.id}, ${m.accountId}, ${m.endpointId}, ${m.target}, ${m.url}, ${m.eventType}, ${m.intencaoImpressaoId},
+      const rows = messages.map((m) => sql`(${m.id}, ${m.accountId}, ${m.endpointId}, ${m.target}, ${m.url}, ${m.eventType}, ${m.intencaoImpressaoId ?? NO_JOB},
         ${m.body}, 'pending', 0, ${m.createdAt}, NULL, ${m.createdAt}, ${m.createdAt}, NULL, NULL)`);
       await x.run(sql`INSERT INTO webhook_messages (id, user_id, endpoint_id, target, url, event_type, intention_id, body, state, attempts,
         next_attempt_at, lease_until, window_start, created_at, delivered_at, last_error) VALUES ${join(rows)}`);

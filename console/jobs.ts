@@ -1,0 +1,119 @@
+// The job list (GET /IntencaoImpressao/GetAll): the filters of the API (estado, terminalId,
+// referencia, desde, ate, limite) in a form whose values live in the address (#jobs?estado=held, so
+// back and forward work), and cursor paging: next with the answer's proximoCursor, previous with
+// the cursors already seen. Light rows; a row's id opens the job.
+import { get } from './api.js';
+import { h, syncRows, table } from './dom.js';
+import { reasons, when } from './format.js';
+import { clearError, errorBox, heading, showError, type View } from './view.js';
+
+export interface JobRow {
+  id: number;
+  referencia: string | null;
+  terminalId: string | null;
+  codigoImpressora: string;
+  status: string;
+  estado: string;
+  motivos: string[];
+  tentativas: number;
+  dataCriacao: string;
+  tamanhoBytes: number;
+  reimpressaoDe?: number | null;
+  reimpressoes?: number;
+}
+
+export const STATES = ['held', 'queued', 'acquired', 'printing', 'completed', 'stopped', 'failed', 'canceled', 'expired'] as const;
+
+const FILTERS = ['estado', 'terminalId', 'referencia', 'desde', 'ate', 'limite'] as const;
+
+/** A datetime-local value ("2026-11-25T08:30", the reader's time) as the API's ISO 8601 instant. */
+const instant = (local: string) => {
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? local : d.toISOString();
+};
+
+export function jobsView(params: URLSearchParams): View {
+  const field = (name: string, label: string, input: HTMLInputElement | HTMLSelectElement) => {
+    input.id = `f-${name}`;
+    input.name = name;
+    input.value = params.get(name) ?? '';
+    return h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
+  };
+  const form = h('form', { class: 'filters', 'aria-label': 'Filter jobs', method: 'post' },
+    field('estado', 'State', h('select', {}, h('option', { value: '' }, 'any'), ...STATES.map((s) => h('option', { value: s }, s)))),
+    field('terminalId', 'Terminal', h('input', { type: 'text', autocomplete: 'off' })),
+    field('referencia', 'Reference', h('input', { type: 'text', autocomplete: 'off' })),
+    field('desde', 'Created from', h('input', { type: 'datetime-local' })),
+    field('ate', 'Created until', h('input', { type: 'datetime-local' })),
+    field('limite', 'Per page', h('input', { type: 'number', min: 1, max: 500, inputmode: 'numeric', placeholder: '50' })),
+    h('div', { class: 'buttons' }, h('button', { type: 'submit' }, 'Apply'), h('button', { type: 'reset' }, 'Clear')));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const q = new URLSearchParams();
+    for (const name of FILTERS) {
+      const v = (form.elements.namedItem(name) as HTMLInputElement).value.trim();
+      if (v) q.set(name, v);
+    }
+    location.hash = `#jobs${q.toString() ? `?${q}` : ''}`;
+  });
+  form.addEventListener('reset', () => setTimeout(() => form.requestSubmit()));
+
+  const body = h('tbody');
+  const error = errorBox();
+  const status = h('p', { class: 'muted', 'data-field': 'page' });
+  const prev = h('button', { type: 'button', disabled: true }, 'Previous page');
+  const next = h('button', { type: 'button', disabled: true }, 'Next page');
+  /** The cursors of the pages before this one (undefined: the first page). */
+  const back: (string | undefined)[] = [];
+  let cursor: string | undefined;
+  let following: string | null = null;
+  prev.addEventListener('click', () => {
+    cursor = back.pop();
+    void refresh();
+  });
+  next.addEventListener('click', () => {
+    if (!following) return;
+    back.push(cursor);
+    cursor = following;
+    void refresh();
+  });
+
+  const el = h('section', { 'aria-labelledby': 'jobs-title' },
+    Object.assign(heading('Jobs'), { id: 'jobs-title' }), form, error,
+    table('Print jobs, newest first', ['Job', 'Reference', 'Terminal', 'Printer', 'State', 'Attempts', 'Created', 'Bytes', 'Reprint'], body),
+    h('nav', { class: 'pager', 'aria-label': 'Pages of jobs' }, prev, status, next));
+
+  async function refresh() {
+    const query: Record<string, string | undefined> = { cursor };
+    for (const name of FILTERS) {
+      const v = params.get(name);
+      if (v) query[name] = name === 'desde' || name === 'ate' ? instant(v) : v;
+    }
+    let answer: { intencoes: JobRow[]; proximoCursor: string | null };
+    try {
+      answer = await get('/IntencaoImpressao/GetAll', query);
+      clearError(error);
+    } catch (err) {
+      return showError(error, err, 'The job list');
+    }
+    following = answer.proximoCursor;
+    next.disabled = !following;
+    prev.disabled = back.length === 0;
+    status.textContent = `Page ${back.length + 1}: ${answer.intencoes.length} job${answer.intencoes.length === 1 ? '' : 's'}`;
+    syncRows(body, answer.intencoes.map((j) => ({
+      key: String(j.id),
+      sig: JSON.stringify(j),
+      build: () => h('tr', { 'data-job': j.id, 'data-estado': j.estado },
+        h('th', { scope: 'row' }, h('a', { href: `#job/${j.id}` }, `#${j.id}`)),
+        h('td', {}, j.referencia ?? '—'),
+        h('td', {}, j.terminalId ?? '—'),
+        h('td', {}, j.codigoImpressora),
+        h('td', {}, h('span', { class: `state ${j.estado}` }, j.estado), j.motivos.length ? h('small', {}, ` ${reasons(j.motivos)}`) : null),
+        h('td', { class: 'num' }, j.tentativas),
+        h('td', {}, when(j.dataCriacao)),
+        h('td', { class: 'num' }, j.tamanhoBytes),
+        h('td', {}, j.reimpressaoDe ? h('a', { href: `#job/${j.reimpressaoDe}` }, `of #${j.reimpressaoDe}`) : j.reimpressoes ? `${j.reimpressoes}×` : '')),
+    })));
+  }
+  return { el, refresh };
+}

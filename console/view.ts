@@ -1,0 +1,47 @@
+// What every view of the console is: a section put in <main> when its route opens, refreshed by the
+// poller while it stays open. A view that needs an endpoint this service lacks says so in its place.
+import { ApiError } from './api.js';
+import { h } from './dom.js';
+
+export interface View {
+  /** The section shown; its <h2> takes the focus when the view opens. */
+  readonly el: HTMLElement;
+  /** Fetches and draws; errors are shown by the view itself. */
+  refresh(): Promise<void>;
+}
+
+/** The route: "#jobs?estado=held" → { name: 'jobs', params }; "#job/12" → { name: 'job', id: '12' }. */
+export interface Route {
+  name: string;
+  id: string | undefined;
+  params: URLSearchParams;
+}
+
+export function parseRoute(hash: string): Route {
+  const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
+  const [name = '', id] = path.split('/');
+  return { name: name || 'terminals', id, params: new URLSearchParams(query) };
+}
+
+/** A heading that takes the focus when its view opens (so keyboard and screen-reader users land there). */
+export const heading = (text: string) => h('h2', { tabindex: -1 }, text);
+
+/** The view's error line: the API's message, or that this service version lacks the endpoint. */
+export function showError(box: HTMLElement, err: unknown, what: string): void {
+  if (err instanceof ApiError && err.notAvailable) {
+    box.textContent = `${what} is not available: this service has no such endpoint (an older version).`;
+    box.dataset.notAvailable = 'true';
+  } else {
+    box.textContent = `${what} failed: ${err instanceof Error ? err.message : String(err)}`;
+    delete box.dataset.notAvailable;
+  }
+  box.hidden = false;
+}
+
+export function clearError(box: HTMLElement): void {
+  box.hidden = true;
+  delete box.dataset.notAvailable;
+  box.textContent = '';
+}
+
+export const errorBox = () => h('p', { class: 'error', role: 'alert', hidden: true });

@@ -1,0 +1,37 @@
+// The fleet view's route schemas (a partner's key or token): GET /Terminal/GetAll, GET /Terminal/GetById.
+import { Type } from 'typebox';
+import { errors, ignoreUnknown } from './common.js';
+
+const KeyQuery = { key: Type.Optional(Type.String({ description: 'API key or access token (or send Authorization: Bearer)' })) };
+const Data = Type.Union([Type.String(), Type.Null()]);
+
+export const TerminalHealthJson = Type.Object({
+  terminalId: Type.String(),
+  online: Type.Boolean({ description: 'Heard from (a poll or a heartbeat) within 2 × the heartbeat interval + 5 s' }),
+  ultimoContato: Type.Union([Type.String(), Type.Null()], { description: 'Last poll or heartbeat (dd/MM/yyyy HH:mm:ss.fff); null: never' }),
+  versaoAgente: Type.Union([Type.String(), Type.Null()], { description: "The client's version, as it last said" }),
+  impressora: Type.Object({
+    pronta: Type.Union([Type.Boolean(), Type.Null()], { description: 'The printer takes a job now; null: never reported' }),
+    motivos: Type.Array(Type.String(), { description: 'media-empty, cover-open, media-low, other, offline' }),
+    verificadoEm: Data,
+  }),
+  fila: Type.Object({
+    profundidade: Type.Integer({ description: "The terminal's own jobs waiting in the queue" }),
+    maisAntigaEm: Data,
+    idadeMaisAntigaSegundos: Type.Union([Type.Integer(), Type.Null()]),
+  }),
+});
+
+export const terminalsGetAllSchema = {
+  tags: ['terminals'],
+  summary: "The account's terminals with their health: online, last contact, the client's version, the printer's state, the queue",
+  querystring: Type.Object(KeyQuery, ignoreUnknown),
+  response: { 200: Type.Object({ data: Type.String(), terminais: Type.Array(TerminalHealthJson) }), ...errors(401, 403) },
+};
+
+export const terminalsGetByIdSchema = {
+  tags: ['terminals'],
+  summary: "One of the account's terminals with its health",
+  querystring: Type.Object({ ...KeyQuery, terminalId: Type.String({ minLength: 1, maxLength: 200 }) }, ignoreUnknown),
+  response: { 200: Type.Object({ data: Type.String(), terminal: TerminalHealthJson }), ...errors(400, 401, 403, 404) },
+};

@@ -1,0 +1,208 @@
+// The fleet's health in process, on the store under test: contacts (polls and heartbeats) and what
+// GET /Terminal/GetAll and GetById show of them, the offline rule and its sweep, the printer's
+// reasons, stuck jobs, and the events each writes to the outbox — once per change, whoever sweeps.
+import { afterEach, describe, expect, it } from 'vitest';
+import { newTerminalKey, sha256 } from '../../src/server/auth/secrets.js';
+import type { FleetSettings } from '../../src/server/fleet/settings.js';
+import type { WebhookMessage } from '../../src/server/store/types.js';
+import { fleetOutbox, webhookOutbox } from '../../src/server/webhooks/outbox.js';
+import { ALICE, BOB, harness, login, type Harness } from './helpers.js';
+
+const open: Harness[] = [];
+afterEach(async () => {
+  for (const h of open.splice(0)) await h.close();
+});
+
+const FLEET_EVENTS = ['terminal.offline', 'terminal.online', 'printer.status', 'job.stuck'];
+/** Heartbeats every 100 ms, offline after 2 × 100 + 100 ms of silence. */
+const FAST: Partial<FleetSettings> = { heartbeatMs: 100, offlineGraceMs: 100, sweepMs: 1_000_000 };
+
+async function service(fleet: Partial<FleetSettings> = FAST) {
+  const h = await harness({
+    fleet, jobEvents: webhookOutbox(), fleetEvents: fleetOutbox(), webhookPolicy: { allowPrivate: true, httpHosts: ['127.0.0.1'] },
+  });
+  open.push(h);
+  const key = (await login(h.app)).access_token;
+  const alice = (await h.store.accounts.findByEmail(ALICE.email))!;
+  const terminalKey = newTerminalKey();
+  await h.store.credentials.setTerminalKey(alice.id, 'CAIXA-01', sha256(terminalKey), terminalKey.slice(0, 11));
+  const hook = await h.app.inject({ method: 'POST', url: `/Webhook/Insert?key=${key}`, payload: { url: 'http://127.0.0.1:9/fleet', events: FLEET_EVENTS } });
+  expect(hook.statusCode, hook.body).toBe(200);
+  return { h, key, alice, terminalKey };
+}
+
+type Health = {
+  terminalId: string; online: boolean; ultimoContato: string | null; versaoAgente: string | null;
+  impressora: { pronta: boolean | null; motivos: string[]; verificadoEm: string | null };
+  fila: { profundidade: number; maisAntigaEm: string | null; idadeMaisAntigaSegundos: number | null };
+};
+
+const getAll = async (h: Harness, key: string) => {
+  const res = await h.app.inject({ url: `/Terminal/GetAll?key=${key}` });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { terminais: Health[] }).terminais;
+};
+const one = async (h: Harness, key: string, id = 'CAIXA-01') => (await getAll(h, key)).find((t) => t.terminalId === id)!;
+
+const signal = (h: Harness, terminalKey: string, motivos: string[] = [], pronta = motivos.length === 0) => h.app.inject({
+  method: 'POST', url: '/TerminalImpressao/Sinal', headers: { authorization: `Bearer ${terminalKey}` },
+  payload: { impressora: { pronta, motivos }, versaoAgente: '1.2.3' },
+});
+
+/** The outbox's fleet messages of an account, oldest first. */
+const events = async (h: Harness, accountId: string): Promise<Array<{ type: string; data: Record<string, unknown> }>> =>
+  (await h.store.webhooks.listMessages(accountId, { limit: 100 })).reverse().filter((m: WebhookMessage) => FLEET_EVENTS.includes(m.eventType))
+    .map((m) => JSON.parse(m.body) as { type: string; data: Record<string, unknown> });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Each test builds its own database (migrations, two scrypt hashes, a login): seconds on PostgreSQL under load. */
+const EACH = { timeout: 20_000 };
+
+describe('the fleet view', EACH, () => {
+  it('lists the account\'s terminals, never seen until their client says something', async () => {
+    const { h, key } = await service();
+    const all = await getAll(h, key);
+    expect(all.map((t) => t.terminalId)).toEqual(['ANDROID', 'CAIXA-01', 'CAIXA-OFF']);
+    expect(all[1]).toEqual({
+      terminalId: 'CAIXA-01', online: false, ultimoContato: null, versaoAgente: null,
+      impressora: { pronta: null, motivos: [], verificadoEm: null }, fila: { profundidade: 0, maisAntigaEm: null, idadeMaisAntigaSegundos: null },
+    });
+  });
+
+  it('shows a heartbeat: online, last contact, version, the printer, and the queue with its oldest job', async () => {
+    const { h, key, terminalKey } = await service({ ...FAST, heartbeatMs: 60_000 });
+    for (const n of [1, 2]) {
+      const res = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload: { conteudo: `pedido ${n}`, terminalId: 'CAIXA-01' } });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const res = await signal(h, terminalKey, ['media-low'], true);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ intervaloSegundos: 60 });
+    const t = await one(h, key);
+    expect(t).toMatchObject({ online: true, versaoAgente: '1.2.3', impressora: { pronta: true, motivos: ['media-low'] }, fila: { profundidade: 2 } });
+    expect(t.ultimoContato).toMatch(/^\d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d\.\d{3}$/);
+    expect(t.impressora.verificadoEm).toMatch(/^\d\d\/\d\d\/\d{4} /);
+    expect(t.fila.maisAntigaEm).toMatch(/^\d\d\/\d\d\/\d{4} /);
+    expect(t.fila.idadeMaisAntigaSegundos).toBeGreaterThanOrEqual(0);
+    const byId = await h.app.inject({ url: `/Terminal/GetById?terminalId=CAIXA-01&key=${key}` });
+    expect(byId.statusCode).toBe(200);
+    expect(byId.json().terminal).toEqual(t);
+  });
+
+  it('a poll says as much as a heartbeat; a poll without a body is a contact all the same', async () => {
+    const { h, key, terminalKey } = await service({ ...FAST, heartbeatMs: 60_000 });
+    const bare = await h.app.inject({ method: 'POST', url: '/TerminalImpressao/ObterProxima?espera=0', headers: { authorization: `Bearer ${terminalKey}` } });
+    expect(bare.statusCode, bare.body).toBe(200);
+    expect(await one(h, key)).toMatchObject({ online: true, versaoAgente: null, impressora: { pronta: null } });
+    const poll = await h.app.inject({
+      method: 'POST', url: '/TerminalImpressao/ObterProxima?espera=0', headers: { authorization: `Bearer ${terminalKey}` },
+      payload: { impressora: { pronta: false, motivos: ['cover-open'] }, versaoAgente: '2.0.0' },
+    });
+    expect(poll.statusCode, poll.body).toBe(200);
+    expect(await one(h, key)).toMatchObject({ online: true, versaoAgente: '2.0.0', impressora: { pronta: false, motivos: ['cover-open'] } });
+  });
+
+  it('refuses a malformed heartbeat with a problem body, and a partner key on it', async () => {
+    const { h, key, terminalKey } = await service();
+    const bad = await h.app.inject({ method: 'POST', url: '/TerminalImpressao/Sinal', headers: { authorization: `Bearer ${terminalKey}` }, payload: { impressora: { pronta: 'sim', motivos: [] }, versaoAgente: '1' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'invalid-request' });
+    const partner = await h.app.inject({ method: 'POST', url: `/TerminalImpressao/Sinal?key=${key}`, payload: { impressora: { pronta: true, motivos: [] }, versaoAgente: '1' } });
+    expect(partner.statusCode).toBe(403);
+    const asTerminal = await h.app.inject({ url: '/Terminal/GetAll', headers: { authorization: `Bearer ${terminalKey}` } });
+    expect(asTerminal.statusCode).toBe(403);
+  });
+
+  it("never shows one account's terminals to another", async () => {
+    const { h, terminalKey } = await service();
+    await signal(h, terminalKey);
+    const bob = (await login(h.app, BOB)).access_token;
+    expect((await getAll(h, bob)).map((t) => t.terminalId)).toEqual(['BOB-01']);
+    const other = await h.app.inject({ url: `/Terminal/GetById?terminalId=CAIXA-01&key=${bob}` });
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toMatchObject({ code: 'terminal-not-found' });
+  });
+});
+
+describe('the fleet events', EACH, () => {
+  it('terminal.offline once after 2 × the heartbeat + the grace of silence, whoever sweeps; terminal.online when it is back', async () => {
+    const { h, key, alice, terminalKey } = await service();
+    await signal(h, terminalKey);
+    expect((await events(h, alice.id)).map((e) => e.type)).toEqual(['terminal.online']);
+    await expect.poll(async () => (await one(h, key)).online, { timeout: 5000 }).toBe(false);
+    // Two sweeps at once (two instances): one flips, one event.
+    const flipped = await Promise.all([h.app.fleet.sweepOffline(), h.app.fleet.sweepOffline()]);
+    expect(flipped.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(await h.app.fleet.sweepOffline()).toBe(0);
+    const offline = (await events(h, alice.id)).filter((e) => e.type === 'terminal.offline');
+    expect(offline).toHaveLength(1);
+    expect(offline[0]!.data).toMatchObject({ terminalId: 'CAIXA-01', online: false });
+    expect(typeof offline[0]!.data.ultimoContato).toBe('string');
+    await signal(h, terminalKey);
+    await signal(h, terminalKey);
+    expect((await events(h, alice.id)).map((e) => e.type)).toEqual(['terminal.online', 'terminal.offline', 'terminal.online']);
+  });
+
+  it("printer.status when the printer's set of reasons changes, and only then", async () => {
+    const { h, alice, terminalKey } = await service({ ...FAST, heartbeatMs: 60_000 });
+    await signal(h, terminalKey);
+    await signal(h, terminalKey, ['media-empty']);
+    await signal(h, terminalKey, ['media-empty']);
+    await signal(h, terminalKey, ['media-empty', 'cover-open']);
+    await signal(h, terminalKey);
+    const printer = (await events(h, alice.id)).filter((e) => e.type === 'printer.status').map((e) => e.data);
+    expect(printer.map((d) => [d.pronta, d.motivos, d.motivosAntes])).toEqual([
+      [false, ['media-empty'], []],
+      [false, ['media-empty', 'cover-open'], ['media-empty']],
+      [true, [], ['media-empty', 'cover-open']],
+    ]);
+    expect(printer[0]).toMatchObject({ terminalId: 'CAIXA-01' });
+  });
+
+  it("job.stuck once for a job queued longer than the account's threshold, and once more when, leased, it makes no progress", async () => {
+    const { h, key, alice, terminalKey } = await service({ ...FAST, heartbeatMs: 60_000 });
+    expect(await h.store.accounts.setStuckAfter(alice.id, 50)).toBe(true);
+    const res = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload: { conteudo: 'preso', terminalId: 'CAIXA-01', referencia: 'pedido-9' } });
+    const id = (res.json() as { intencaoImpressao: { id: number } }).intencaoImpressao.id;
+    await sleep(100);
+    const swept = await Promise.all([h.app.fleet.sweepStuck(), h.app.fleet.sweepStuck()]);
+    expect(swept.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(await h.app.fleet.sweepStuck()).toBe(0);
+    const stuck = (await events(h, alice.id)).filter((e) => e.type === 'job.stuck');
+    expect(stuck).toHaveLength(1);
+    expect(stuck[0]!.data).toMatchObject({ intencaoImpressaoId: id, referencia: 'pedido-9', terminalId: 'CAIXA-01', estado: 'queued', motivo: 'queued', limiteSegundos: 0.05 });
+    const message = (await h.store.webhooks.listMessages(alice.id, { limit: 10 })).find((m) => m.eventType === 'job.stuck')!;
+    expect(message.intencaoImpressaoId).toBe(id);
+    expect(message.url).toContain(`intencaoImpressaoId=${id}`);
+    // Leased and then nothing: stuck again, in another state, without progress.
+    const leased = await h.app.inject({ method: 'POST', url: '/TerminalImpressao/ObterProxima?espera=0', headers: { authorization: `Bearer ${terminalKey}` } });
+    expect(leased.json().trabalho.intencaoImpressaoId).toBe(id);
+    await sleep(100);
+    expect(await h.app.fleet.sweepStuck()).toBe(1);
+    expect(await h.app.fleet.sweepStuck()).toBe(0);
+    const again = (await events(h, alice.id)).filter((e) => e.type === 'job.stuck');
+    expect(again.map((e) => [e.data.estado, e.data.motivo])).toEqual([['queued', 'queued'], ['acquired', 'no-progress']]);
+    // Another account's default (5 min) is not this one's.
+    const bob = (await h.store.accounts.findByEmail(BOB.email))!;
+    expect(await events(h, bob.id)).toEqual([]);
+  });
+
+  it('sends nothing to an endpoint that did not ask for the fleet events, and accepts them by name only', async () => {
+    const { h, key } = await service();
+    const bad = await h.app.inject({ method: 'POST', url: `/Webhook/Insert?key=${key}`, payload: { url: 'http://127.0.0.1:9/x', events: ['terminal.gone'] } });
+    expect(bad.statusCode).toBe(400);
+    const plain = await h.app.inject({ method: 'POST', url: `/Webhook/Insert?key=${key}`, payload: { url: 'http://127.0.0.1:9/plain' } });
+    expect(plain.json().webhook.events).toEqual(['completed', 'failed', 'canceled', 'expired']);
+  });
+
+  it('counts the fleet: online and offline terminals, online printers by reason', async () => {
+    const { h, alice, terminalKey } = await service({ ...FAST, heartbeatMs: 60_000 });
+    await signal(h, terminalKey, ['media-empty', 'cover-open']);
+    const counts = await h.store.terminals.fleetCounts(new Date(), 60_000);
+    // Alice's CAIXA-01 and ANDROID, Bob's BOB-01 are enabled; only CAIXA-01 was heard from.
+    expect(counts).toEqual({ online: 1, offline: 2, printersReady: 0, printersByReason: { 'media-empty': 1, 'cover-open': 1 } });
+    expect(await h.store.terminals.fleetCounts(new Date(Date.now() + 120_000), 60_000)).toMatchObject({ online: 0, offline: 3, printersByReason: {} });
+    expect(alice.id).toBeTruthy();
+  });
+});
