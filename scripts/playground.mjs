@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
+import { buildPage } from './page-build.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({ options: { out: { type: 'string' }, 'page-only': { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false } } });
@@ -26,21 +26,8 @@ function libraryFiles(dir) {
   return [...files];
 }
 
-mkdirSync(out, { recursive: true });
 // The page (playground.js) and its compile worker (worker.js): only the worker imports the library.
-await esbuild.build({
-  entryPoints: { playground: `${root}playground/main.ts`, worker: `${root}playground/worker.ts` },
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
-  minify: true,
-  // The page's only import, `bobina`, is the library beside it.
-  plugins: [{ name: 'bobina-beside', setup: (b) => b.onResolve({ filter: /^bobina$/ }, () => ({ path: './lib/index.js', external: true })) }],
-  outdir: out,
-  logLevel: 'warning',
-});
-for (const file of ['index.html', 'style.css']) copyFileSync(`${root}playground/${file}`, `${out}/${file}`);
+await buildPage({ source: `${root}playground`, out, entryPoints: { playground: `${root}playground/main.ts`, worker: `${root}playground/worker.ts` } });
 if (!pageOnly) {
   mkdirSync(`${out}/lib`, { recursive: true });
   for (const file of libraryFiles(dist)) copyFileSync(`${dist}${file}`, `${out}/lib/${file}`);

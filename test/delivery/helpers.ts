@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import { startVirtualPrinter, type VirtualPrinter, type VirtualPrinterOptions } from '../../src/delivery/index.js';
 import { ROOT } from '../support/cli.js';
 
@@ -17,8 +17,18 @@ const children = new Set<ChildProcess>();
 /** Processes this test started that are not its own children (a child's children): killed by pid. */
 const pids = new Set<number>();
 const dirs = new Set<string>();
+/** Tests of this file running now: more than one when a suite runs its tests concurrently. */
+let running = 0;
 
+beforeEach(() => {
+  running++;
+});
+
+// What the tests started is cleaned up once none of them runs: after each test when they run one
+// after another; after the last one when a suite runs them concurrently (each has its own
+// printers, terminals and agents, so what one started never stands in another's way meanwhile).
 afterEach(async () => {
+  if (--running > 0) return;
   for (const child of children) if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(child.pid, 'SIGKILL');
   children.clear();
   for (const pid of pids) {

@@ -37,11 +37,13 @@ function notices(id: number): [string, string[]][] {
 const done = (i: Intencao) => i.estado === 'completed';
 const stopped = (i: Intencao) => i.estado === 'stopped';
 
-describe('a printer slower than the lease', () => {
+// The four cases run at once (each on its own terminal, printer and agent; helpers.ts cleans up
+// after the last): most of each is waiting for a printer that reads 2 KB/s.
+describe.concurrent('a printer slower than the lease', () => {
   it('keeps the lease while bobina agent delivers: printed once, confirmed by the printer, on the first attempt', async () => {
     // 17 KB at 2 KB/s: about 8.5 s to print, almost three leases of 3 s.
     const vp = await virtualPrinter({ printer: PRINTER, state: { slow: 2000 } });
-    const t = h.terminal();
+    const t = await h.addTerminal();
     h.agent(t, vp.address);
     const job = await h.insert(t.id, NFCE);
     const printed = await h.until(job.id, done, 40_000);
@@ -55,7 +57,7 @@ describe('a printer slower than the lease', () => {
 
   it('keeps the lease while the service delivers to a terminal with a device, in process', async () => {
     const vp = await virtualPrinter({ printer: PRINTER, state: { slow: 2000 } });
-    const t = h.terminal(['--device', vp.address]);
+    const t = await h.addTerminal(['--device', vp.address]);
     const job = await h.insert(t.id, NFCE);
     const printed = await h.until(job.id, done, 40_000);
     expect(printed).toMatchObject({ confirmacao: 'printer', tentativas: 1 });
@@ -65,7 +67,7 @@ describe('a printer slower than the lease', () => {
 
   it('tells the job and its webhook that the paper ran out in the middle, and the printer prints it once when paper is back', async () => {
     const vp = await virtualPrinter({ printer: PRINTER, state: { slow: 2000 } });
-    const t = h.terminal();
+    const t = await h.addTerminal();
     // The printer holds the job and says nothing; the agent stops waiting for its word after 10 s
     // (the paper runs out long before: the printer needs 8.5 s to read the job).
     h.agent(t, vp.address, ['--confirm-timeout', '10']);
@@ -91,7 +93,7 @@ describe('a printer slower than the lease', () => {
 
   it('when the agent is killed with SIGKILL in the middle: printed once, and the restarted agent reports the printer\'s reasons', async () => {
     const vp = await virtualPrinter({ printer: PRINTER, state: { slow: 2000 } });
-    const t = h.terminal();
+    const t = await h.addTerminal();
     const first = h.agent(t, vp.address);
     const job = await h.insert(t.id, NFCE);
     await h.until(job.id, (i) => i.estado === 'printing');

@@ -15,13 +15,15 @@ beforeAll(async () => {
   await h.start();
 }, 30_000);
 
-describe('a terminal linked to another printer', () => {
+// Both suites, and the cases in each, run at once: each case has its own terminal, printer and
+// agent (helpers.ts cleans up after the last); most of each is waiting.
+describe.concurrent('a terminal linked to another printer', () => {
   it('never sends a job compiled for its old printer: it stops with printer-mismatch, later jobs print, Recompilar prints it for the new one', async () => {
-    const t = h.terminal([], 'MAKER1MP4200');
+    const t = await h.addTerminal([], 'MAKER1MP4200');
     const old = await h.insert(t.id, 'Antiga<paperCutFull>');
     expect(old.codigoImpressora).toBe('MAKER1MP4200');
     // The shop replaces its MP-4200 with a TM-T20 and links the terminal to it (its key stays).
-    h.cli('terminals', 'add', '--email', h.email, '--terminal', t.id, '--printer', 'MAKER5T20');
+    await h.cliAsync('terminals', 'add', '--email', h.email, '--terminal', t.id, '--printer', 'MAKER5T20');
     const vp = await virtualPrinter({ printer: 'MAKER5T20' });
     h.agent(t, vp.address);
     const later = await h.insert(t.id, 'Nova<paperCutFull>');
@@ -49,9 +51,9 @@ describe('a terminal linked to another printer', () => {
   }, 60_000);
 
   it('lets the partner cancel a job stopped with printer-mismatch', async () => {
-    const t = h.terminal([], 'MAKER1MP4200');
+    const t = await h.addTerminal([], 'MAKER1MP4200');
     const old = await h.insert(t.id, 'Cancelada<paperCutFull>');
-    h.cli('terminals', 'add', '--email', h.email, '--terminal', t.id, '--printer', 'MAKER5T20');
+    await h.cliAsync('terminals', 'add', '--email', h.email, '--terminal', t.id, '--printer', 'MAKER5T20');
     const vp = await virtualPrinter({ printer: 'MAKER5T20' });
     h.agent(t, vp.address);
     await h.until(old.id, (i) => i.estado === 'stopped');
@@ -61,10 +63,10 @@ describe('a terminal linked to another printer', () => {
   }, 60_000);
 });
 
-describe('waiting on a stopped printer', () => {
+describe.concurrent('waiting on a stopped printer', () => {
   it('ends when the job it waits for is canceled: the agent stops asking the printer and takes jobs again', async () => {
     const vp = await virtualPrinter({ printer: 'MAKER5T20', state: { paper: 'out' } });
-    const t = h.terminal();
+    const t = await h.addTerminal();
     const agent = h.agent(t, vp.address);
     const job = await h.insert(t.id, 'Sem papel<paperCutFull>');
     expect((await h.until(job.id, (i) => i.estado === 'stopped')).motivos).toEqual(['media-empty']);

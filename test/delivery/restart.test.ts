@@ -24,10 +24,12 @@ async function killToZombie(pid: number): Promise<void> {
   expect(() => process.kill(pid, 0)).not.toThrow();
 }
 
-describe('bobina agent restarted', () => {
+// The two suites, and the cases in each, run at once: each case has its own terminal, journal,
+// printer and processes (helpers.ts cleans up after the last); most of each is waiting.
+describe.concurrent('bobina agent restarted', () => {
   it('right after a crash, takes over the journal while the crashed agent is still a zombie, and prints', async () => {
     const vp = await virtualPrinter({ printer: 'MAKER5T20' });
-    const t = h.terminal();
+    const t = await h.addTerminal();
     const stateDir = join(h.dir, t.id);
     const crashed = await unreapedChild([CLI, 'agent', '--url', h.base, '--key', t.key, '--terminal', t.id, '--device', vp.address, '--state-dir', stateDir, '--retry-ms', '100']);
     await crashed.parent.errLine(/taking jobs/);
@@ -42,7 +44,7 @@ describe('bobina agent restarted', () => {
 
   it('while the old agent still runs, waits for it with a message instead of exiting, and takes over once it stops', async () => {
     const vp = await virtualPrinter({ printer: 'MAKER5T20' });
-    const t = h.terminal();
+    const t = await h.addTerminal();
     const stateDir = join(h.dir, t.id);
     const old = h.agent(t, vp.address, [], stateDir);
     await old.errLine(/taking jobs/);
@@ -61,14 +63,14 @@ describe('bobina agent restarted', () => {
   }, 60_000);
 });
 
-describe('direct delivery', () => {
+describe.concurrent('direct delivery', () => {
   it('takes over a journal left locked by a zombie, and delivers', async () => {
     const vp = await virtualPrinter({ printer: 'MAKER5T20' });
-    const t = h.terminal();
-    const holder = await unreapedChild([WRITER, DELIVERY_DIST, h.journalDir(t.id), 'hold']);
+    const t = await h.addTerminal();
+    const holder = await unreapedChild([WRITER, DELIVERY_DIST, await h.journalDir(t.id), 'hold']);
     await holder.parent.line(/^hold ok$/);
     await killToZombie(holder.pid);
-    h.cli('terminals', 'add', '--email', h.email, '--terminal', t.id, '--printer', 'MAKER5T20', '--device', vp.address);
+    await h.cliAsync('terminals', 'add', '--email', h.email, '--terminal', t.id, '--printer', 'MAKER5T20', '--device', vp.address);
     const job = await h.insert(t.id, 'Direto<paperCutFull>');
     await h.until(job.id, done, 30_000);
     expect(vp.jobs).toHaveLength(1);
@@ -76,10 +78,10 @@ describe('direct delivery', () => {
 
   it('waits for a journal a live process holds, saying so once, and delivers once it has gone', async () => {
     const vp = await virtualPrinter({ printer: 'MAKER5T20' });
-    const t = h.terminal();
-    const holder = child([WRITER, DELIVERY_DIST, h.journalDir(t.id), 'hold']);
+    const t = await h.addTerminal();
+    const holder = child([WRITER, DELIVERY_DIST, await h.journalDir(t.id), 'hold']);
     await holder.line(/^hold ok$/);
-    h.cli('terminals', 'add', '--email', h.email, '--terminal', t.id, '--printer', 'MAKER5T20', '--device', vp.address);
+    await h.cliAsync('terminals', 'add', '--email', h.email, '--terminal', t.id, '--printer', 'MAKER5T20', '--device', vp.address);
     const job = await h.insert(t.id, 'Espera<paperCutFull>');
     const said = () => h.log().split('\n').filter((l) => l.includes(`is in use by process ${holder.process.pid}; waiting for it`));
     await waitFor(() => said().length > 0, 15_000, `the service to say it waits for the journal; it said: ${h.log()}`);

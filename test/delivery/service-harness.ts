@@ -3,7 +3,7 @@
 // key, `bobina serve` started and killed by pid, terminals with their own keys, `bobina agent`
 // children (killed by pid after each test, helpers.ts), and the partner's calls (Insert, GetById,
 // polled until a job gets somewhere). Call serviceHarness() at the top of a test file.
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { compile } from '../../src/index.js';
@@ -57,13 +57,20 @@ export interface Harness {
   apiKey: string;
   email: string;
   cli(...args: string[]): string;
+  /** The same without blocking this process (its virtual printers keep answering meanwhile). */
+  cliAsync(...args: string[]): Promise<string>;
   start(...flags: string[]): Promise<void>;
   kill(): Promise<void>;
   /** What the running service logged (its warnings and errors: LOG_LEVEL=warn). */
   log(): string;
   /** Where direct delivery keeps a terminal's journal. */
-  journalDir(terminalId: string): string;
+  journalDir(terminalId: string): Promise<string>;
   terminal(flags?: string[], printer?: string): Terminal;
+  /**
+   * The same without blocking: for tests that run concurrently, where a blocking `bobina terminals
+   * add` would hold up the other tests' virtual printers (in this process) past their status replies.
+   */
+  addTerminal(flags?: string[], printer?: string): Promise<Terminal>;
   agent(t: Terminal, device: string, extra?: string[], stateDir?: string): Child;
   api(method: string, path: string, body?: object, key?: string): Promise<Answer>;
   insert(terminalId: string, conteudo: string, extra?: object): Promise<Intencao>;
@@ -79,6 +86,8 @@ export function serviceHarness(o: HarnessOptions): Harness {
   /** The service outlives single tests, so it is started and killed (by pid) here, not by helpers.ts. */
   let service: ChildProcess | undefined;
   let serviceLog = () => '';
+  const cliEnv = () => ({ ...process.env, ...CHILD_ENV, ...o.env });
+  const addTerminal = (id: string, flags: string[], printer: string) => ['terminals', 'add', '--email', h.email, '--terminal', id, '--printer', printer, '--print-key', ...flags];
   const h: Harness = {
     dir: '',
     base: '',
@@ -86,8 +95,14 @@ export function serviceHarness(o: HarnessOptions): Harness {
     email: 'loja@example.com',
 
     cli(...args: string[]): string {
-      const r = spawnSync(process.execPath, [CLI, ...args, ...database.flags], { encoding: 'utf8', env: { ...process.env, ...CHILD_ENV, ...o.env }, timeout: 20_000 });
+      const r = spawnSync(process.execPath, [CLI, ...args, ...database.flags], { encoding: 'utf8', env: cliEnv(), timeout: 20_000 });
       if (r.status !== 0) throw new Error(`bobina ${args.join(' ')}: ${r.status} ${r.stderr}`);
+      return r.stdout;
+    },
+
+    async cliAsync(...args: string[]): Promise<string> {
+      const r = await run(process.execPath, [CLI, ...args, ...database.flags], { env: cliEnv(), timeoutMs: 20_000 });
+      if (r.status !== 0) throw new Error(`bobina ${args.join(' ')}: ${r.status ?? r.signal} ${r.stderr}`);
       return r.stdout;
     },
 
@@ -100,8 +115,8 @@ export function serviceHarness(o: HarnessOptions): Harness {
 
     log: () => serviceLog(),
 
-    journalDir(terminalId: string): string {
-      const [account] = JSON.parse(h.cli('users', 'list', '--json')) as { id: string; email: string }[];
+    async journalDir(terminalId: string): Promise<string> {
+      const [account] = JSON.parse(await h.cliAsync('users', 'list', '--json')) as { id: string; email: string }[];
       return join(h.dir, 'direct', encodeURIComponent(account!.id), encodeURIComponent(terminalId));
     },
 
@@ -114,8 +129,12 @@ export function serviceHarness(o: HarnessOptions): Harness {
     /** A new terminal linked to the harness's printer (or `printer`), with its own key: tests never share a queue. */
     terminal(flags: string[] = [], printer = o.printer): Terminal {
       const id = `PDV-${++terminals}`;
-      const out = h.cli('terminals', 'add', '--email', h.email, '--terminal', id, '--printer', printer, '--print-key', ...flags).trim().split('\n');
-      return { id, key: out.at(-1)! };
+      return { id, key: lastLine(h.cli(...addTerminal(id, flags, printer))) };
+    },
+
+    async addTerminal(flags: string[] = [], printer = o.printer): Promise<Terminal> {
+      const id = `PDV-${++terminals}`;
+      return { id, key: lastLine(await h.cliAsync(...addTerminal(id, flags, printer))) };
     },
 
     /** `bobina agent` for a terminal, its journal in this run's dir unless given. */
@@ -172,4 +191,19 @@ export function serviceHarness(o: HarnessOptions): Harness {
   });
 
   return h;
+}
+
+const lastLine = (out: string) => out.trim().split('\n').at(-1)!;
+
+/** Runs a command without blocking; SIGKILL (by pid) after `timeoutMs`. */
+function run(command: string, args: string[], o: { env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(command, args, { env: o.env, stdio: ['ignore', 'pipe', 'pipe'], timeout: o.timeoutMs, killSignal: 'SIGKILL' });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    proc.once('error', reject);
+    proc.once('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
+  });
 }
