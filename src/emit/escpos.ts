@@ -219,7 +219,13 @@ export function emitEscPos(ops: readonly Op[], profile: Profile, out: ByteWriter
     command(s, 'init', 0, 0);
     codepage(s, 0, 0);
   }
-  for (const op of ops) (EMITTERS[op.op] as (op: Op, s: State) => void)(op, s);
+  for (const op of ops) {
+    // Text and alignment are nearly every op of a receipt: called directly, without the table's
+    // keyed lookup (megamorphic once a receipt has more than a few kinds of op), as lowerRaw does.
+    if (op.op === 'text') EMITTERS.text(op, s);
+    else if (op.op === 'align') EMITTERS.align(op, s);
+    else (EMITTERS[op.op] as (op: Op, s: State) => void)(op, s);
+  }
   const last = ops[ops.length - 1];
   if (!s.atLineStart) {
     const at = last ? last.end : 0;
