@@ -163,7 +163,10 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('terminals-title');
     await row(TERMINAL).and(page.locator('[data-online="true"]')).waitFor();
-    expect(await row(TERMINAL).locator('[data-field="printer"]').textContent()).toBe('ready');
+    // Online comes with the agent's first poll, which cannot carry the printer's state yet (the agent
+    // learns the printer's dialect from that answer); the state follows with its next heartbeat and
+    // the page's next refresh, so wait for it rather than read it once.
+    await expect.poll(() => row(TERMINAL).locator('[data-field="printer"]').textContent(), { timeout: 15_000 }).toBe('ready');
     await shot('terminals-online');
   });
 
