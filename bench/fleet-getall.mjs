@@ -16,10 +16,11 @@
 // rows are light: the bytes' length is read, never the bytes). SQLite is not ANALYZEd (the service
 // never does); PostgreSQL is, as its autovacuum would after such a load.
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stop } from './lib/processes.mjs';
+import { writeSection } from './lib/section.mjs';
 import { account, CLI, cli, serve } from './lib/service.mjs';
 import { dropStores, freshStore, PG_URL, postgresVersion } from './lib/stores.mjs';
 
@@ -216,16 +217,6 @@ async function runStore(kind) {
 
 const ms = (v) => v.toFixed(1);
 
-/** FLEET.md holds the other fleet benchmarks too: only this one's section (between its markers) is replaced. */
-function writeSection(file, text) {
-  const [start, end] = ['<!-- bench:getall -->', '<!-- /bench:getall -->'];
-  const section = `${start}\n${text}\n${end}`;
-  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const at = old.indexOf(start);
-  const to = old.indexOf(end);
-  const next = at >= 0 && to > at ? old.slice(0, at) + section + old.slice(to + end.length) : `${old}${old && !old.endsWith('\n\n') ? '\n' : ''}${section}\n`;
-  writeFileSync(file, next);
-}
 try {
   const kinds = only ? [only] : ['sqlite', 'postgres'];
   let pgVersion = '';
@@ -257,7 +248,7 @@ try {
   }
   const out = lines.join('\n');
   process.stdout.write(`${out}\n`);
-  if (!process.env.BENCH_NO_WRITE) writeSection(new URL('./FLEET.md', import.meta.url), out);
+  if (!process.env.BENCH_NO_WRITE) writeSection(new URL('./FLEET.md', import.meta.url), 'getall', out);
 } finally {
   await dropStores().catch((err) => console.error(`could not drop the bench schemas: ${err.message}`));
   rmSync(dir, { recursive: true, force: true });

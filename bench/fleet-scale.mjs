@@ -16,12 +16,13 @@
 //   npm run bench:fleet
 //   BENCH_FLEETS=1000,5000 npm run bench:fleet -- --only sqlite
 import { fork } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { freePort, stop } from './lib/processes.mjs';
+import { writeSection } from './lib/section.mjs';
 import { account, CLI, serve } from './lib/service.mjs';
 import { dropStores, freshStore, PG_URL, postgresVersion } from './lib/stores.mjs';
 import { newTerminalKey, sha256 } from '../src/server/auth/secrets.ts';
@@ -310,16 +311,6 @@ async function runStore(kind) {
 const ms = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-');
 const ld = (l) => `${l[0].toFixed(1)} → ${l[1].toFixed(1)}`;
 
-/** FLEET.md holds the other fleet benchmarks too: only this store's section (between its markers) is replaced. */
-function writeSection(file, kind, text) {
-  const [start, end] = [`<!-- bench:fleet-${kind} -->`, `<!-- /bench:fleet-${kind} -->`];
-  const section = `${start}\n${text}\n${end}`;
-  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const at = old.indexOf(start);
-  const to = old.indexOf(end);
-  const next = at >= 0 && to > at ? old.slice(0, at) + section + old.slice(to + end.length) : `${old}${old && !old.endsWith('\n\n') ? '\n' : ''}${section}\n`;
-  writeFileSync(file, next);
-}
 
 try {
   const kinds = only ? [only] : ['sqlite', 'postgres'];
@@ -357,7 +348,7 @@ try {
     lines.push('');
     const text = lines.join('\n');
     process.stdout.write(`${text}\n`);
-    if (!process.env.BENCH_NO_WRITE) writeSection(new URL('./FLEET.md', import.meta.url), r.kind, text);
+    if (!process.env.BENCH_NO_WRITE) writeSection(new URL('./FLEET.md', import.meta.url), `fleet-${r.kind}`, text);
   }
 } finally {
   await dropStores().catch((err) => console.error(`could not drop the bench schemas: ${err.message}`));
