@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { listProfiles, profileSources, type Profile } from '../src/index.js';
+import { listProfiles, profileSelftest, profileSources, type Profile } from '../src/index.js';
 import { SYMBOLOGIES, SYMBOLOGY_NAMES } from '../src/lower/barcode/symbol.js';
 
 type Row = { what: string; bytes: string; source: string | undefined; checks: string };
@@ -162,8 +162,8 @@ function model(p: Profile): string {
   }
   lines.push('| what | bytes | confidence — source | the self-test page checks |', '|---|---|---|---|');
   for (const r of rows(p)) lines.push(`| ${r.what} | ${cell(r.bytes)} | ${cell(r.source ?? '—')} | ${r.checks} |`);
-  const alternatives = p.selftest?.alternatives ?? [];
-  const columns = p.selftest?.columns ?? [];
+  const alternatives = profileSelftest(p).alternatives ?? [];
+  const columns = profileSelftest(p).columns ?? [];
   if (alternatives.length || columns.length || p.caps.has('qr.native')) {
     lines.push('', 'The self-test page also prints, labelled:', '');
     if (p.caps.has('qr.native')) lines.push('- a raster QR code beside the native one: `set {"qr":{"command":"raster"}}`');

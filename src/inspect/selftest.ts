@@ -1,9 +1,10 @@
 // The self-test page: what a user prints once to check a real printer against its profile —
 // model and sources, the CP850 letters, column rulers, alignments, text styles and sizes, the QR
-// code and, where the
-// sources could not settle a choice, each alternative labelled with the override that selects
-// it (profile data: `selftest`), then both cuts. One conteudo, parsed once: every span and
+// code, the barcodes and an image and, where the sources could not settle a choice, each
+// alternative labelled with the override that selects it (profile data: `selftest`, a built-in's
+// in profiles/builtin/selftest/), then both cuts. One conteudo, parsed once: every span and
 // diagnostic is the page's own; parts printed with an alternative are lowered and emitted with it.
+import { profileSelftest, type SelfTestData } from '../profiles/selftests.js';
 import { profileSources } from '../profiles/sources.js';
 import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from '../diagnostics.js';
 import { emit } from '../emit/index.js';
@@ -52,6 +53,10 @@ interface Part {
   lines: string[];
   profile?: Profile;
 }
+
+type Alternative = NonNullable<SelfTestData['alternatives']>[number];
+/** The alternatives of one part of the page (a QR code by default). */
+type Alternatives = (part: NonNullable<Alternative['part']>) => Alternative[];
 
 function describeProfile(p: Profile): string[] {
   const lines = [`template ${p.id} ${p.code}`, `output ${p.output}, code page ${p.codepage.encoding.toUpperCase()} ${p.codepage.select ?? '(stored setting)'}`];
@@ -123,9 +128,9 @@ function styleParts(p: Profile): Part[] {
 }
 
 /** Every symbology as the profile prints it (native or raster), then each barcode alternative. */
-function barcodeParts(p: Profile): Part[] {
+function barcodeParts(p: Profile, alternativesOf: Alternatives): Part[] {
   const codes = SYMBOLOGIES.map((s) => [`<textAlignLeft>${SYMBOLOGY_NAMES[s]}: ${p.barcode?.types[s] != null ? `native, type ${p.barcode.types[s]}` : 'raster image'}`, `<textAlignCenter><barcode type="${s}">${BARCODE_SAMPLES[s]}</barcode>`]).flat();
-  const alternatives = (p.selftest?.alternatives ?? []).filter((a) => a.part === 'barcode');
+  const alternatives = alternativesOf('barcode');
   return [
     { lines: [`<textAlignLeft>${'-'.repeat(p.columns.normal)}`, 'BARCODES: each must scan to the text under it.', ...codes] },
     ...alternatives.map(({ label, set }) => ({
@@ -144,7 +149,7 @@ function barcodeParts(p: Profile): Part[] {
 }
 
 /** The QR codes: the profile's own, raster too where that is native, then each alternative. */
-function qrParts(p: Profile): Part[] {
+function qrParts(p: Profile, alternativesOf: Alternatives): Part[] {
   if (p.qr.command === 'text') return [];
   const native = p.caps.has('qr.native');
   const own: Part = {
@@ -152,7 +157,7 @@ function qrParts(p: Profile): Part[] {
   };
   const alternatives = [
     ...(native ? [{ label: 'raster image, same payload', set: { qr: { command: 'raster' } } }] : []),
-    ...(p.selftest?.alternatives ?? []).filter((a) => a.part !== 'barcode'),
+    ...alternativesOf('qr'),
   ];
   const parts = alternatives.map(({ label, set }) => ({
     lines: [`<textAlignLeft>ALTERNATIVE ${label}`, `set ${JSON.stringify(set)}`, `<textAlignCenter><qrcode>${PAYLOAD}</qrcode>`],
@@ -166,7 +171,9 @@ function qrParts(p: Profile): Part[] {
 
 function pageParts(p: Profile): Part[] {
   const rule = '-'.repeat(p.columns.normal);
-  const alternativeColumns = (p.selftest?.columns ?? []).flatMap((c) => columnRulers(`ALTERNATIVE ${c.label}:`, c.normal, c.condensed));
+  const extra = profileSelftest(p);
+  const alternativesOf: Alternatives = (part) => (extra.alternatives ?? []).filter((a) => (a.part ?? 'qr') === part);
+  const alternativeColumns = (extra.columns ?? []).flatMap((c) => columnRulers(`ALTERNATIVE ${c.label}:`, c.normal, c.condensed));
   return [
     {
       lines: [
@@ -191,8 +198,8 @@ function pageParts(p: Profile): Part[] {
       ],
     },
     ...(p.output === 'escpos' ? styleParts(p) : []),
-    ...qrParts(p),
-    ...(p.image ? barcodeParts(p) : []),
+    ...qrParts(p, alternativesOf),
+    ...(p.image ? barcodeParts(p, alternativesOf) : []),
     {
       lines: [`<textAlignLeft>${rule}`, 'Partial cut below, then a full cut.', '<paperCutPartial>After the partial cut.', '<paperCutFull>'],
     },

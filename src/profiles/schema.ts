@@ -187,6 +187,8 @@ export const ProfileSchema = Type.Object({
   /**
    * What the self-test page prints besides the profile's own choices, where the sources could not
    * settle one: each alternative is labelled on the page with the override (`set`) that selects it.
+   * A built-in's are kept apart (builtin/selftest/, read by profileSelftest()), so a profile object
+   * gives only its own.
    */
   selftest: Type.Optional(
     Type.Object({

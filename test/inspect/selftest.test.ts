@@ -3,7 +3,7 @@
 // alternative the profile lists, labelled, then a partial and a full cut; its spans and
 // diagnostics are its own.
 import { describe, expect, it } from 'vitest';
-import { disassemble, listProfiles, loadProfile, renderPng, selfTest, type ProfileInput } from '../../src/index.js';
+import { disassemble, listProfiles, loadProfile, profileSelftest, renderPng, selfTest, type ProfileInput } from '../../src/index.js';
 import { ruler } from '../../src/inspect/index.js';
 import { BARCODE_SAMPLES, testImage } from '../../src/inspect/selftest.js';
 import { ENCODERS, SYMBOLOGIES } from '../../src/lower/barcode/index.js';
@@ -38,7 +38,7 @@ describe.each(listProfiles().map((p) => p.code))('the self-test page for %s', (c
     expect(text).toContain(profile.printer);
     expect(text).toContain('ç ã õ á é í ó ú â ê ô à ü');
     expect(text).toContain('Ç Ã Õ Á É Í Ó Ú Â Ê Ô À Ü');
-    for (const c of [profile.columns, ...(profile.selftest?.columns ?? [])]) {
+    for (const c of [profile.columns, ...(profileSelftest(profile).columns ?? [])]) {
       expect(text).toContain(ruler(c.normal));
       expect(text).toContain(ruler(c.condensed));
     }
@@ -70,7 +70,7 @@ describe.each(escpos)('the self-test page for the ESC/POS printer %s', (code) =>
 
   it('prints its own QR code, a raster one beside a native one, and one per listed alternative, each labelled', () => {
     const { profile, page, listing, text } = build(code);
-    const alternatives = (profile.selftest?.alternatives ?? []).filter((a) => a.part !== 'barcode');
+    const alternatives = (profileSelftest(profile).alternatives ?? []).filter((a) => (a.part ?? 'qr') === 'qr');
     const natives = listing.filter((i) => i.effect?.type === 'qr-store' || i.effect?.type === 'qr');
     // The raster images of QR codes (barcodes and the test image are raster images too).
     const qrTags = [...new Set(page.records.filter((r) => page.conteudo.startsWith('<qrcode', r.start)).map((r) => r.start))];
@@ -89,7 +89,7 @@ describe.each(escpos)('the self-test page for the ESC/POS printer %s', (code) =>
 describe.each(listProfiles().filter((p) => p.output === 'escpos').map((p) => p.code))('the barcodes and image of the self-test page for %s', { timeout: 120_000 }, (code) => {
   it('prints every symbology, and each barcode alternative, and each scans to its sample', () => {
     const { profile, page, text } = build(code);
-    const alternatives = (profile.selftest?.alternatives ?? []).filter((a) => a.part === 'barcode');
+    const alternatives = (profileSelftest(profile).alternatives ?? []).filter((a) => a.part === 'barcode');
     for (const { label, set } of alternatives) expect(text).toContain(`ALTERNATIVE ${label}\nset ${JSON.stringify(set)}\n`);
     if (!haveZbar) return;
     const read = zbarDecode(renderPng(page.bytes, { printer: profile }));
