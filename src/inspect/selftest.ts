@@ -1,9 +1,10 @@
 // The self-test page: what a user prints once to check a real printer against its profile —
 // model and sources, the CP850 letters, column rulers, alignments, text styles and sizes, the QR
-// code, the barcodes and an image and, where the sources could not settle a choice, each
-// alternative labelled with the override that selects it (profile data: `selftest`, a built-in's
-// in profiles/builtin/selftest/), then both cuts. One conteudo, parsed once: every span and
-// diagnostic is the page's own; parts printed with an alternative are lowered and emitted with it.
+// code, the barcodes and an image and, where the sources could not settle a choice (a QR command,
+// band ends, a barcode type, a size command), each alternative labelled with the override that
+// selects it (profile data: `selftest`, a built-in's in profiles/builtin/selftest/), then both
+// cuts. One conteudo, parsed once: every span and diagnostic is the page's own; parts printed with
+// an alternative are lowered and emitted with it.
 import { profileSelftest, type SelfTestData } from '../profiles/selftests.js';
 import { profileSources } from '../profiles/sources.js';
 import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from '../diagnostics.js';
@@ -100,7 +101,7 @@ export function testImage(): Bitmap {
  * must look like; a style the printer lacks is named, not printed (no warning on the page). Bold
  * across a condensed on/off checks that a command resetting the styles is followed by them again.
  */
-function styleParts(p: Profile): Part[] {
+function styleParts(p: Profile, alternativesOf: Alternatives): Part[] {
   const line = (cap: 'bold' | 'underline' | 'invert', tag: string, text: string) =>
     p.caps.has(cap) ? `<text${tag}On>${text}<text${tag}Off> normal` : `${cap}: none in this profile (the tags are dropped)`;
   const max = p.sizeMax ?? { width: 8, height: 8 };
@@ -111,6 +112,7 @@ function styleParts(p: Profile): Part[] {
     }
   }
   const condensed = p.caps.has('condensed') && p.caps.has('bold') ? ['<textBoldOn><textCondensedOn>bold condensed<textCondensedOff> bold again<textBoldOff> normal'] : [];
+  const alternatives = alternativesOf('size');
   return [
     {
       lines: [
@@ -124,8 +126,22 @@ function styleParts(p: Profile): Part[] {
         ...(p.caps.has('size') ? ['columns wide and lines tall as it says.', ...sizes] : []),
       ],
     },
+    ...alternatives.map(({ label, set }) => ({ lines: [`<textAlignLeft>ALTERNATIVE ${label}`, `set ${JSON.stringify(set)}`, ...WIDTH_LINES], profile: withOverride(p, set as ProfileInput) })),
   ];
 }
+
+/**
+ * A size alternative's lines: double width switched off in the middle of a line (do its on and off
+ * bytes work?), then left on across a line end, the next line sending nothing before its text (is a
+ * one-line width, such as ESC SO, ended by the line end?). Each line says what it must look like.
+ */
+const WIDTH_LINES = [
+  'Each 2x double width, the other words normal.',
+  'The last line wide if 2x outlasts its line.',
+  '<textSize width="2">2x<textSize> normal <textSize width="2">2x<textSize> normal',
+  '<textSize width="2">2x to the line end',
+  'last line, sent nothing<textSize>',
+];
 
 /** Every symbology as the profile prints it (native or raster), then each barcode alternative. */
 function barcodeParts(p: Profile, alternativesOf: Alternatives): Part[] {
@@ -197,7 +213,7 @@ function pageParts(p: Profile): Part[] {
         `<textAlignLeft>${rule}`,
       ],
     },
-    ...(p.output === 'escpos' ? styleParts(p) : []),
+    ...(p.output === 'escpos' ? styleParts(p, alternativesOf) : []),
     ...qrParts(p, alternativesOf),
     ...(p.image ? barcodeParts(p, alternativesOf) : []),
     {

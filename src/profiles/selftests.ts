@@ -20,7 +20,7 @@ const TEMPLATE_SELFTESTS: readonly (SelfTestData | undefined)[] = [undefined, mp
  * (by its id, as its sources are) with the `selftest` it gives laid over it, key by key.
  *
  * @example
- * profileSelftest('MAKER3DR800').alternatives?.map((a) => a.label[0]); // ['A', 'B', 'C']
+ * profileSelftest('MAKER3DR800').alternatives?.map((a) => a.label[0]); // ['A', 'B', 'C', 'D']
  */
 export function profileSelftest(printer: PrinterRef): SelfTestData {
   const profile: Profile = loadProfile(printer);

@@ -4,6 +4,8 @@
 // diagnostics are its own.
 import { describe, expect, it } from 'vitest';
 import { disassemble, listProfiles, loadProfile, profileSelftest, renderPng, selfTest, type ProfileInput } from '../../src/index.js';
+import { withOverride } from '../../src/profiles/index.js';
+import { expandTemplate } from '../../src/profiles/bytes.js';
 import { ruler } from '../../src/inspect/index.js';
 import { BARCODE_SAMPLES, testImage } from '../../src/inspect/selftest.js';
 import { ENCODERS, SYMBOLOGIES } from '../../src/lower/barcode/index.js';
@@ -131,5 +133,33 @@ describe.each(listProfiles().filter((p) => p.output === 'escpos').map((p) => p.c
     const sizes = new Set(effects.flatMap((e) => (e.type === 'size' && e.width !== undefined ? [e.width] : [])));
     expect([...sizes].sort()).toEqual(Array.from({ length: max }, (_, i) => i + 1));
     for (let w = 1; w <= max; w++) expect(text).toContain(`${w}x${w}`);
+  });
+
+  it('prints each size alternative labelled, with the bytes its override gives for double width and back', () => {
+    const { profile, page, listing, text } = build(code);
+    const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
+    for (const { label, set } of (profileSelftest(profile).alternatives ?? []).filter((a) => a.part === 'size')) {
+      expect(text).toContain(`ALTERNATIVE ${label}\nset ${JSON.stringify(set)}\n`);
+      const size = withOverride(profile, set as ProfileInput).bytes.size!;
+      // 2x then normal twice on one line, 2x left on over a line end, then normal.
+      expect(hexOf(page.bytes).split(hexOf(expandTemplate(size, 0, 2, 1))).length - 1).toBeGreaterThanOrEqual(3);
+      expect(hexOf(page.bytes).split(hexOf(expandTemplate(size, 0, 1, 1))).length - 1).toBeGreaterThanOrEqual(3);
+      const start = page.conteudo.indexOf(`ALTERNATIVE ${label}`);
+      const widths = listing.filter((i) => i.effect?.type === 'size' && i.effect.width !== undefined && page.records.some((r) => r.start > start && r.offset <= i.offset && i.offset < r.offset + r.length && r.op === 'size'));
+      expect(widths.length).toBeGreaterThanOrEqual(6);
+    }
+  });
+});
+
+describe('the DR800 self-test page', () => {
+  it('prints alternative D, double width by ESC SO 1B 0E 00 ended by DC4, as Vip.Printer sends them', () => {
+    const { page, listing, text } = build('MAKER3DR800');
+    expect(text).toContain('ALTERNATIVE D: double width by ESC SO 1B 0E 00, ended by DC4 14\n');
+    const oneLine = listing.filter((i) => i.effect?.type === 'size' && i.effect.oneLine);
+    const sent = oneLine.map((i) => `${i.mnemonic} ${Buffer.from(page.bytes.subarray(i.offset, i.offset + i.length)).toString('hex')}`);
+    expect(sent).toEqual(['ESC 0x0E 1b0e00', 'DC4 14', 'ESC 0x0E 1b0e00', 'DC4 14', 'ESC 0x0E 1b0e00', 'DC4 14']);
+    // The line after "2x to the line end" sends nothing before its text: only the printer can say whether it is wide.
+    const last = listing.findIndex((i) => i.effect?.type === 'text' && i.effect.text === 'last line, sent nothing');
+    expect(listing[last - 1]!.effect).toEqual({ type: 'text', text: '2x to the line end\n' });
   });
 });

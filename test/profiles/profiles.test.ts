@@ -164,7 +164,7 @@ describe('profileSources', () => {
 
 describe('profileSelftest', () => {
   it('gives a template its self-test alternatives, and a profile object the template’s under its own', () => {
-    expect(profileSelftest('MAKER3DR800').alternatives!.map((a) => a.label.slice(0, 2))).toEqual(['A:', 'B:', 'C:']);
+    expect(profileSelftest('MAKER3DR800').alternatives!.map((a) => a.label.slice(0, 2))).toEqual(['A:', 'B:', 'C:', 'D:']);
     expect(profileSelftest(0)).toEqual({});
     const columns = [{ label: 'ours', normal: 42, condensed: 56 }];
     const mine = profileSelftest({ extends: 'MAKER3DR800', selftest: { columns } });
