@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { listProfiles, profileSources, type Profile } from '../src/index.js';
+import { listProfiles, profileSelftest, profileSources, type Profile } from '../src/index.js';
 import { SYMBOLOGIES, SYMBOLOGY_NAMES } from '../src/lower/barcode/symbol.js';
 
 type Row = { what: string; bytes: string; source: string | undefined; checks: string };
@@ -162,8 +162,8 @@ function model(p: Profile): string {
   }
   lines.push('| what | bytes | confidence — source | the self-test page checks |', '|---|---|---|---|');
   for (const r of rows(p)) lines.push(`| ${r.what} | ${cell(r.bytes)} | ${cell(r.source ?? '—')} | ${r.checks} |`);
-  const alternatives = p.selftest?.alternatives ?? [];
-  const columns = p.selftest?.columns ?? [];
+  const alternatives = profileSelftest(p).alternatives ?? [];
+  const columns = profileSelftest(p).columns ?? [];
   if (alternatives.length || columns.length || p.caps.has('qr.native')) {
     lines.push('', 'The self-test page also prints, labelled:', '');
     if (p.caps.has('qr.native')) lines.push('- a raster QR code beside the native one: `set {"qr":{"command":"raster"}}`');
@@ -194,6 +194,7 @@ its README's table of printers tested (leandrovip/Vip.Printer); OpenAC.Net.EscPo
 \`Interpreter/Daruma/*\` (OpenAC-Net/OpenAC.Net.EscPos); escpos-printer-db
 \`data/profile/TM-T20II.yml\` and issue #34; the Bematech MP-4200 TH Programmer's Manual rev 1.0
 (per-page copy); Epson's TM-T20 ESC/POS Quick Reference and TM-T88III / TM-U210 specifications;
+the ESC/P command summaries of Epson's SQ-850/2550 and DFX-5000 manuals (\`ESC SO\`, \`DC4\`);
 escpos-coffee-samples issue #3 and Gerene.DFe.EscPos issue #8.
 Not found anywhere: a command manual for the CIS PR 3000, the Tanca TP-450 and the Elgin i9;
 the MP-4200 manual's pages for \`GS V\`, \`ESC d\` and \`GS k\` in ESC/POS mode; the unit of
@@ -212,6 +213,7 @@ copies).
 | i9 condensed | dropped (the spec's table) | pyescpos \`ESC M 1\`, ACBr and Vip.Printer \`ESC ! 1\`: probably supported, override to enable | — |
 | T20, TP-450 native QR | raster (the spec's table) | the TM-T20 quick reference lists \`GS ( k\`; node-thermal-printer's Tanca type sends it | native \`GS ( k\` |
 | DR800 CODE128 | raster image | Daruma's \`ESC b 5\` takes the data as text and the printer picks the code sets (ACBr, Vip.Printer): an access key might come out in set B, twice the paper's width | C: native \`ESC b 5\` |
+| DR800 double width | \`ESC W 1\` / \`ESC W 0\` (lasting) | ACBr and OpenAC send \`ESC W n\`; Vip.Printer (tested on the DR800) and node-thermal-printer send \`ESC SO\` \`1B 0E 00\`, Vip ending it with \`DC4\`; \`ESC SO\` lasts one line on ESC/P (Epson SQ-850, DFX-5000 manuals) and ESC/Bema printers (MP-4200 TH manual p.25); no Daruma manual found | D: \`ESC SO\` … \`DC4\` (\`w[14\\|1B0E00]\`: the bytes for width 1 \\| 2), and a line after it that sends nothing: wide only if \`ESC SO\` outlasts the line |
 | MP-4200 CODE128 | Epson's \`GS k 73\` with \`{A {B {C\` | Vip.Printer sends \`{C\` in ESC/POS mode on the MP-4200; in ESC/Bema the printer picks the sets (MP-4000 manual p.53) | C: CODE128 as a raster image |
 | barcodes outside a command's ranges | raster image | a module, height or text position the command does not take (Epson \`GS w\` 2–6; Daruma width 2–5, height 50–200, text below only), or bars wider than the paper | — |
 | \`sources\` entries | every entry says what its source really sends | mp4200 condensed and cuts, dr800 image, tp450 cuts and drawer were wrong | — |

@@ -47,6 +47,7 @@ export {
 } from './profiles/index.js';
 export { receipt, ReceiptBuilder, type CellSpec, type BarcodeOptions, type QrCodeOptions, type ImageOptions } from './builder/receipt.js';
 export { profileSources, type Sources } from './profiles/sources.js';
+export { profileSelftest, type SelfTestData } from './profiles/selftests.js';
 export { DEFAULT_LIMITS, type CompileLimits } from './limits.js';
 export { DIAGNOSTIC_CODES, hasErrors, type Diagnostic, type DiagnosticCode, type Severity, type Span, type Position } from './diagnostics.js';
 export { mnemonic, type EmitRecord, type RecordOp } from './emit/index.js';

@@ -1,6 +1,6 @@
 // The ESC/POS command table, keyed by prefix bytes: Epson ESC/POS as the TM-T20 family speaks it,
 // plus vendor commands that collide with nothing in Epson's set (Bematech GS k Q and GS F9, Daruma
-// ESC 0x81). Per-printer differences (Daruma's ESC j, ESC m, bare ESC p…) come from profile data in
+// ESC 0x81, the one-line double width ESC SO / DC4). Per-printer differences (Daruma's ESC j, ESC m, bare ESC p…) come from profile data in
 // dialect.ts, never from branches here.
 import type { Align } from '../lower/ir.js';
 import { args, block16, columnsToBitmap, none, untilNul, type Decoded, type Decoder } from './decoders.js';
@@ -213,6 +213,18 @@ const printMode = (v: number[]): Effect => ({
   on: bit0(v),
   mode: { bold: (v[0]! & 0x08) !== 0, underline: (v[0]! & 0x80) !== 0, width: v[0]! & 0x20 ? 2 : 1, height: v[0]! & 0x10 ? 2 : 1 },
 });
+/**
+ * ESC SO: double width until the line ends or DC4 ends it (Epson ESC/P: SQ-850/2550 and DFX-5000
+ * command summaries, "Select double-width mode (one line)"; ESC/Bema's SO, MP-4200 TH manual
+ * p.25). Daruma's drivers send a NUL after it (Vip.Printer EscDarumaCommands/FontWidth.cs,
+ * node-thermal-printer daruma-config.js): read as part of the command, whether or not the printer
+ * takes it as a parameter.
+ */
+const oneLineWide: Decoder = (b, at) => {
+  const effect: Effect = { type: 'size', width: 2, oneLine: true };
+  return b[at] === 0 ? { end: at + 1, args: { nul: 0 }, effect } : { end: at, effect };
+};
+
 /** GS ! n: width − 1 in the high nibble, height − 1 in the low one. */
 const charSize = (v: number[]): Effect => ({ type: 'size', width: (v[0]! >> 4) + 1, height: (v[0]! & 15) + 1 });
 
@@ -226,11 +238,13 @@ export const commandSpecs = (): readonly CommandSpec[] => (made ??= [
   { prefix: [0x0a], name: 'print and line feed', decode: none({ type: 'lf' }) },
   { prefix: [0x0c], name: 'print and return to standard mode', decode: none({ type: 'lf' }) },
   { prefix: [0x0d], name: 'carriage return', decode: none() },
+  { prefix: [0x14], name: 'cancel one-line double width (DC4)', decode: none({ type: 'size', width: 1, oneLine: true }) },
   { prefix: [0x18], name: 'cancel print data (page mode)', decode: none() },
   { prefix: [DLE, 0x04], name: 'real-time status', decode: args(['n']) },
   { prefix: [DLE, 0x05], name: 'real-time request', decode: args(['n']) },
   { prefix: [DLE, 0x14], name: 'real-time pulse', decode: args(['fn', 'm', 't'], (v) => (v[0] === 1 ? { type: 'drawer', pin: v[1]! & 1 ? 5 : 2, onMs: v[2]! * 100 } : undefined)) },
   { prefix: [ESC, 0x0c], name: 'print data in page mode', decode: none() },
+  { prefix: [ESC, 0x0e], name: 'double width for one line (ESC SO)', decode: oneLineWide },
   { prefix: [ESC, c(' ')], name: 'right-side character spacing', decode: args(['n']) },
   { prefix: [ESC, c('!')], name: 'select print mode', decode: args(['n'], printMode, (v) => ({ font: bit0(v) ? 'B (condensed)' : 'A' })) },
   { prefix: [ESC, c('$')], name: 'absolute print position', decode: args(['nL', 'nH']) },

@@ -3,6 +3,7 @@
 // ESC j n is alignment, ESC m is a full cut, ESC p has no arguments, ESC SI / DC2 are condensed,
 // ESC E / ESC F are bold on / off, ESC W n / ESC w n double width / height).
 import { COMMAND_KEYS, COMMANDS as PROFILE_COMMANDS, type Meaning } from '../profiles/commands.js';
+import { parseChoice } from '../profiles/bytes.js';
 import { loadProfile, type PrinterRef, type Profile } from '../profiles/index.js';
 import { CODEPAGES, commandSpecs, type CommandSpec } from './commands.js';
 
@@ -103,12 +104,23 @@ const SIZE_EFFECT: Record<SizeParam, (v: number) => Effect> = {
 
 /**
  * The size template's commands ("1D 21 wh"; Daruma's "1B 57 w 1B 77 h": one per parameter), each
- * read as setting the width, the height or both, where the base table reads them otherwise.
+ * read as setting the width, the height or both, where the base table reads them otherwise; for a
+ * choice ("w[14|1B0E00]"), each of its byte strings as setting its size.
  */
 function sizeCommands(hex: string, label: string): CommandSpec[] {
   const specs: CommandSpec[] = [];
   let prefix: number[] = [];
   for (const word of hex.split(' ')) {
+    const choice = parseChoice(word);
+    if (choice) {
+      choice.options.forEach((option, i) => {
+        const bytes = Uint8Array.from([...prefix, ...option]);
+        const effect: Effect = { type: 'size', [choice.param === 'w' ? 'width' : 'height']: i + 1 };
+        if (bytes.length > 0 && !baseAgrees(bytes, effect)) specs.push({ prefix: [...bytes], name: `${label} (profile)`, decode: none(effect) });
+      });
+      prefix = [];
+      continue;
+    }
     if (!(word in SIZE_EFFECT)) {
       prefix.push(parseInt(word, 16));
       continue;

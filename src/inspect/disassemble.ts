@@ -7,7 +7,7 @@ import { CODEPAGES, dialectFor, match, type Dialect } from './dialect.js';
 import type { Instruction } from './types.js';
 
 const NAMES: Readonly<Record<number, string>> = {
-  0x09: 'HT', 0x0a: 'LF', 0x0c: 'FF', 0x0d: 'CR', 0x0f: 'SI', 0x10: 'DLE', 0x12: 'DC2', 0x18: 'CAN', 0x1b: 'ESC', 0x1c: 'FS', 0x1d: 'GS',
+  0x09: 'HT', 0x0a: 'LF', 0x0c: 'FF', 0x0d: 'CR', 0x0f: 'SI', 0x10: 'DLE', 0x12: 'DC2', 0x14: 'DC4', 0x18: 'CAN', 0x1b: 'ESC', 0x1c: 'FS', 0x1d: 'GS',
 };
 
 /** `[1D 28 6B]` → `GS ( k`: control bytes by name, printable bytes as letters, the rest as hex. */

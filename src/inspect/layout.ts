@@ -53,6 +53,8 @@ class Head {
   /** Character width and height multipliers in force (GS !, ESC ! bits 4-5, Daruma ESC W / ESC w). */
   sizeW = 1;
   sizeH = 1;
+  /** A width for the rest of the line over `sizeW` (ESC SO), ended by DC4 or by printing the line. */
+  lineW: number | undefined = undefined;
   spacing: number | null = null;
   qr: { size: number; ecc: Ecc; data: Uint8Array } = { size: 3, ecc: 'L', data: new Uint8Array(0) };
   /** GS h / GS w / GS H in force (Epson's defaults: 162 dots, module 3, no text). */
@@ -70,20 +72,26 @@ class Head {
   ) {}
 
   charWidth(): number {
-    return (this.width / (this.condensed ? this.columns.condensed : this.columns.normal)) * this.sizeW;
+    return (this.width / (this.condensed ? this.columns.condensed : this.columns.normal)) * this.widthNow();
+  }
+
+  widthNow(): number {
+    return this.lineW ?? this.sizeW;
   }
 
   /** The styles in force, or undefined for plain normal-size text (drawn as before styles existed). */
   look(): TextLook | undefined {
-    if (!this.bold && !this.underline && !this.invert && this.sizeW === 1 && this.sizeH === 1) return undefined;
+    const width = this.widthNow();
+    if (!this.bold && !this.underline && !this.invert && width === 1 && this.sizeH === 1) return undefined;
     const cell = this.geometry.cell[this.condensed ? 'condensed' : 'normal'].height;
-    return { bold: this.bold, underline: this.underline, invert: this.invert, width: this.sizeW, height: this.sizeH, cellHeight: cell * this.sizeH };
+    return { bold: this.bold, underline: this.underline, invert: this.invert, width, height: this.sizeH, cellHeight: cell * this.sizeH };
   }
 
   /** Every style and size off (ESC @). */
   plain(): void {
     this.bold = this.underline = this.invert = false;
     this.sizeW = this.sizeH = 1;
+    this.lineW = undefined;
   }
 
   start(): void {
@@ -130,6 +138,7 @@ class Head {
     this.y += Math.max(spacing, content);
     this.line = [];
     this.lineX = 0;
+    this.lineW = undefined;
   }
 
   /** Flushes only when something is pending: commands that act at the start of a line. */
@@ -221,13 +230,16 @@ const HANDLERS: Handlers = {
       h.underline = e.mode.underline;
       h.sizeW = e.mode.width;
       h.sizeH = e.mode.height;
+      h.lineW = undefined;
     }
   },
   bold: (e, h) => void (h.bold = e.on),
   underline: (e, h) => void (h.underline = e.on),
   invert: (e, h) => void (h.invert = e.on),
   size: (e, h) => {
-    if (e.width !== undefined) h.sizeW = e.width;
+    // DC4 (width 1) ends a one-line width; so does ESC W (ESC/P manuals: DC4 leaves ESC W's width).
+    if (e.oneLine) h.lineW = e.width === 1 ? undefined : e.width;
+    else if (e.width !== undefined) [h.sizeW, h.lineW] = [e.width, undefined];
     if (e.height !== undefined) h.sizeH = e.height;
   },
   cut: (e, h) => {

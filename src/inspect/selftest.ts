@@ -1,9 +1,11 @@
 // The self-test page: what a user prints once to check a real printer against its profile —
 // model and sources, the CP850 letters, column rulers, alignments, text styles and sizes, the QR
-// code and, where the
-// sources could not settle a choice, each alternative labelled with the override that selects
-// it (profile data: `selftest`), then both cuts. One conteudo, parsed once: every span and
-// diagnostic is the page's own; parts printed with an alternative are lowered and emitted with it.
+// code, the barcodes and an image and, where the sources could not settle a choice (a QR command,
+// band ends, a barcode type, a size command), each alternative labelled with the override that
+// selects it (profile data: `selftest`, a built-in's in profiles/builtin/selftest/), then both
+// cuts. One conteudo, parsed once: every span and diagnostic is the page's own; parts printed with
+// an alternative are lowered and emitted with it.
+import { profileSelftest, type SelfTestData } from '../profiles/selftests.js';
 import { profileSources } from '../profiles/sources.js';
 import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from '../diagnostics.js';
 import { emit } from '../emit/index.js';
@@ -53,6 +55,10 @@ interface Part {
   profile?: Profile;
 }
 
+type Alternative = NonNullable<SelfTestData['alternatives']>[number];
+/** The alternatives of one part of the page (a QR code by default). */
+type Alternatives = (part: NonNullable<Alternative['part']>) => Alternative[];
+
 function describeProfile(p: Profile): string[] {
   const lines = [`template ${p.id} ${p.code}`, `output ${p.output}, code page ${p.codepage.encoding.toUpperCase()} ${p.codepage.select ?? '(stored setting)'}`];
   const commands = p.commands as Record<string, string | null> | undefined;
@@ -95,7 +101,7 @@ export function testImage(): Bitmap {
  * must look like; a style the printer lacks is named, not printed (no warning on the page). Bold
  * across a condensed on/off checks that a command resetting the styles is followed by them again.
  */
-function styleParts(p: Profile): Part[] {
+function styleParts(p: Profile, alternativesOf: Alternatives): Part[] {
   const line = (cap: 'bold' | 'underline' | 'invert', tag: string, text: string) =>
     p.caps.has(cap) ? `<text${tag}On>${text}<text${tag}Off> normal` : `${cap}: none in this profile (the tags are dropped)`;
   const max = p.sizeMax ?? { width: 8, height: 8 };
@@ -106,6 +112,7 @@ function styleParts(p: Profile): Part[] {
     }
   }
   const condensed = p.caps.has('condensed') && p.caps.has('bold') ? ['<textBoldOn><textCondensedOn>bold condensed<textCondensedOff> bold again<textBoldOff> normal'] : [];
+  const alternatives = alternativesOf('size');
   return [
     {
       lines: [
@@ -119,13 +126,27 @@ function styleParts(p: Profile): Part[] {
         ...(p.caps.has('size') ? ['columns wide and lines tall as it says.', ...sizes] : []),
       ],
     },
+    ...alternatives.map(({ label, set }) => ({ lines: [`<textAlignLeft>ALTERNATIVE ${label}`, `set ${JSON.stringify(set)}`, ...WIDTH_LINES], profile: withOverride(p, set as ProfileInput) })),
   ];
 }
 
+/**
+ * A size alternative's lines: double width switched off in the middle of a line (do its on and off
+ * bytes work?), then left on across a line end, the next line sending nothing before its text (is a
+ * one-line width, such as ESC SO, ended by the line end?). Each line says what it must look like.
+ */
+const WIDTH_LINES = [
+  'Each 2x double width, the other words normal.',
+  'The last line wide if 2x outlasts its line.',
+  '<textSize width="2">2x<textSize> normal <textSize width="2">2x<textSize> normal',
+  '<textSize width="2">2x to the line end',
+  'last line, sent nothing<textSize>',
+];
+
 /** Every symbology as the profile prints it (native or raster), then each barcode alternative. */
-function barcodeParts(p: Profile): Part[] {
+function barcodeParts(p: Profile, alternativesOf: Alternatives): Part[] {
   const codes = SYMBOLOGIES.map((s) => [`<textAlignLeft>${SYMBOLOGY_NAMES[s]}: ${p.barcode?.types[s] != null ? `native, type ${p.barcode.types[s]}` : 'raster image'}`, `<textAlignCenter><barcode type="${s}">${BARCODE_SAMPLES[s]}</barcode>`]).flat();
-  const alternatives = (p.selftest?.alternatives ?? []).filter((a) => a.part === 'barcode');
+  const alternatives = alternativesOf('barcode');
   return [
     { lines: [`<textAlignLeft>${'-'.repeat(p.columns.normal)}`, 'BARCODES: each must scan to the text under it.', ...codes] },
     ...alternatives.map(({ label, set }) => ({
@@ -144,7 +165,7 @@ function barcodeParts(p: Profile): Part[] {
 }
 
 /** The QR codes: the profile's own, raster too where that is native, then each alternative. */
-function qrParts(p: Profile): Part[] {
+function qrParts(p: Profile, alternativesOf: Alternatives): Part[] {
   if (p.qr.command === 'text') return [];
   const native = p.caps.has('qr.native');
   const own: Part = {
@@ -152,7 +173,7 @@ function qrParts(p: Profile): Part[] {
   };
   const alternatives = [
     ...(native ? [{ label: 'raster image, same payload', set: { qr: { command: 'raster' } } }] : []),
-    ...(p.selftest?.alternatives ?? []).filter((a) => a.part !== 'barcode'),
+    ...alternativesOf('qr'),
   ];
   const parts = alternatives.map(({ label, set }) => ({
     lines: [`<textAlignLeft>ALTERNATIVE ${label}`, `set ${JSON.stringify(set)}`, `<textAlignCenter><qrcode>${PAYLOAD}</qrcode>`],
@@ -166,7 +187,9 @@ function qrParts(p: Profile): Part[] {
 
 function pageParts(p: Profile): Part[] {
   const rule = '-'.repeat(p.columns.normal);
-  const alternativeColumns = (p.selftest?.columns ?? []).flatMap((c) => columnRulers(`ALTERNATIVE ${c.label}:`, c.normal, c.condensed));
+  const extra = profileSelftest(p);
+  const alternativesOf: Alternatives = (part) => (extra.alternatives ?? []).filter((a) => (a.part ?? 'qr') === part);
+  const alternativeColumns = (extra.columns ?? []).flatMap((c) => columnRulers(`ALTERNATIVE ${c.label}:`, c.normal, c.condensed));
   return [
     {
       lines: [
@@ -190,9 +213,9 @@ function pageParts(p: Profile): Part[] {
         `<textAlignLeft>${rule}`,
       ],
     },
-    ...(p.output === 'escpos' ? styleParts(p) : []),
-    ...qrParts(p),
-    ...(p.image ? barcodeParts(p) : []),
+    ...(p.output === 'escpos' ? styleParts(p, alternativesOf) : []),
+    ...qrParts(p, alternativesOf),
+    ...(p.image ? barcodeParts(p, alternativesOf) : []),
     {
       lines: [`<textAlignLeft>${rule}`, 'Partial cut below, then a full cut.', '<paperCutPartial>After the partial cut.', '<paperCutFull>'],
     },

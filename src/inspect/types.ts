@@ -18,8 +18,11 @@ export type Effect =
   | { type: 'bold'; on: boolean }
   | { type: 'underline'; on: boolean }
   | { type: 'invert'; on: boolean }
-  /** The character size; a command that sets only one direction leaves the other out. */
-  | { type: 'size'; width?: number; height?: number }
+  /**
+   * The character size; a command that sets only one direction leaves the other out. `oneLine`:
+   * a width for the rest of the line only (ESC SO; DC4 ends it, as width 1), over the lasting one.
+   */
+  | { type: 'size'; width?: number; height?: number; oneLine?: true }
   | { type: 'cut'; partial: boolean }
   | { type: 'feed'; lines?: number; dots?: number; reverse?: boolean }
   /** `pin` is absent for a drawer command with no pin argument whose profile names none. */

@@ -3,7 +3,9 @@
 
 /**
  * One compiled byte template: fixed bytes, with `n` (param) or `XX*n` (repeat) resolved per use,
- * and for the size command `w` (width − 1), `h` (height − 1) and `wh` ((width − 1) × 16 + height − 1).
+ * and for the size command `w` (width − 1), `h` (height − 1) and `wh` ((width − 1) × 16 + height − 1),
+ * or `w[A|B|…]` / `h[A|B|…]`: the bytes A for 1, B for 2… (the last for larger sizes), for a printer
+ * whose size is an on/off command pair rather than a number (Daruma's ESC SO / DC4: `w[14|1B0E00]`).
  */
 export interface ByteTemplate {
   readonly parts: readonly TemplatePart[];
@@ -12,9 +14,22 @@ export interface ByteTemplate {
 }
 
 type SizeParam = 'w' | 'h' | 'wh';
-type TemplatePart = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'param' } | { kind: 'repeat'; byte: number } | { kind: 'size'; param: SizeParam };
+type TemplatePart =
+  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'param' }
+  | { kind: 'repeat'; byte: number }
+  | { kind: 'size'; param: SizeParam }
+  | { kind: 'choice'; param: 'w' | 'h'; options: readonly Uint8Array[] };
 
 const SIZE_PARAMS: ReadonlySet<string> = new Set<SizeParam>(['w', 'h', 'wh']);
+
+/** `w[14|1B0E00]` → the parameter and one byte string per size, from 1 up ('' is no bytes). */
+export function parseChoice(word: string): { param: 'w' | 'h'; options: Uint8Array[] } | undefined {
+  const m = /^([wh])\[([0-9A-Fa-f|]*)\]$/.exec(word);
+  if (!m) return undefined;
+  const options = m[2]!.split('|').map((hex) => Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16)));
+  return { param: m[1] as 'w' | 'h', options };
+}
 
 export function compileTemplate(hex: string): ByteTemplate {
   const parts: TemplatePart[] = [];
@@ -30,6 +45,9 @@ export function compileTemplate(hex: string): ByteTemplate {
     } else if (SIZE_PARAMS.has(word)) {
       flush();
       parts.push({ kind: 'size', param: word as SizeParam });
+    } else if (word.endsWith(']')) {
+      flush();
+      parts.push({ kind: 'choice', ...parseChoice(word)! });
     } else if (word.endsWith('*n')) {
       flush();
       parts.push({ kind: 'repeat', byte: parseInt(word.slice(0, 2), 16) });
@@ -53,6 +71,7 @@ export function expandTemplate(template: ByteTemplate, n = 0, width = 1, height 
     if (part.kind === 'bytes') out.push(...part.bytes);
     else if (part.kind === 'param') out.push(n & 0xff);
     else if (part.kind === 'size') out.push(part.param === 'w' ? w : part.param === 'h' ? h : (w << 4) | h);
+    else if (part.kind === 'choice') out.push(...part.options[Math.min(part.param === 'w' ? w : h, part.options.length - 1)]!);
     else for (let i = 0; i < n; i++) out.push(part.byte);
   }
   return Uint8Array.from(out);

@@ -7,8 +7,12 @@ import { COMMAND_KEYS, COMMANDS, STYLE_KEYS, type CommandKey, type OptionalComma
 /** Hex bytes, space separated ("1B 61 01"); `n` is the count parameter, `XX*n` repeats a byte n times. */
 export const HexBytes = Type.String({ pattern: '^(?:[0-9A-Fa-f]{2}(?:\\*n)?|n)(?: (?:[0-9A-Fa-f]{2}(?:\\*n)?|n))*$' });
 const OptionalBytes = Type.Union([HexBytes, Type.Null()]);
-/** The size command's bytes: hex with `w` (width − 1), `h` (height − 1) or `wh` ((width − 1) × 16 + height − 1). */
-export const SizeBytes = Type.String({ pattern: '^(?:[0-9A-Fa-f]{2}|w|h|wh)(?: (?:[0-9A-Fa-f]{2}|w|h|wh))*$' });
+/**
+ * The size command's bytes: hex with `w` (width − 1), `h` (height − 1) or `wh` ((width − 1) × 16 + height − 1),
+ * or `w[A|B|…]` / `h[A|B|…]`, the bytes (hex, no spaces) sent for size 1, 2… (an on/off pair: Daruma's `w[14|1B0E00]`).
+ */
+const SIZE_WORD = '[0-9A-Fa-f]{2}|w|h|wh|[wh]\\[(?:[0-9A-Fa-f]{2})*(?:\\|(?:[0-9A-Fa-f]{2})*)+\\]';
+export const SizeBytes = Type.String({ pattern: `^(?:${SIZE_WORD})(?: (?:${SIZE_WORD}))*$` });
 const OptionalSizeBytes = Type.Union([SizeBytes, Type.Null()]);
 /** A character multiplier, 1–8. */
 const Multiplier = Type.Integer({ minimum: 1, maximum: 8 });
@@ -187,19 +191,22 @@ export const ProfileSchema = Type.Object({
   /**
    * What the self-test page prints besides the profile's own choices, where the sources could not
    * settle one: each alternative is labelled on the page with the override (`set`) that selects it.
+   * A built-in's are kept apart (builtin/selftest/, read by profileSelftest()), so a profile object
+   * gives only its own.
    */
   selftest: Type.Optional(
     Type.Object({
       /**
-       * A QR code (or, with `part: "barcode"`, the barcodes) printed with the profile changed by
-       * `set` (another QR command, other band ends, another barcode type byte…).
+       * A QR code (or, with `part: "barcode"`, the barcodes; with `part: "size"`, lines of double
+       * width) printed with the profile changed by `set` (another QR command, other band ends,
+       * another barcode type byte, another size command…).
        */
       alternatives: Type.Optional(
         Type.Array(
           Type.Object({
             label: Type.String({ minLength: 1 }),
             set: Type.Record(Type.String(), Type.Unknown()),
-            part: Type.Optional(Type.Union([Type.Literal('qr'), Type.Literal('barcode')])),
+            part: Type.Optional(Type.Union([Type.Literal('qr'), Type.Literal('barcode'), Type.Literal('size')])),
           }),
         ),
       ),

@@ -4,11 +4,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { randomUUID } from 'node:crypto';
 import { authenticate } from './auth/authenticate.js';
 import { LoginGuard, loginLimits, type LoginLimits } from './auth/login-limits.js';
-import { clientErrorHandler } from './client-errors.js';
-import { DEFAULT_CSP, DOCS_CSP, SECURITY_HEADERS } from './security-headers.js';
+import { answerHeaders, SERVER_OPTIONS } from './http-policy.js';
+import { DOCS_CSP } from './security-headers.js';
 import { DEFAULT_CONNECTION_LIMITS, deadlineOptions, limitConnections, type ConnectionLimits } from './connection-limits.js';
 import { inlineCompiler, type Compiler } from './compiler.js';
 import { installErrorHandlers } from './errors.js';
@@ -134,19 +133,13 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     // JSON bodies are taken as typed: with coercion a null impressoraId would become 0 (a real
     // template) and a null referencia "".
     ajv: { customOptions: { coerceTypes: false } },
-    genReqId: () => randomUUID(),
-    requestIdHeader: false,
+    ...SERVER_OPTIONS,
     ...(o.trustProxy === undefined ? {} : { trustProxy: trustedProxies(o.trustProxy) }),
-    clientErrorHandler,
     // Unknown fields are ignored (schemas/common.ts), and these two as well: removed while parsing.
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
   });
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
-    // A page with a policy of its own (the playground) keeps it; /docs' is set after this hook, by its plugin.
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DEFAULT_CSP);
-  });
+  answerHeaders(app);
   installErrorHandlers(app);
   // JSON is the only body type: without this parser, text/plain gets 415 like any other type.
   app.removeContentTypeParser('text/plain');

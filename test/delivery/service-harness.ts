@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { compile } from '../../src/index.js';
 import { CLI } from '../support/cli.js';
-import { freePort } from '../support/net.js';
 import { startServe, stop } from '../support/serve.js';
 import { CHILD_ENV, freshDatabase, type TestDatabase } from '../support/store-target.js';
 import { child, type Child } from './helpers.js';
@@ -53,6 +52,7 @@ type Answer = { status: number; json: { intencaoImpressao: Intencao } & Record<s
 export interface Harness {
   /** This run's own temp dir (journals, receivers' files). */
   dir: string;
+  /** The service's URL, once started: its first start takes any free port, a restart the same one. */
   base: string;
   apiKey: string;
   email: string;
@@ -81,7 +81,8 @@ export interface Harness {
 
 export function serviceHarness(o: HarnessOptions): Harness {
   let database: TestDatabase;
-  let port: number;
+  /** The port the first start bound (serve --port 0): restarts reuse it, since the agents keep its URL. */
+  let port: number | undefined;
   let terminals = 0;
   /** The service outlives single tests, so it is started and killed (by pid) here, not by helpers.ts. */
   let service: ChildProcess | undefined;
@@ -108,9 +109,11 @@ export function serviceHarness(o: HarnessOptions): Harness {
 
     /** Starts `serve` (journals of direct delivery in this run's dir, whichever the store). */
     async start(...flags: string[]): Promise<void> {
-      const served = await startServe({ flags: [...database.flags, '--state-dir', join(h.dir, 'direct'), ...(o.serveFlags ?? []), ...flags], port, ...(o.env ? { env: o.env } : {}) });
+      const served = await startServe({ flags: [...database.flags, '--state-dir', join(h.dir, 'direct'), ...(o.serveFlags ?? []), ...flags], ...(port === undefined ? {} : { port }), ...(o.env ? { env: o.env } : {}) });
       service = served.proc;
       serviceLog = served.stdout;
+      port = served.port;
+      h.base = served.base;
     },
 
     log: () => serviceLog(),
@@ -179,8 +182,6 @@ export function serviceHarness(o: HarnessOptions): Harness {
   beforeAll(async () => {
     database = await freshDatabase('bobina-faults-');
     h.dir = database.dir;
-    port = await freePort();
-    h.base = `http://127.0.0.1:${port}`;
     h.cli('users', 'add', '--email', h.email, '--password', 'pw-loja-1', '--name', 'Loja');
     h.apiKey = h.cli('keys', 'create', '--email', h.email).trim();
   }, 30_000);

@@ -50,6 +50,19 @@ describe('the preview of text styles', () => {
     expect(marks.map((m) => [m.text, m.charWidth, m.look?.height, m.look?.invert])).toEqual([['ab', 24, 2, false]]);
   });
 
+  it('draws ESC SO (and the NUL Daruma drivers send after it) double width until DC4 or the end of the line', () => {
+    const bytes = Uint8Array.from([0x1b, 0x0e, 0x00, ...Buffer.from('ab'), 0x14, ...Buffer.from('cd'), 0x1b, 0x0e, 0x00, ...Buffer.from('ef\ngh\n')]);
+    const marks = texts(renderPage(bytes, { printer: 3 }));
+    expect(marks.map((m) => [m.text, m.charWidth, m.look?.width])).toEqual([['ab', 24, 2], ['cd', 12, undefined], ['ef', 24, 2], ['gh', 12, undefined]]);
+    expect(renderPage(bytes, { printer: 3 }).marks.filter((m) => m.kind === 'note')).toEqual([]);
+  });
+
+  it('goes back to the lasting width after DC4 (ESC W 1, then ESC SO … DC4), and a lasting width ends ESC SO', () => {
+    const bytes = Uint8Array.from([0x1b, 0x57, 0x01, 0x1b, 0x0e, ...Buffer.from('ab'), 0x14, ...Buffer.from('cd'), 0x1b, 0x57, 0x00, 0x1b, 0x0e, 0x1b, 0x57, 0x00, ...Buffer.from('ef\n')]);
+    const marks = texts(renderPage(bytes, { printer: 3 }));
+    expect(marks.map((m) => [m.text, m.charWidth])).toEqual([['abcd', 24], ['ef', 12]]);
+  });
+
   it('keeps the MP-4200 bold and tall after its ESC ! for condensed, as the bytes send them again', () => {
     const marks = texts(page('<textBoldOn><textSize height="2"><textCondensedOn>ab\n', 1));
     expect(marks.map((m) => [m.text, m.condensed, m.look?.bold, m.look?.height])).toEqual([['ab', true, true, 2]]);

@@ -3,7 +3,9 @@
 // alternative the profile lists, labelled, then a partial and a full cut; its spans and
 // diagnostics are its own.
 import { describe, expect, it } from 'vitest';
-import { disassemble, listProfiles, loadProfile, renderPng, selfTest, type ProfileInput } from '../../src/index.js';
+import { disassemble, listProfiles, loadProfile, profileSelftest, renderPng, selfTest, type ProfileInput } from '../../src/index.js';
+import { withOverride } from '../../src/profiles/index.js';
+import { expandTemplate } from '../../src/profiles/bytes.js';
 import { ruler } from '../../src/inspect/index.js';
 import { BARCODE_SAMPLES, testImage } from '../../src/inspect/selftest.js';
 import { ENCODERS, SYMBOLOGIES } from '../../src/lower/barcode/index.js';
@@ -38,7 +40,7 @@ describe.each(listProfiles().map((p) => p.code))('the self-test page for %s', (c
     expect(text).toContain(profile.printer);
     expect(text).toContain('ç ã õ á é í ó ú â ê ô à ü');
     expect(text).toContain('Ç Ã Õ Á É Í Ó Ú Â Ê Ô À Ü');
-    for (const c of [profile.columns, ...(profile.selftest?.columns ?? [])]) {
+    for (const c of [profile.columns, ...(profileSelftest(profile).columns ?? [])]) {
       expect(text).toContain(ruler(c.normal));
       expect(text).toContain(ruler(c.condensed));
     }
@@ -70,7 +72,7 @@ describe.each(escpos)('the self-test page for the ESC/POS printer %s', (code) =>
 
   it('prints its own QR code, a raster one beside a native one, and one per listed alternative, each labelled', () => {
     const { profile, page, listing, text } = build(code);
-    const alternatives = (profile.selftest?.alternatives ?? []).filter((a) => a.part !== 'barcode');
+    const alternatives = (profileSelftest(profile).alternatives ?? []).filter((a) => (a.part ?? 'qr') === 'qr');
     const natives = listing.filter((i) => i.effect?.type === 'qr-store' || i.effect?.type === 'qr');
     // The raster images of QR codes (barcodes and the test image are raster images too).
     const qrTags = [...new Set(page.records.filter((r) => page.conteudo.startsWith('<qrcode', r.start)).map((r) => r.start))];
@@ -89,7 +91,7 @@ describe.each(escpos)('the self-test page for the ESC/POS printer %s', (code) =>
 describe.each(listProfiles().filter((p) => p.output === 'escpos').map((p) => p.code))('the barcodes and image of the self-test page for %s', { timeout: 120_000 }, (code) => {
   it('prints every symbology, and each barcode alternative, and each scans to its sample', () => {
     const { profile, page, text } = build(code);
-    const alternatives = (profile.selftest?.alternatives ?? []).filter((a) => a.part === 'barcode');
+    const alternatives = (profileSelftest(profile).alternatives ?? []).filter((a) => a.part === 'barcode');
     for (const { label, set } of alternatives) expect(text).toContain(`ALTERNATIVE ${label}\nset ${JSON.stringify(set)}\n`);
     if (!haveZbar) return;
     const read = zbarDecode(renderPng(page.bytes, { printer: profile }));
@@ -131,5 +133,33 @@ describe.each(listProfiles().filter((p) => p.output === 'escpos').map((p) => p.c
     const sizes = new Set(effects.flatMap((e) => (e.type === 'size' && e.width !== undefined ? [e.width] : [])));
     expect([...sizes].sort()).toEqual(Array.from({ length: max }, (_, i) => i + 1));
     for (let w = 1; w <= max; w++) expect(text).toContain(`${w}x${w}`);
+  });
+
+  it('prints each size alternative labelled, with the bytes its override gives for double width and back', () => {
+    const { profile, page, listing, text } = build(code);
+    const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
+    for (const { label, set } of (profileSelftest(profile).alternatives ?? []).filter((a) => a.part === 'size')) {
+      expect(text).toContain(`ALTERNATIVE ${label}\nset ${JSON.stringify(set)}\n`);
+      const size = withOverride(profile, set as ProfileInput).bytes.size!;
+      // 2x then normal twice on one line, 2x left on over a line end, then normal.
+      expect(hexOf(page.bytes).split(hexOf(expandTemplate(size, 0, 2, 1))).length - 1).toBeGreaterThanOrEqual(3);
+      expect(hexOf(page.bytes).split(hexOf(expandTemplate(size, 0, 1, 1))).length - 1).toBeGreaterThanOrEqual(3);
+      const start = page.conteudo.indexOf(`ALTERNATIVE ${label}`);
+      const widths = listing.filter((i) => i.effect?.type === 'size' && i.effect.width !== undefined && page.records.some((r) => r.start > start && r.offset <= i.offset && i.offset < r.offset + r.length && r.op === 'size'));
+      expect(widths.length).toBeGreaterThanOrEqual(6);
+    }
+  });
+});
+
+describe('the DR800 self-test page', () => {
+  it('prints alternative D, double width by ESC SO 1B 0E 00 ended by DC4, as Vip.Printer sends them', () => {
+    const { page, listing, text } = build('MAKER3DR800');
+    expect(text).toContain('ALTERNATIVE D: double width by ESC SO 1B 0E 00, ended by DC4 14\n');
+    const oneLine = listing.filter((i) => i.effect?.type === 'size' && i.effect.oneLine);
+    const sent = oneLine.map((i) => `${i.mnemonic} ${Buffer.from(page.bytes.subarray(i.offset, i.offset + i.length)).toString('hex')}`);
+    expect(sent).toEqual(['ESC 0x0E 1b0e00', 'DC4 14', 'ESC 0x0E 1b0e00', 'DC4 14', 'ESC 0x0E 1b0e00', 'DC4 14']);
+    // The line after "2x to the line end" sends nothing before its text: only the printer can say whether it is wide.
+    const last = listing.findIndex((i) => i.effect?.type === 'text' && i.effect.text === 'last line, sent nothing');
+    expect(listing[last - 1]!.effect).toEqual({ type: 'text', text: '2x to the line end\n' });
   });
 });

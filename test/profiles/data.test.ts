@@ -40,6 +40,24 @@ describe('profile data', () => {
     expect(got).toMatch(/1df920301b61011d286b.*1d286b03003151301df920311b74021b61011b4d01/);
   });
 
+  it('sends a size choice word w[A|B] as the bytes for each width, and the disassembler reads them as that width', () => {
+    const so = { extends: 'MAKER3DR800', commands: { size: 'w[14|1B0E00] 1B 77 h' } } as ProfileInput;
+    expect(bytesOf('<textSize width="2">a<textSize>b\n', so)).toBe('1b40' + '1b0e00' + '1b7700' + '61' + '14' + '1b7700' + '620a');
+    // A width past the last choice takes the last one.
+    const wider = { ...so, sizeMax: { width: 3, height: 2 } } as ProfileInput;
+    expect(bytesOf('<textSize width="3" height="2">a\n', wider)).toBe('1b40' + '1b0e00' + '1b7701' + '610a');
+    // Bytes no command table knows are read as the width they stand for, from the profile.
+    const own = { extends: 'MAKER3DR800', commands: { size: 'w[1C70|1C71] 1B 77 h' } } as ProfileInput;
+    const page = renderPage(compile('<textSize width="2">ab<textSize>c\n', { printer: own }).bytes, { printer: own });
+    expect(page.marks.flatMap((m) => (m.kind === 'text' ? [[m.text, m.charWidth]] : []))).toEqual([['ab', 24], ['c', 12]]);
+  });
+
+  it('refuses a size choice with one option, an odd hex digit or no parameter letter', () => {
+    for (const size of ['w[14]', 'w[1|1B0E00]', '[14|1B]', 'x[14|1B]', 'w[14|1B0E00]1B']) {
+      expect(() => loadProfile({ extends: 'MAKER3DR800', commands: { size } } as ProfileInput), size).toThrow(/invalid printer profile/);
+    }
+  });
+
   it('labels and reads the drawer pulse with the pin the profile names', () => {
     const records = compile('<cashDrawerOpen>', { printer: 5, records: true }).records!;
     expect(records.find((r) => r.op === 'drawer')!.label).toBe('drawer pulse pin 2');

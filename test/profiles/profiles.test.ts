@@ -1,7 +1,9 @@
 // Profiles: data validated at load, found by id or code, extendable by users.
 import { describe, expect, it } from 'vitest';
-import { COMMAND_KEYS, COMMANDS, compile, listProfiles, loadProfile, ProfileError, profileSources, type ProfileInput } from '../../src/index.js';
+import { Value } from 'typebox/value';
+import { COMMAND_KEYS, COMMANDS, compile, listProfiles, loadProfile, ProfileError, profileSelftest, profileSources, type ProfileInput } from '../../src/index.js';
 import { commandRows } from '../../src/profiles/index.js';
+import { ProfileSchema } from '../../src/profiles/schema.js';
 
 describe('profiles', () => {
   it('lists the seven templates of the spec with their ids and codes', () => {
@@ -157,5 +159,26 @@ describe('profileSources', () => {
 
   it('keeps the sources out of the loaded profile, which compiling reads', () => {
     for (const p of listProfiles()) expect(p.sources).toBeUndefined();
+  });
+});
+
+describe('profileSelftest', () => {
+  it('gives a template its self-test alternatives, and a profile object the template’s under its own', () => {
+    expect(profileSelftest('MAKER3DR800').alternatives!.map((a) => a.label.slice(0, 2))).toEqual(['A:', 'B:', 'C:', 'D:']);
+    expect(profileSelftest(0)).toEqual({});
+    const columns = [{ label: 'ours', normal: 42, condensed: 56 }];
+    const mine = profileSelftest({ extends: 'MAKER3DR800', selftest: { columns } });
+    expect(mine.columns).toEqual(columns);
+    expect(mine.alternatives).toEqual(profileSelftest(3).alternatives);
+  });
+
+  it('keeps the self-test data out of the loaded profile, which compiling reads, and holds it to the schema', () => {
+    const schema = ProfileSchema.properties.selftest;
+    for (const p of listProfiles()) {
+      expect(p.selftest).toBeUndefined();
+      expect(Value.Check(schema, profileSelftest(p)), p.code).toBe(true);
+      // Each alternative is a valid override of its profile.
+      for (const { set } of profileSelftest(p).alternatives ?? []) expect(() => loadProfile({ ...(set as ProfileInput), extends: p.code })).not.toThrow();
+    }
   });
 });

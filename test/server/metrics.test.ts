@@ -1,9 +1,12 @@
 // GET /metrics and GET /health/ready, on the store under test: the exposition read back with a
 // Prometheus text parser and its values checked against a known sequence of jobs (inserts, some
 // printed through the terminal path, one failed, one webhook attempt); the series do not grow with
-// jobs, accounts or terminals; the token guards the service's port; readiness follows the database.
+// jobs, accounts or terminals; the token guards the service's port; the metrics port answers and
+// logs as the service's port does; readiness follows the database.
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/server/auth/secrets.js';
+import { metricsServer } from '../../src/server/metrics/endpoint.js';
 import type { ServiceMetrics } from '../../src/server/metrics/metrics.js';
 import { prometheusMetrics } from '../../src/server/metrics/prometheus.js';
 import { countCommitted } from '../../src/server/metrics/wiring.js';
@@ -218,6 +221,50 @@ describe('who may read /metrics on the service port', { timeout: 30_000 }, () =>
     const plain = await harness();
     open.push(plain);
     expect((await plain.app.inject({ url: '/metrics' })).statusCode).toBe(404);
+  });
+});
+
+describe('the metrics port', { timeout: 30_000 }, () => {
+  /** One raw request on a fresh connection, read until the server closes it (bounded in time). */
+  const exchange = (port: number, raw: string) => new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => { socket.destroy(); reject(new Error('no answer within 5 s')); }, 5000);
+    socket.on('data', (d) => chunks.push(d));
+    socket.on('error', () => {});
+    socket.on('close', () => { clearTimeout(timer); resolve(Buffer.concat(chunks).toString('utf8')); });
+    socket.write(raw);
+  });
+
+  it('answers with the service port\'s request ids and security headers, and logs each request as it does, without a token or key', async () => {
+    const { h, metrics } = await measured();
+    const exposed = await metricsServer(metrics, 0, h.app.log);
+    open.push(exposed);
+    const policy = (await h.app.inject({ url: '/health' })).headers;
+    const secret = 'key-in-a-metrics-url-0123456789';
+    for (const [path, status] of [[`/metrics?key=${secret}`, 200], ['/health', 404]] as const) {
+      const res = await fetch(`${exposed.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status, path).toBe(status);
+      for (const name of ['x-content-type-options', 'referrer-policy', 'x-frame-options', 'content-security-policy']) {
+        expect(res.headers.get(name), `${path} ${name}`).toBe(policy[name]);
+      }
+      const id = res.headers.get('x-request-id')!;
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      await res.arrayBuffer();
+      // Its request lines, like the service port's: marked as the metrics server's, with the path and its query redacted.
+      const lines = h.logs().split('\n').filter((l) => l.includes(id)).map((l) => JSON.parse(l) as { server?: string; msg: string; req?: { url: string } });
+      expect(lines.map((l) => l.msg), path).toEqual(['incoming request', 'request completed']);
+      expect(lines.every((l) => l.server === 'metrics')).toBe(true);
+      expect(lines[0]!.req!.url).toBe(path.replace(secret, '[REDACTED]'));
+    }
+    // A request the HTTP parser refuses: the JSON problem with the same headers, logged by its id.
+    const raw = await exchange(Number(new URL(exposed.url).port), `GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nBad Header: y\r\n\r\n`);
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw).toContain('x-content-type-options: nosniff\r\n');
+    const requestId = /x-request-id: ([0-9a-f-]{36})/.exec(raw)![1]!;
+    expect(h.logs()).toContain(requestId);
+    expect(h.logs()).not.toContain(TOKEN);
+    expect(h.logs()).not.toContain(secret);
   });
 });
 

@@ -1,9 +1,11 @@
 // GET /metrics: on the service's own port only for a bearer of the metrics token (compared in
 // constant time; without a token configured the route does not exist there: 404), or on a port of
-// its own bound to 127.0.0.1, where whoever can reach loopback may read it.
+// its own bound to 127.0.0.1, where whoever can reach loopback may read it, with the service's
+// request ids, security headers and request logs (http-policy.ts).
 import { createHash, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { installErrorHandlers, Problem } from '../errors.js';
+import { answerHeaders, SERVER_OPTIONS } from '../http-policy.js';
 import type { ServiceMetrics } from './metrics.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -31,9 +33,14 @@ export async function metricsRoute(app: FastifyInstance, { metrics, token }: { m
   });
 }
 
-/** GET /metrics alone, on 127.0.0.1:`port` (0: any free port); anything else is 404 route-not-found. */
-export async function metricsServer(metrics: ServiceMetrics, port: number): Promise<{ url: string; close: () => Promise<void> }> {
-  const app = Fastify({ logger: false });
+/**
+ * GET /metrics alone, on 127.0.0.1:`port` (0: any free port); anything else is 404 route-not-found.
+ * Its requests are logged by `log` (the service's logger: the same redaction and serializers), each
+ * line marked `server: "metrics"`.
+ */
+export async function metricsServer(metrics: ServiceMetrics, port: number, log: FastifyBaseLogger): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = Fastify({ loggerInstance: log.child({ server: 'metrics' }), ...SERVER_OPTIONS });
+  answerHeaders(app);
   installErrorHandlers(app);
   app.get('/metrics', async (_request, reply) => exposition(metrics, reply));
   const url = await app.listen({ port, host: '127.0.0.1' });
