@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountRepository } from '../repositories.js';
 import { DuplicateError, type Account } from '../types.js';
-import { one, type Dialect, type Exec } from './dialect.js';
+import type { Dialect } from './dialect.js';
+import { one, type Exec } from './exec.js';
 import { json, raw, sql, type Sql } from './statement.js';
 
 interface Row { id: string; email: string; name: string; password_hash: string; metadata: unknown; roles: unknown; tags: string; stuck_after_ms: number | null; created_at: number }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { CredentialRepository } from '../repositories.js';
 import type { ApiKey } from '../types.js';
 import { tagSet } from './accounts.js';
-import { one, type Exec } from './dialect.js';
+import { one, type Exec } from './exec.js';
 import { sql } from './statement.js';
 
 interface KeyRow { id: string; user_id: string; name: string; prefix: string | null; created_at: number }

@@ -4,7 +4,8 @@
 import { WAITS_FOR_PERSON } from '../../jobs/lifecycle.js';
 import type { IntentionRepository } from '../repositories.js';
 import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type IntentionSummary, type JobFilter, type JobPatch, type JobState } from '../types.js';
-import { lock, one, type Dialect, type Exec } from './dialect.js';
+import type { Dialect } from './dialect.js';
+import { lock, one, type Exec } from './exec.js';
 import { date, empty, join, json, list, raw, sql, utf8, type Sql } from './statement.js';
 import { stuckJobs } from './stuck-jobs.js';
 
