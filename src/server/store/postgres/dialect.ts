@@ -16,7 +16,7 @@ const LOCKS: Record<LockName, (...keys: unknown[]) => Sql> = {
 };
 
 export const POSTGRES: Dialect = {
-  placeholder: (n) => `$${n}`,
+  statementText: (s) => s.text,
   bind: (v) => (v instanceof Utf8 ? (v.value === null ? null : Buffer.from(v.value, 'utf8')) : v),
   json: (v) => v as never,
   flag: (v) => v === true,

@@ -9,8 +9,8 @@ import type { Sql } from './statement.js';
 export type LockName = 'endpoints' | 'webhook-claim' | 'idempotency';
 
 export interface Dialect {
-  /** The n-th (1-based) parameter's placeholder. */
-  placeholder(n: number): string;
+  /** The statement's text with this dialect's placeholders (`?`, `$n`). */
+  statementText(statement: Sql): string;
   /** A value (already encoded: times as milliseconds, JSON as text) as the driver binds it. */
   bind(value: unknown): unknown;
   /** A JSON column's value as read. */

@@ -4,7 +4,7 @@ import type { Dialect } from '../sql/dialect.js';
 import { raw, sql, Utf8 } from '../sql/statement.js';
 
 export const SQLITE: Dialect = {
-  placeholder: () => '?',
+  statementText: (s) => s.sql,
   bind(v) {
     if (typeof v === 'boolean') return v ? 1 : 0;
     if (v instanceof Utf8) return v.value;
