@@ -19,6 +19,16 @@ export const historyView = (h: HistoryEntry) => ({
   estado: h.estado, motivos: h.motivos, origem: h.origem, data: formatData(h.at), evento: h.evento, detalhe: h.detalhe,
 });
 
+/** The size, creation and delivery state of a job, in the order both the record and the summary show them. */
+const deliveryState = (i: Intention | AnsweredJob | IntentionSummary) => ({
+  tamanhoBytes: 'size' in i ? i.size : i.bytes.length,
+  dataCriacao: formatData(i.createdAt),
+  estado: i.estado,
+  motivos: i.motivos,
+  tentativas: i.tentativas,
+  confirmacao: i.confirmacao,
+});
+
 /** The record inside the answer: the spec's fields, then the delivery state (new fields only ever appended). */
 export function intentionRecord(i: Intention | AnsweredJob, history: readonly HistoryEntry[]): IntentionResponse['intencaoImpressao'] {
   return {
@@ -31,12 +41,7 @@ export function intentionRecord(i: Intention | AnsweredJob, history: readonly Hi
     aguardarClienteIniciarImpressao: i.aguardarClienteIniciarImpressao,
     status: i.status,
     diagnostics: i.diagnostics.map(diagnosticView),
-    tamanhoBytes: 'size' in i ? i.size : i.bytes.length,
-    dataCriacao: formatData(i.createdAt),
-    estado: i.estado,
-    motivos: i.motivos,
-    tentativas: i.tentativas,
-    confirmacao: i.confirmacao,
+    ...deliveryState(i),
     historico: history.map(historyView),
     reportesIgnorados: i.ignoredReports,
     reimpressaoDe: i.reprintOf,
@@ -54,12 +59,7 @@ export function intentionSummary(i: Intention | IntentionSummary): Static<typeof
     codigoImpressora: i.codigoImpressora,
     aguardarClienteIniciarImpressao: i.aguardarClienteIniciarImpressao,
     status: i.status,
-    tamanhoBytes: 'size' in i ? i.size : i.bytes.length,
-    dataCriacao: formatData(i.createdAt),
-    estado: i.estado,
-    motivos: i.motivos,
-    tentativas: i.tentativas,
-    confirmacao: i.confirmacao,
+    ...deliveryState(i),
     reportesIgnorados: i.ignoredReports,
   };
 }
