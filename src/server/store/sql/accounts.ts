@@ -17,8 +17,9 @@ const toAccount = (d: Dialect, r: Row): Account => ({
   stuckAfterMs: r.stuck_after_ms === null ? null : Number(r.stuck_after_ms), createdAt: new Date(r.created_at),
 });
 
+/** The columns an account is created with; it is read with the ones set later too. */
 const COLUMNS = raw('id, email, name, password_hash, metadata, roles, tags, created_at');
-const READ = raw('id, email, name, password_hash, metadata, roles, tags, stuck_after_ms, created_at');
+const READ = sql`${COLUMNS}, stuck_after_ms`;
 
 export function accounts(x: Exec): AccountRepository {
   const d = x.dialect;
