@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/server/store/postgres.js';
 import { POSTGRES_MIGRATIONS } from '../../src/server/store/postgres-migrations.js';
 import type { Store } from '../../src/server/store/repositories.js';
-import { StoreUnavailableError, type ClaimRoute, type JobPatch, type NewIntention } from '../../src/server/store/types.js';
+import { StoreUnavailableError, type ClaimRoute, type InsertAnswer, type JobPatch, type NewIntention } from '../../src/server/store/types.js';
 import { freePort } from '../support/net.js';
 import { dropSchema, freshSchemaUrl, PG_BASE_URL } from '../support/postgres.js';
 
@@ -121,11 +121,14 @@ describe('the PostgreSQL store across instances', () => {
     const held = new Promise<void>((r) => (release = r));
     let found!: () => void;
     const firstLooked = new Promise<void>((r) => (found = r));
+    let answer!: InsertAnswer;
     const first = a.transaction(async (tx) => {
       expect(await tx.intentions.findIdempotent(accountId, key)).toBeUndefined();
       found();
       await held;
-      await tx.intentions.saveIdempotent(accountId, key, { requestHash: 'h1', statusCode: 200, body: '{"first":true}', intentionId: null });
+      const { bytes, ...job } = await tx.intentions.insert(draft('T-IDEM', 1));
+      answer = { job: { ...job, size: bytes.length }, history: [], at: new Date() };
+      await tx.intentions.saveIdempotent(accountId, key, { requestHash: 'h1', statusCode: 200, intentionId: job.id, answer });
     });
     await firstLooked;
     let secondSaw: unknown = 'not yet';
@@ -137,7 +140,7 @@ describe('the PostgreSQL store across instances', () => {
     expect(secondSaw).toBe('not yet');
     release();
     await Promise.all([first, second]);
-    expect(secondSaw).toEqual({ requestHash: 'h1', statusCode: 200, body: '{"first":true}', intentionId: null });
+    expect(secondSaw).toEqual({ requestHash: 'h1', statusCode: 200, intentionId: answer.job.id, answer, body: null });
   }, 30_000);
 
   it('numbers history rows one after another under concurrent appends', async () => {

@@ -10,7 +10,8 @@ import type { Store } from '../../src/server/store/repositories.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import { migrate } from '../../src/server/store/sqlite/migrate.js';
 import { SQLITE_MIGRATIONS } from '../../src/server/store/sqlite-migrations.js';
-import { DuplicateError, type NewIntention, type WebhookEndpoint } from '../../src/server/store/types.js';
+import { DuplicateError, type InsertAnswer, type Intention, type NewIntention, type WebhookEndpoint } from '../../src/server/store/types.js';
+import { rawStatement } from '../support/raw-statement.js';
 import { freshDatabase, STORE_KIND, type StoreKind, type TestDatabase } from '../support/store-target.js';
 
 let database: TestDatabase;
@@ -20,6 +21,13 @@ let accountId: string;
 const draft = (referencia: string): NewIntention => ({
   accountId, referencia, conteudo: 'x', terminalId: null, impressoraId: 1, codigoImpressora: 'MAKER1MP4200',
   aguardarClienteIniciarImpressao: false, status: 'ImpressaoEnviada', bytes: new Uint8Array([0x1b, 0x40]), diagnostics: [], createdAt: new Date(),
+});
+
+/** What an Insert's answer is made from, for a job: with a history row carrying free text, and a fixed time. */
+const answerFor = ({ bytes, ...job }: Intention, detalhe: string | null = null): InsertAnswer => ({
+  job: { ...job, size: bytes.length },
+  history: [{ seq: 1, estado: job.estado, evento: 'insert', motivos: ['no-route'], origem: 'server', detalhe, at: new Date(1_700_000_000_123) }],
+  at: new Date(1_700_000_000_456),
 });
 
 describe(`the ${STORE_KIND} store`, () => {
@@ -40,25 +48,42 @@ describe(`the ${STORE_KIND} store`, () => {
   const postgresOnly = only('postgres');
 
   both('commits everything a transaction wrote, together', async () => {
-    const id = await store.transaction(async (tx) => {
+    const { id, answer } = await store.transaction(async (tx) => {
       const i = await tx.intentions.insert(draft('a'));
-      await tx.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}', intentionId: null });
-      return i.id;
+      const answer = answerFor(i);
+      await tx.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, intentionId: i.id, answer });
+      return { id: i.id, answer };
     });
     expect((await store.intentions.get(accountId, id))?.referencia).toBe('a');
-    expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, body: '{}', intentionId: null });
+    expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, intentionId: id, answer, body: null });
   });
 
-  both("stores a key's answer with its job and no body, and keeps the first body fixed for it", async () => {
-    const id = await store.transaction(async (tx) => {
-      const i = await tx.intentions.insert(draft('a'));
-      await tx.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: null, intentionId: i.id });
-      return i.id;
-    });
-    expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, body: null, intentionId: id });
-    expect(await store.intentions.fixIdempotentBody(accountId, 'k', '{"first":"\\u0000é"}')).toBe('{"first":"\\u0000é"}');
-    expect(await store.intentions.fixIdempotentBody(accountId, 'k', '{"second":1}')).toBe('{"first":"\\u0000é"}');
-    expect(await store.intentions.findIdempotent(accountId, 'k')).toEqual({ requestHash: 'h', statusCode: 200, body: '{"first":"\\u0000é"}', intentionId: id });
+  both("keeps what a key's answer is made from as it was given: times as times, free text with U+0000 and accents", async () => {
+    const job = await store.intentions.insert({ ...draft('ref \u0000 é 😀'), conteudo: 'Pão\u0000<b>', expiresAt: new Date(1_700_000_999_000) });
+    const answer = answerFor(job, 'detalhe \u0000 ç');
+    await store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, intentionId: job.id, answer });
+    const found = (await store.intentions.findIdempotent(accountId, 'k'))!;
+    expect(found.answer).toEqual(answer);
+    expect(found.answer!.at).toBeInstanceOf(Date);
+    expect(found.answer!.job.expiresAt).toEqual(new Date(1_700_000_999_000));
+    // Changes to the job afterwards are not the answer's.
+    await store.intentions.countReprint({ accountId, id: job.id });
+    expect((await store.intentions.findIdempotent(accountId, 'k'))!.answer).toEqual(answer);
+  });
+
+  both('answers a key an earlier version stored with its body by that body, and one stored with neither by the first answer settled for it', async () => {
+    const job = await store.intentions.insert(draft('a'));
+    // As versions before answers were kept wrote them: a body (fixed), or '' (never fixed).
+    const legacy = 'INSERT INTO idempotency (user_id, key, request_hash, status_code, body, intention_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
+    await rawStatement(database, legacy, [accountId, 'fixed', 'h', 200, '{"first":"\\u0000é"}', job.id, Date.now()]);
+    await rawStatement(database, legacy, [accountId, 'unfixed', 'h', 200, '', job.id, Date.now()]);
+    expect(await store.intentions.findIdempotent(accountId, 'fixed')).toEqual({ requestHash: 'h', statusCode: 200, intentionId: job.id, answer: null, body: '{"first":"\\u0000é"}' });
+    expect(await store.intentions.findIdempotent(accountId, 'unfixed')).toEqual({ requestHash: 'h', statusCode: 200, intentionId: job.id, answer: null, body: null });
+    const first = answerFor(job, 'first');
+    expect((await store.intentions.settleIdempotent(accountId, 'unfixed', first)).answer).toEqual(first);
+    expect((await store.intentions.settleIdempotent(accountId, 'unfixed', answerFor(job, 'second'))).answer).toEqual(first);
+    // A key with a body is never given an answer over it.
+    expect(await store.intentions.settleIdempotent(accountId, 'fixed', first)).toMatchObject({ answer: null, body: '{"first":"\\u0000é"}' });
   });
 
   both('rolls back everything when fn throws, and rethrows its error', async () => {
@@ -123,8 +148,9 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(a).toMatchObject({ id: accountId, email: 'ana@example.com', metadata: [], roles: [] });
     expect(a!.createdAt).toBeInstanceOf(Date);
     await expect(store.accounts.create({ email: 'ana@EXAMPLE.com', name: 'x', passwordHash: 'h', metadata: [], roles: [] })).rejects.toBeInstanceOf(DuplicateError);
-    await store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}', intentionId: null });
-    await expect(store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, body: '{}', intentionId: null })).rejects.toBeInstanceOf(DuplicateError);
+    const job = await store.intentions.insert(draft('dup'));
+    await store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, intentionId: job.id, answer: answerFor(job) });
+    await expect(store.intentions.saveIdempotent(accountId, 'k', { requestHash: 'h', statusCode: 200, intentionId: job.id, answer: answerFor(job) })).rejects.toBeInstanceOf(DuplicateError);
   });
 
   both("keeps an account's tag set: 'all' by default, 'partner' when created or set so", async () => {
@@ -306,6 +332,21 @@ describe(`the ${STORE_KIND} store`, () => {
       const [key] = await upgraded.credentials.listApiKeys('u1');
       expect(key).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{12}$/), accountId: 'u1', name: 'legacy', prefix: null, createdAt: new Date(2) });
       expect(await upgraded.credentials.authenticate('old-hash', new Date())).toEqual({ kind: 'account', accountId: 'u1', tags: 'all' });
+    } finally {
+      await upgraded.close();
+    }
+  });
+
+  sqliteOnly('upgrades a database made before answers were kept (version 11): its Idempotency-Keys keep their bodies', async () => {
+    const file = join(database.dir, 'v11.sqlite');
+    const old = new Database(file);
+    migrate(old, SQLITE_MIGRATIONS.filter((m) => m.version <= 11));
+    old.prepare("INSERT INTO users (id, email, name, password_hash, metadata, roles, created_at) VALUES ('u1', 'old@example.com', 'Old', 'h', '[]', '[]', 1)").run();
+    old.prepare("INSERT INTO idempotency (user_id, key, request_hash, status_code, body, intention_id, created_at) VALUES ('u1', 'k', 'h', 200, '{\"old\":1}', NULL, 2)").run();
+    old.close();
+    const upgraded = openSqliteStore(file);
+    try {
+      expect(await upgraded.intentions.findIdempotent('u1', 'k')).toEqual({ requestHash: 'h', statusCode: 200, intentionId: null, answer: null, body: '{"old":1}' });
     } finally {
       await upgraded.close();
     }

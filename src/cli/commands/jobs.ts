@@ -156,9 +156,9 @@ async function reprint(args: string[], io: Io): Promise<number> {
     const accountId = await accountFor(store, values, id, io);
     if (accountId === undefined) return EXIT.failed;
     return refusable(io, async () => {
-      const recorded = await jobs.partner.reprint(accountId, id, { marcador, compile: compileJob(inlineCompiler, store, { accountId }) });
-      if (!('created' in recorded)) throw new Error('a reprint without an Idempotency-Key is never a replay');
-      const { job } = recorded.created;
+      const inserted = await jobs.partner.reprint(accountId, id, { marcador, compile: compileJob(inlineCompiler, store, { accountId }) });
+      if (!('answer' in inserted)) throw new Error('a reprint without an Idempotency-Key is never a replay');
+      const { job } = inserted.answer;
       io.stdout.write(`job ${job.id} is a reprint of job ${id}: now ${job.estado}\n`);
       return EXIT.ok;
     });

@@ -10,7 +10,7 @@ import { JobSweeps } from './sweeps.js';
 import { TerminalJobs } from './terminal.js';
 
 export { DEFAULT_JOB_SETTINGS, type JobSettings } from './context.js';
-export type { Recorded } from './partner.js';
+export type { Inserted } from './partner.js';
 export type { Offer } from './terminal.js';
 
 export class Jobs {

@@ -2,23 +2,39 @@
 // compile one again for its terminal's printer now (Recompilar), cancel one nobody holds, start a
 // held one (Iniciar), print a counted second copy (Reimprimir), hand out its bytes (GetBytes). The
 // routes and `bobina jobs` call these. Each state change is one store transaction through lifecycle.ts.
+// Insert and Reimprimir hand back what their answer is made from; the route serialises it.
 import { escape, loadProfile } from '../../index.js';
 import { Problem } from '../errors.js';
-import type { IdempotentAnswer, IntentionSummary, JobFilter, NewIntention } from '../store/types.js';
+import type { IdempotentAnswer, InsertAnswer, IntentionSummary, JobFilter, NewIntention } from '../store/types.js';
 import type { JobContext } from './context.js';
 import { insertEvent, insertJob, transition, type JobWithHistory } from './lifecycle.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
 import { notRecompilable, recompiled, type Recompiled } from './printer-change.js';
 import { startJob } from './start.js';
 
-/** An Insert's outcome: the job it made, or the answer a key already has (a job, or the body fixed for it). */
-export type Recorded = { created: JobWithHistory } | { replay: IdempotentAnswer };
-
-/** Insert's options: the generic-printer rule, and an Idempotency-Key with the hash of its request. */
-export interface InsertOptions {
-  generic: boolean;
-  idempotency?: { key: string; requestHash: string };
+/** An Idempotency-Key and the hash of the request it came with. */
+export interface Idempotency {
+  key: string;
+  requestHash: string;
 }
+
+/** What an Insert records: the job's draft (compiled), and whether its printer is the generic one. */
+export interface InsertDraft {
+  job: Omit<NewIntention, 'estado' | 'status' | 'expiresAt'>;
+  generic: boolean;
+}
+
+/**
+ * An Insert's answer, to serialise (the same way every time): what it is made from, made now or
+ * replayed for its Idempotency-Key; or, for a key an earlier version stored, the body it answered with.
+ */
+export type Inserted = { statusCode: number; replayed: boolean } & ({ answer: InsertAnswer } | { body: string });
+
+/** The answer a job just inserted is given, at `at`. */
+export const answerOf = ({ job, history }: JobWithHistory, at: Date): InsertAnswer => {
+  const { bytes, ...rest } = job;
+  return { job: { ...rest, size: bytes.length }, history, at };
+};
 
 /** A page of a job list, and the cursor of the next one (null: this was the last). */
 export interface JobPage {
@@ -39,46 +55,52 @@ export class PartnerJobs {
 
   /**
    * Records a compiled intention in its first state with history row 1, in one transaction with
-   * its Idempotency-Key (the key names the job; the route fixes the answer's body once the job is
-   * committed, with answerFor).
+   * what its answer is made from under its Idempotency-Key, if it has one. A key already answered
+   * (for the same request) is answered again, and `draft` (which compiles) is never called.
    */
-  async insert(
-    draft: Omit<NewIntention, 'estado' | 'status' | 'expiresAt'>,
-    o: InsertOptions,
-  ): Promise<Recorded> {
-    const now = draft.createdAt;
-    const event = insertEvent({ generic: o.generic, aguardar: draft.aguardarClienteIniciarImpressao });
-    const recorded = await this.c.store.transaction(async (tx): Promise<Recorded> => {
-      if (o.idempotency) {
+  async insert(accountId: string, idempotency: Idempotency | undefined, draft: () => Promise<InsertDraft>): Promise<Inserted> {
+    if (idempotency) {
+      const prior = await this.c.store.intentions.findIdempotent(accountId, idempotency.key);
+      if (prior) return this.replay(accountId, idempotency, prior);
+    }
+    const { job, generic } = await draft();
+    const now = job.createdAt;
+    const event = insertEvent({ generic, aguardar: job.aguardarClienteIniciarImpressao });
+    const recorded = await this.c.store.transaction(async (tx): Promise<{ created: JobWithHistory; answer: InsertAnswer } | IdempotentAnswer> => {
+      if (idempotency) {
         // Checked again inside the transaction: two concurrent requests with one key insert once.
-        const prior = await tx.intentions.findIdempotent(draft.accountId, o.idempotency.key);
-        if (prior) return { replay: prior };
+        const prior = await tx.intentions.findIdempotent(accountId, idempotency.key);
+        if (prior) return prior;
       }
       // A reprint is counted on its original in the same transaction: a copy is never made uncounted.
-      if (draft.reprintOf != null && !(await tx.intentions.countReprint({ accountId: draft.accountId, id: draft.reprintOf }))) {
-        throw new Problem('intention-not-found', { intencaoImpressaoId: draft.reprintOf });
+      if (job.reprintOf != null && !(await tx.intentions.countReprint({ accountId, id: job.reprintOf }))) {
+        throw new Problem('intention-not-found', { intencaoImpressaoId: job.reprintOf });
       }
       // A job with no terminal goes to the account's template-jobs terminals; with none, it says so.
-      const routeless = event === 'insert-queued' && draft.terminalId === null && !(await tx.terminals.hasTemplateRoute(draft.accountId, draft.impressoraId));
-      const created = await insertJob(tx, this.c.sink, { ...draft, expiresAt: new Date(now.getTime() + this.c.settings.ttlMs) }, event, {
+      const routeless = event === 'insert-queued' && job.terminalId === null && !(await tx.terminals.hasTemplateRoute(accountId, job.impressoraId));
+      const created = await insertJob(tx, this.c.sink, { ...job, expiresAt: new Date(now.getTime() + this.c.settings.ttlMs) }, event, {
         origem: 'server', at: now, ...(routeless ? { motivos: ['no-route'], detalhe: 'no terminal of this account takes template jobs for this printer' } : {}),
       });
-      if (o.idempotency) {
-        const answer = { requestHash: o.idempotency.requestHash, statusCode: 200, body: null, intentionId: created.job.id };
-        await tx.intentions.saveIdempotent(draft.accountId, o.idempotency.key, answer);
+      const answer = answerOf(created, new Date());
+      if (idempotency) {
+        await tx.intentions.saveIdempotent(accountId, idempotency.key, { requestHash: idempotency.requestHash, statusCode: 200, intentionId: created.job.id, answer });
       }
-      return { created };
+      return { created, answer };
     });
-    if ('created' in recorded) this.c.queued(recorded.created.job);
-    return recorded;
+    if ('requestHash' in recorded) return this.replay(accountId, idempotency!, recorded);
+    this.c.queued(recorded.created.job);
+    return { statusCode: 200, replayed: false, answer: recorded.answer };
   }
 
-  /**
-   * The body an Idempotency-Key answers with: `body` (the route's serialisation of the job) when it
-   * is the first to be fixed, else the one fixed before it, so every answer for a key is the same bytes.
-   */
-  answerFor(accountId: string, key: string, body: string): Promise<string> {
-    return this.c.store.intentions.fixIdempotentBody(accountId, key, body);
+  /** The answer a key already has, for the same request (another request with the key is 422). */
+  private async replay(accountId: string, idempotency: Idempotency, prior: IdempotentAnswer): Promise<Inserted> {
+    if (prior.requestHash !== idempotency.requestHash) throw new Problem('idempotency-key-reused');
+    if (prior.answer) return { statusCode: prior.statusCode, replayed: true, answer: prior.answer };
+    if (prior.body !== null) return { statusCode: prior.statusCode, replayed: true, body: prior.body };
+    // Stored with its job by the version before answers were kept, which stopped before it fixed the
+    // body: the job as it is now (jobs are never deleted), kept as the key's answer from now on.
+    const now = (await this.get(accountId, prior.intentionId!))!;
+    return this.replay(accountId, idempotency, await this.c.store.intentions.settleIdempotent(accountId, idempotency.key, answerOf(now, new Date())));
   }
 
   async get(accountId: string, id: number): Promise<JobWithHistory | undefined> {
@@ -154,23 +176,28 @@ export class PartnerJobs {
    * transaction. Any state of the original will do; 404 when the account has no such job, 409
    * terminal-disabled when its terminal no longer prints.
    */
-  async reprint(
+  reprint(
     accountId: string, id: number,
-    o: Omit<InsertOptions, 'generic'> & { marcador?: string | undefined; compile: (conteudo: string, printerId: number) => Promise<Recompiled> },
-  ): Promise<Recorded> {
-    const original = await this.c.store.intentions.get(accountId, id);
-    if (!original) throw new Problem('intention-not-found', { intencaoImpressaoId: id });
-    if (original.terminalId !== null) {
-      const terminal = await this.c.store.terminals.find(accountId, original.terminalId);
-      if (terminal && !terminal.enabled) throw new Problem('terminal-disabled', { terminalId: original.terminalId });
-    }
-    const conteudo = markedContent(original.conteudo, o.marcador);
-    const profile = loadProfile(original.impressoraId);
-    const { bytes, diagnostics } = await o.compile(conteudo, profile.id);
-    return this.insert({
-      accountId, referencia: original.referencia, conteudo, terminalId: original.terminalId, impressoraId: profile.id, codigoImpressora: profile.code,
-      aguardarClienteIniciarImpressao: original.aguardarClienteIniciarImpressao, bytes, diagnostics, createdAt: new Date(),
-      urlCallback: original.urlCallback ?? null, reprintOf: id,
-    }, { generic: profile.isGeneric, ...(o.idempotency ? { idempotency: o.idempotency } : {}) });
+    o: { idempotency?: Idempotency | undefined; marcador?: string | undefined; compile: (conteudo: string, printerId: number) => Promise<Recompiled> },
+  ): Promise<Inserted> {
+    return this.insert(accountId, o.idempotency, async () => {
+      const original = await this.c.store.intentions.get(accountId, id);
+      if (!original) throw new Problem('intention-not-found', { intencaoImpressaoId: id });
+      if (original.terminalId !== null) {
+        const terminal = await this.c.store.terminals.find(accountId, original.terminalId);
+        if (terminal && !terminal.enabled) throw new Problem('terminal-disabled', { terminalId: original.terminalId });
+      }
+      const conteudo = markedContent(original.conteudo, o.marcador);
+      const profile = loadProfile(original.impressoraId);
+      const { bytes, diagnostics } = await o.compile(conteudo, profile.id);
+      return {
+        job: {
+          accountId, referencia: original.referencia, conteudo, terminalId: original.terminalId, impressoraId: profile.id, codigoImpressora: profile.code,
+          aguardarClienteIniciarImpressao: original.aguardarClienteIniciarImpressao, bytes, diagnostics, createdAt: new Date(),
+          urlCallback: original.urlCallback ?? null, reprintOf: id,
+        },
+        generic: profile.isGeneric,
+      };
+    });
   }
 }

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import type { Diagnostic } from '../../index.js';
 import { formatData } from '../dates.js';
 import type { IntencaoLinha, IntencaoResumo, IntentionResponse } from '../schemas/intentions.js';
-import type { HistoryEntry, Intention, IntentionSummary } from '../store/types.js';
+import type { AnsweredJob, HistoryEntry, InsertAnswer, Intention, IntentionSummary } from '../store/types.js';
 
 export const diagnosticView = (d: Diagnostic) => ({
   code: d.code,
@@ -19,8 +19,18 @@ export const historyView = (h: HistoryEntry) => ({
   estado: h.estado, motivos: h.motivos, origem: h.origem, data: formatData(h.at), evento: h.evento, detalhe: h.detalhe,
 });
 
+/** The size, creation and delivery state of a job, in the order both the record and the summary show them. */
+const deliveryState = (i: Intention | AnsweredJob | IntentionSummary) => ({
+  tamanhoBytes: 'size' in i ? i.size : i.bytes.length,
+  dataCriacao: formatData(i.createdAt),
+  estado: i.estado,
+  motivos: i.motivos,
+  tentativas: i.tentativas,
+  confirmacao: i.confirmacao,
+});
+
 /** The record inside the answer: the spec's fields, then the delivery state (new fields only ever appended). */
-export function intentionRecord(i: Intention, history: readonly HistoryEntry[]): IntentionResponse['intencaoImpressao'] {
+export function intentionRecord(i: Intention | AnsweredJob, history: readonly HistoryEntry[]): IntentionResponse['intencaoImpressao'] {
   return {
     id: i.id,
     referencia: i.referencia,
@@ -31,12 +41,7 @@ export function intentionRecord(i: Intention, history: readonly HistoryEntry[]):
     aguardarClienteIniciarImpressao: i.aguardarClienteIniciarImpressao,
     status: i.status,
     diagnostics: i.diagnostics.map(diagnosticView),
-    tamanhoBytes: i.bytes.length,
-    dataCriacao: formatData(i.createdAt),
-    estado: i.estado,
-    motivos: i.motivos,
-    tentativas: i.tentativas,
-    confirmacao: i.confirmacao,
+    ...deliveryState(i),
     historico: history.map(historyView),
     reportesIgnorados: i.ignoredReports,
     reimpressaoDe: i.reprintOf,
@@ -54,12 +59,7 @@ export function intentionSummary(i: Intention | IntentionSummary): Static<typeof
     codigoImpressora: i.codigoImpressora,
     aguardarClienteIniciarImpressao: i.aguardarClienteIniciarImpressao,
     status: i.status,
-    tamanhoBytes: 'size' in i ? i.size : i.bytes.length,
-    dataCriacao: formatData(i.createdAt),
-    estado: i.estado,
-    motivos: i.motivos,
-    tentativas: i.tentativas,
-    confirmacao: i.confirmacao,
+    ...deliveryState(i),
     reportesIgnorados: i.ignoredReports,
   };
 }
@@ -69,6 +69,7 @@ export function intentionRow(i: IntentionSummary): Static<typeof IntencaoLinha> 
   return { ...intentionSummary(i), reimpressaoDe: i.reprintOf, reimpressoes: i.reprints };
 }
 
-export function intentionView({ job, history }: { job: Intention; history: readonly HistoryEntry[] }): IntentionResponse {
-  return { data: formatData(new Date()), intencaoImpressao: intentionRecord(job, history) };
+/** The whole job, answered now, or (an Insert's answer) at the time it names. */
+export function intentionView({ job, history, at = new Date() }: { job: Intention; history: readonly HistoryEntry[]; at?: Date } | InsertAnswer): IntentionResponse {
+  return { data: formatData(at), intencaoImpressao: intentionRecord(job, history) };
 }

@@ -12,32 +12,21 @@ import { compileFor, compileJob } from '../compile-for.js';
 import { formatData } from '../dates.js';
 import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
 import { Problem } from '../errors.js';
-import type { Jobs } from '../jobs/jobs.js';
-import type { JobWithHistory } from '../jobs/lifecycle.js';
+import type { Inserted, Jobs } from '../jobs/jobs.js';
 import { cancelSchema, getAllSchema, getByIdSchema, getBytesSchema, insertSchema, LIST_PAGE, partnerStartSchema, recompileSchema, reprintSchema } from '../schemas/intentions.js';
 import type { Store } from '../store/repositories.js';
-import type { IdempotentAnswer } from '../store/types.js';
 import { assertWellFormed, insertRequestHash } from './insert-request.js';
 import { diagnosticView, intentionRow, intentionView } from './intention-view.js';
 import { resolvePrinter } from './resolve-printer.js';
 import { plainJson } from './terminal.js';
 
-/** The job as the Insert answers with it when an Idempotency-Key was given: its bytes are what the key replays. */
-const insertAnswer = (job: JobWithHistory) => JSON.stringify(intentionView(job));
-
-/**
- * The answer a key already has, for the same request: its body, or (stored without one: the Insert
- * that made the job has not fixed it yet, or never could) the job as it is now, fixed for good.
- */
-async function replay(reply: FastifyReply, jobs: Jobs, accountId: string, key: string, answer: IdempotentAnswer, requestHash: string) {
-  if (answer.requestHash !== requestHash) throw new Problem('idempotency-key-reused');
-  let body = answer.body;
-  if (body === null) {
-    // Only a key stored with its job has no body (jobs are never deleted).
-    const job = (await jobs.partner.get(accountId, answer.intentionId!))!;
-    body = await jobs.partner.answerFor(accountId, key, insertAnswer(job));
-  }
-  return reply.code(answer.statusCode).header('idempotent-replayed', 'true').type('application/json').send(body);
+/** An Insert's (or Reimprimir's) answer, serialised here the same way whether made now or replayed for its Idempotency-Key. */
+function sendInserted(reply: FastifyReply, inserted: Inserted) {
+  reply.code(inserted.statusCode);
+  if (inserted.replayed) reply.header('idempotent-replayed', 'true');
+  // A body an earlier version stored for the key goes out as it was.
+  if ('body' in inserted) return reply.type('application/json').send(inserted.body);
+  return intentionView(inserted.answer);
 }
 
 export interface IntentionRouteOptions {
@@ -64,28 +53,22 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     const { accountId } = request.principal;
     const key = request.headers['idempotency-key'];
     assertWellFormed(body);
-    const requestHash = insertRequestHash(body);
-    if (key) {
-      const prior = await store.intentions.findIdempotent(accountId, key);
-      if (prior) return replay(reply, jobs, accountId, key, prior, requestHash);
-    }
-    if (body.urlCallback) await checkCallback(body.urlCallback, webhookPolicy);
-    const profile = await resolvePrinter(store, accountId, body);
-    const { bytes, diagnostics } = await compileFor(compiler, store, request.principal, { conteudo: body.conteudo, printer: profile.id });
-    if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
-    const aguardar = body.aguardarClienteIniciarImpressao ?? false;
-    const recorded = await jobs.partner.insert(
-      {
-        accountId, referencia: body.referencia ?? null, conteudo: body.conteudo, terminalId: body.terminalId || null,
-        impressoraId: profile.id, codigoImpressora: profile.code, aguardarClienteIniciarImpressao: aguardar, bytes, diagnostics, createdAt: new Date(),
-        urlCallback: body.urlCallback || null,
-      },
-      { generic: profile.isGeneric, ...(key ? { idempotency: { key, requestHash } } : {}) },
-    );
-    if ('replay' in recorded) return replay(reply, jobs, accountId, key!, recorded.replay, requestHash);
-    if (!key) return intentionView(recorded.created);
-    // Serialised once, and those bytes fixed as the key's answer (or the ones a retry fixed first).
-    return reply.type('application/json').send((await jobs.partner.answerFor(accountId, key, insertAnswer(recorded.created))) as never);
+    const idempotency = key ? { key, requestHash: insertRequestHash(body) } : undefined;
+    const inserted = await jobs.partner.insert(accountId, idempotency, async () => {
+      if (body.urlCallback) await checkCallback(body.urlCallback, webhookPolicy);
+      const profile = await resolvePrinter(store, accountId, body);
+      const { bytes, diagnostics } = await compileFor(compiler, store, request.principal, { conteudo: body.conteudo, printer: profile.id });
+      if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });
+      return {
+        job: {
+          accountId, referencia: body.referencia ?? null, conteudo: body.conteudo, terminalId: body.terminalId || null, impressoraId: profile.id,
+          codigoImpressora: profile.code, aguardarClienteIniciarImpressao: body.aguardarClienteIniciarImpressao ?? false, bytes, diagnostics,
+          createdAt: new Date(), urlCallback: body.urlCallback || null,
+        },
+        generic: profile.isGeneric,
+      };
+    });
+    return sendInserted(reply, inserted);
   });
 
   api.get('/IntencaoImpressao/GetById', { schema: getByIdSchema }, async (request) => {
@@ -131,18 +114,8 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     const id = Number(request.query.intencaoImpressaoId);
     const marcador = request.body.marcador || undefined;
     const key = request.headers['idempotency-key'];
-    const requestHash = sha256(JSON.stringify(['Reimprimir', id, marcador ?? null]));
-    if (key) {
-      const prior = await store.intentions.findIdempotent(accountId, key);
-      if (prior) return replay(reply, jobs, accountId, key, prior, requestHash);
-    }
-    const recorded = await jobs.partner.reprint(accountId, id, {
-      marcador, compile: compileJob(compiler, store, request.principal),
-      ...(key ? { idempotency: { key, requestHash } } : {}),
-    });
-    if ('replay' in recorded) return replay(reply, jobs, accountId, key!, recorded.replay, requestHash);
-    if (!key) return intentionView(recorded.created);
-    return reply.type('application/json').send((await jobs.partner.answerFor(accountId, key, insertAnswer(recorded.created))) as never);
+    const idempotency = key ? { key, requestHash: sha256(JSON.stringify(['Reimprimir', id, marcador ?? null])) } : undefined;
+    return sendInserted(reply, await jobs.partner.reprint(accountId, id, { idempotency, marcador, compile: compileJob(compiler, store, request.principal) }));
   });
 
   api.post('/IntencaoImpressao/Iniciar', { schema: partnerStartSchema, serializerCompiler: plainJson }, async (request) => {

@@ -245,4 +245,12 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: "an Idempotency-Key keeps what its answer is made from (the job as the Insert made it, its history then, the answer's time), stored with the job; earlier keys keep their body",
+    sql: `
+      -- JSON text, not JSONB: a partner's text in it may hold U+0000 (escaped), which JSONB refuses.
+      ALTER TABLE idempotency ADD COLUMN answer TEXT;
+    `,
+  },
 ];

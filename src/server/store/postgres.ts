@@ -5,7 +5,7 @@
 import pg from 'pg';
 import type { Repositories, Store } from './repositories.js';
 import { Connections, storeError, type Db } from './postgres/db.js';
-import { postgresExec } from './postgres/dialect.js';
+import { postgresExec } from './postgres/exec.js';
 import { migrate } from './postgres/migrate.js';
 import { pgSignals, signalChannel } from './postgres/signals.js';
 import { parsePostgresUrl, quoteIdent } from './postgres/url.js';

@@ -19,8 +19,8 @@
 import type { TagSet } from '../../index.js';
 import type { BackgroundWorker } from '../workers/worker.js';
 import type {
-  Account, ApiKey, AttemptCounter, ContactChange, FleetCounts, StuckJob, TerminalContact, TerminalHealth, WentOffline, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, Intention, IntentionSummary, JobFilter, JobPatch, JobRef, LeaseGuard,
-  JobState, NewAccount, NewApiKey, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, RefreshTaken, Terminal, TerminalKey, TokenPair, WebhookAttempt,
+  Account, ApiKey, AttemptCounter, ContactChange, FleetCounts, StuckJob, TerminalContact, TerminalHealth, WentOffline, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, InsertAnswer, Intention, IntentionSummary, JobFilter, JobPatch, JobRef, LeaseGuard,
+  JobState, NewAccount, NewApiKey, NewIdempotentAnswer, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, RefreshTaken, Terminal, TerminalKey, TokenPair, WebhookAttempt,
   WebhookEndpoint, WebhookMessage,
 } from './types.js';
 import type { EndpointRefusal } from './webhook-rows.js';
@@ -170,9 +170,12 @@ export interface IntentionRepository {
    */
   findIdempotent(accountId: string, key: string): Promise<IdempotentAnswer | undefined>;
   /** Stores the first answer for a key; throws DuplicateError when the key already has one. */
-  saveIdempotent(accountId: string, key: string, answer: IdempotentAnswer): Promise<void>;
-  /** Fixes the body of a key's answer stored without one: the body the key answers with from now on (this one, or the one fixed first). */
-  fixIdempotentBody(accountId: string, key: string, body: string): Promise<string>;
+  saveIdempotent(accountId: string, key: string, answer: NewIdempotentAnswer): Promise<void>;
+  /**
+   * For a key stored by an earlier version with neither answer nor body: keeps `answer` as its
+   * answer from now on, unless one was kept first. The key's answer as stored after.
+   */
+  settleIdempotent(accountId: string, key: string, answer: InsertAnswer): Promise<IdempotentAnswer>;
 }
 
 /** Failed-login counters, one fixed window per key; the policy (which keys, what limits) is auth/login-limits.ts. */
@@ -266,7 +269,7 @@ export interface ConnectionStats {
  * @example
  * const created = await store.transaction(async (tx) => {
  *   const intention = await tx.intentions.insert(draft);
- *   await tx.intentions.saveIdempotent(draft.accountId, key, answer(intention));
+ *   await tx.intentions.saveIdempotent(draft.accountId, key, answerFor(intention));
  *   return intention;
  * }); // committed together, or neither (fn threw: rolled back, and the error rethrown)
  */

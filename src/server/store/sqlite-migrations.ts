@@ -276,4 +276,11 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 12,
+    name: "an Idempotency-Key keeps what its answer is made from (the job as the Insert made it, its history then, the answer's time), stored with the job; earlier keys keep their body",
+    sql: `
+      ALTER TABLE idempotency ADD COLUMN answer TEXT;
+    `,
+  },
 ];

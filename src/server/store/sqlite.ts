@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import type { Store } from './repositories.js';
 import { ping, repositories } from './sql/repositories.js';
 import { DEFAULT_CHECKPOINTS, walCheckpointer, type CheckpointPolicy, type WalCheckpointer } from './sqlite/checkpointer.js';
-import { sqliteExecutor } from './sqlite/dialect.js';
+import { sqliteExecutor } from './sqlite/exec.js';
 import { Gate } from './sqlite/gate.js';
 import { migrate } from './sqlite/migrate.js';
 

@@ -277,18 +277,35 @@ export interface JobRef {
   id: number;
 }
 
+/** A job as an answer shows it: everything but its bytes, whose length it keeps (`size`). */
+export type AnsweredJob = Omit<Intention, 'bytes'> & { size: number };
+
 /**
- * The answer to an Idempotency-Key, replayed byte for byte for the same request. The Insert's
- * transaction stores it with the job it made and no body; the body is fixed after the commit by the
- * first to serialise it (the Insert's route, or a retry that came before it), and every answer for
- * the key sends those bytes. Keys stored before intentionId existed have their body and no job.
+ * What an Insert answers with: the job as the Insert made it, its history then, and the instant the
+ * answer names. Stored with an Idempotency-Key in the Insert's transaction, so every answer for the
+ * key is made from the same values (and serialised the same way, after the transaction).
+ */
+export interface InsertAnswer {
+  job: AnsweredJob;
+  history: HistoryEntry[];
+  at: Date;
+}
+
+/**
+ * The answer to an Idempotency-Key, replayed for the same request: what it is made from (`answer`),
+ * or for keys stored by versions before answers were kept, the body they answered with (`body`) —
+ * or neither, for a key such a version stored with its job and stopped before it fixed the body.
  */
 export interface IdempotentAnswer {
   requestHash: string;
   statusCode: number;
-  body: string | null;
   intentionId: number | null;
+  answer: InsertAnswer | null;
+  body: string | null;
 }
+
+/** A new key's answer: this version stores what it is made from, never a body. */
+export type NewIdempotentAnswer = Omit<IdempotentAnswer, 'answer' | 'body'> & { answer: InsertAnswer };
 
 /** A failed-login counter in its current window (keys are opaque: the policy in auth/login-limits.ts names them). */
 export interface AttemptCounter {

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountRepository } from '../repositories.js';
 import { DuplicateError, type Account } from '../types.js';
-import { one, type Dialect, type Exec } from './dialect.js';
+import type { Dialect } from './dialect.js';
+import { one, type Exec } from './exec.js';
 import { json, raw, sql, type Sql } from './statement.js';
 
 interface Row { id: string; email: string; name: string; password_hash: string; metadata: unknown; roles: unknown; tags: string; stuck_after_ms: number | null; created_at: number }
@@ -16,8 +17,9 @@ const toAccount = (d: Dialect, r: Row): Account => ({
   stuckAfterMs: r.stuck_after_ms === null ? null : Number(r.stuck_after_ms), createdAt: new Date(r.created_at),
 });
 
+/** The columns an account is created with; it is read with the ones set later too. */
 const COLUMNS = raw('id, email, name, password_hash, metadata, roles, tags, created_at');
-const READ = raw('id, email, name, password_hash, metadata, roles, tags, stuck_after_ms, created_at');
+const READ = sql`${COLUMNS}, stuck_after_ms`;
 
 export function accounts(x: Exec): AccountRepository {
   const d = x.dialect;

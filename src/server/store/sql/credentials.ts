@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { CredentialRepository } from '../repositories.js';
 import type { ApiKey } from '../types.js';
 import { tagSet } from './accounts.js';
-import { one, type Exec } from './dialect.js';
-import { sql } from './statement.js';
+import { one, type Exec } from './exec.js';
+import { sql, type Sql } from './statement.js';
 
 interface KeyRow { id: string; user_id: string; name: string; prefix: string | null; created_at: number }
 
@@ -17,6 +17,8 @@ const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
 
 export function credentials(x: Exec): CredentialRepository {
   const d = x.dialect;
+  /** Access and refresh tokens are revoked together: the rows `where` picks in each table, deleted at once (how many in each). */
+  const revoke = (where: Sql) => x.batch([sql`DELETE FROM access_tokens WHERE ${where}`, sql`DELETE FROM refresh_tokens WHERE ${where}`]);
   return {
     async authenticate(hash, now) {
       // Every request asks this: one statement, in order: an access token, an API key, a terminal key; with the account's tag set.
@@ -60,20 +62,10 @@ export function credentials(x: Exec): CredentialRepository {
         WHERE token_hash = ${hash} AND used_at IS NULL AND expires_at > ${now} RETURNING user_id, family`);
       if (fresh) return { accountId: fresh.user_id, family: fresh.family };
       // …else, if it was used before, its family revoked: it is one of them (a second reuse finds nothing left).
-      const family = sql`SELECT family FROM refresh_tokens WHERE token_hash = ${hash} AND used_at IS NOT NULL`;
-      const [, refresh] = await x.batch([
-        sql`DELETE FROM access_tokens WHERE family IN (${family})`,
-        sql`DELETE FROM refresh_tokens WHERE family IN (${family})`,
-      ]);
+      const [, refresh] = await revoke(sql`family IN (SELECT family FROM refresh_tokens WHERE token_hash = ${hash} AND used_at IS NOT NULL)`);
       return refresh! > 0 ? 'reused' : undefined;
     },
-    revokeTokens: async (accountId) => sum(await x.batch([
-      sql`DELETE FROM access_tokens WHERE user_id = ${accountId}`,
-      sql`DELETE FROM refresh_tokens WHERE user_id = ${accountId}`,
-    ])),
-    purgeExpired: async (now) => sum(await x.batch([
-      sql`DELETE FROM access_tokens WHERE expires_at <= ${now}`,
-      sql`DELETE FROM refresh_tokens WHERE expires_at <= ${now}`,
-    ])),
+    revokeTokens: async (accountId) => sum(await revoke(sql`user_id = ${accountId}`)),
+    purgeExpired: async (now) => sum(await revoke(sql`expires_at <= ${now}`)),
   };
 }

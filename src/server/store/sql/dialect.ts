@@ -1,15 +1,16 @@
 // The seam between the repositories (written once, in this folder) and a backend: a Dialect says
-// how a statement is written and read on it, an Exec runs statements on it. Only what truly
-// differs is here: placeholders, types as the driver binds and returns them, row locks, SKIP
-// LOCKED, advisory locks, collation, and how several writes become one (SQLite has no writing CTEs).
+// how a statement is written and read on it (an Exec, exec.ts, runs statements on it). Only what
+// truly differs is here: placeholders, types as the driver binds and returns them, row locks, SKIP
+// LOCKED, advisory locks, collation (how several writes become one is the Exec's: SQLite has no
+// writing CTEs).
 import type { Sql } from './statement.js';
 
 /** The advisory locks of PostgreSQL; on SQLite every write transaction already holds the one write lock. */
 export type LockName = 'endpoints' | 'webhook-claim' | 'idempotency';
 
 export interface Dialect {
-  /** The n-th (1-based) parameter's placeholder. */
-  placeholder(n: number): string;
+  /** The statement's text with this dialect's placeholders (`?`, `$n`). */
+  statementText(statement: Sql): string;
   /** A value (already encoded: times as milliseconds, JSON as text) as the driver binds it. */
   bind(value: unknown): unknown;
   /** A JSON column's value as read. */
@@ -34,37 +35,4 @@ export interface Dialect {
   jsonTexts(column: Sql, alias: string): Sql;
   /** The statement that takes an advisory lock until the transaction ends, or undefined when the dialect needs none. */
   lock(name: LockName, ...keys: unknown[]): Sql | undefined;
-}
-
-/** Runs statements on one backend: outside a transaction each its own, inside one on the transaction. */
-export interface Exec {
-  readonly dialect: Dialect;
-  /** Inside transaction(fn) or atomic(fn). */
-  readonly inTransaction: boolean;
-  all<R>(statement: Sql): Promise<R[]>;
-  /** Runs a statement that returns no rows: how many rows it changed. */
-  run(statement: Sql): Promise<number>;
-  /**
-   * Runs a statement whose answer nobody waits for: inside a PostgreSQL transaction it is sent
-   * with what follows it (pipelined), and if it fails the next statement or the commit does.
-   */
-  write(statement: Sql): Promise<void>;
-  /**
-   * Writes that do not depend on each other's effects, applied together or not at all (on
-   * PostgreSQL as one statement of CTEs, which all see the same snapshot): the rows each changed.
-   */
-  batch(statements: readonly Sql[]): Promise<number[]>;
-  /** Runs fn's statements as one transaction (or inside the one this Exec belongs to). */
-  atomic<T>(fn: (x: Exec) => Promise<T>): Promise<T>;
-}
-
-/** The first row, if any. */
-export async function one<R>(x: Exec, statement: Sql): Promise<R | undefined> {
-  return (await x.all<R>(statement))[0];
-}
-
-/** Takes the dialect's advisory lock, if it has one. */
-export async function lock(x: Exec, name: LockName, ...keys: unknown[]): Promise<void> {
-  const statement = x.dialect.lock(name, ...keys);
-  if (statement) await x.write(statement);
 }

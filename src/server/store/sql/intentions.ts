@@ -1,10 +1,12 @@
-// intentions: compiled print jobs (bytes + diagnostics), their delivery state and history, and the
-// Idempotency-Key answers given for them. State changes are single guarded statements; which
-// states they may start from is jobs/lifecycle.ts's table, passed in as `from`.
+// intentions: compiled print jobs (bytes + diagnostics), their delivery state and history, and (in
+// idempotency.ts) the Idempotency-Key answers given for them. State changes are single guarded
+// statements; which states they may start from is jobs/lifecycle.ts's table, passed in as `from`.
 import { WAITS_FOR_PERSON } from '../../jobs/lifecycle.js';
 import type { IntentionRepository } from '../repositories.js';
-import { DuplicateError, type ClaimRoute, type HistoryEntry, type Intention, type IntentionSummary, type JobFilter, type JobPatch, type JobState } from '../types.js';
-import { lock, one, type Dialect, type Exec } from './dialect.js';
+import type { ClaimRoute, HistoryEntry, Intention, IntentionSummary, JobFilter, JobPatch, JobState } from '../types.js';
+import type { Dialect } from './dialect.js';
+import { one, type Exec } from './exec.js';
+import { idempotency } from './idempotency.js';
 import { date, empty, join, json, list, raw, sql, utf8, type Sql } from './statement.js';
 import { stuckJobs } from './stuck-jobs.js';
 
@@ -235,28 +237,7 @@ export function intentions(x: Exec): IntentionRepository {
     },
     dueLeases: (states, now, limit) => due(raw('lease_expires_at'), states, now, limit),
     dueExpiry: (states, now, limit) => due(raw('expires_at'), states, now, limit),
-    async findIdempotent(accountId, key) {
-      // Inside a transaction: hold the key until it ends, so a concurrent insert with the same key
-      // waits here, then reads the answer this one stores (outside one a lock would end at once).
-      if (x.inTransaction) await lock(x, 'idempotency', accountId, key);
-      const r = await one<{ request_hash: string; status_code: number; body: string; intention_id: number | null }>(x,
-        sql`SELECT request_hash, status_code, body, intention_id FROM idempotency WHERE user_id = ${accountId} AND key = ${key}`);
-      // '' is a body not fixed yet (the column is NOT NULL since version 1).
-      return r && { requestHash: r.request_hash, statusCode: r.status_code, body: r.body === '' ? null : r.body, intentionId: r.intention_id };
-    },
-    async saveIdempotent(accountId, key, a) {
-      // DO NOTHING rather than a unique violation: an error would abort an enclosing PostgreSQL
-      // transaction; the caller decides what a DuplicateError means.
-      const n = await x.run(sql`INSERT INTO idempotency (user_id, key, request_hash, status_code, body, intention_id, created_at)
-        VALUES (${accountId}, ${key}, ${a.requestHash}, ${a.statusCode}, ${a.body ?? ''}, ${a.intentionId}, ${Date.now()}) ON CONFLICT DO NOTHING`);
-      if (n === 0) throw new DuplicateError(`Idempotency-Key ${key} already has an answer`);
-    },
-    async fixIdempotentBody(accountId, key, body) {
-      const where = sql`WHERE user_id = ${accountId} AND key = ${key}`;
-      // The first to fix it wins; the others read what it fixed.
-      const fixed = await one<{ body: string }>(x, sql`UPDATE idempotency SET body = ${body} ${where} AND body = '' RETURNING body`);
-      return fixed?.body ?? (await one<{ body: string }>(x, sql`SELECT body FROM idempotency ${where}`))!.body;
-    },
+    ...idempotency(x),
     ...stuckJobs(x),
   };
 }

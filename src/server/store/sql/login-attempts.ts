@@ -3,7 +3,7 @@
 // same database) never lose a count.
 import type { LoginAttemptRepository } from '../repositories.js';
 import type { AttemptCounter } from '../types.js';
-import { one, type Exec } from './dialect.js';
+import { one, type Exec } from './exec.js';
 import { list, sql } from './statement.js';
 
 export function loginAttempts(x: Exec): LoginAttemptRepository {

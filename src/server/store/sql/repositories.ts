@@ -2,7 +2,7 @@
 import type { Repositories } from '../repositories.js';
 import { accounts } from './accounts.js';
 import { credentials } from './credentials.js';
-import type { Exec } from './dialect.js';
+import type { Exec } from './exec.js';
 import { intentions } from './intentions.js';
 import { loginAttempts } from './login-attempts.js';
 import { sql } from './statement.js';

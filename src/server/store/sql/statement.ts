@@ -1,11 +1,12 @@
-// The store's statements, written once for both backends: `sql` is a tagged template whose
-// interpolated values become parameters and whose interpolated Sql fragments are spliced in. A
-// statement is rendered for a Dialect (its placeholders, how it binds values) only when it runs.
+// The store's statements, written once for both backends: `sql` is sql-template-tag's tagged
+// template, whose interpolated values become parameters and whose interpolated Sql fragments are
+// spliced in (flattened as they are made). A statement is rendered for a Dialect (its placeholders,
+// how it binds values) only when it runs; the values both backends store alike are encoded here.
+import { empty, join as joinAll, raw, Sql } from 'sql-template-tag';
 import type { Dialect } from './dialect.js';
 
-export class Sql {
-  constructor(readonly strings: readonly string[], readonly values: readonly unknown[]) {}
-}
+export { default as sql } from 'sql-template-tag';
+export { empty, raw, Sql };
 
 /** A JSON column's value: bound as its JSON text on every backend. */
 export class Json {
@@ -17,24 +18,11 @@ export class Utf8 {
   constructor(readonly value: string | null) {}
 }
 
-/**
- * @example
- * sql`SELECT id FROM intentions WHERE user_id = ${accountId} AND estado IN ${list(states)}`
- */
-export const sql = (strings: TemplateStringsArray, ...values: unknown[]): Sql => new Sql(strings, values);
+/** The parts with `separator` between them (no parts: nothing). */
+export const join = (parts: readonly Sql[], separator = ', '): Sql => (parts.length === 0 ? empty : joinAll(parts, separator));
 
-/** SQL text as written (never a value from outside). */
-export const raw = (text: string): Sql => new Sql([text], []);
-
-export const empty = raw('');
-
-export function join(parts: readonly Sql[], separator = ', '): Sql {
-  if (parts.length === 0) return empty;
-  return new Sql(['', ...parts.slice(1).map(() => separator), ''], parts);
-}
-
-/** `(?, ?, ?)`: a parenthesised list of values, for `IN`. */
-export const list = (values: readonly unknown[]): Sql => sql`(${join(values.map((v) => sql`${v}`))})`;
+/** `(?, ?, ?)`: a parenthesised list of values, for `IN` (at least one: `IN ()` is no statement on PostgreSQL). */
+export const list = (values: readonly unknown[]): Sql => joinAll(values, ', ', '(', ')');
 
 export const json = (value: unknown) => new Json(value);
 export const utf8 = (value: string | null) => new Utf8(value);
@@ -45,22 +33,10 @@ export interface Rendered {
 }
 
 /** The statement's text with the dialect's placeholders, and its values as the dialect binds them. */
-export function render(statement: Sql, dialect: Dialect): Rendered {
-  let text = '';
-  const values: unknown[] = [];
-  const walk = (s: Sql) => {
-    s.strings.forEach((part, i) => {
-      text += part;
-      if (i >= s.values.length) return;
-      const v = s.values[i];
-      if (v instanceof Sql) return walk(v);
-      values.push(dialect.bind(encode(v)));
-      text += dialect.placeholder(values.length);
-    });
-  };
-  walk(statement);
-  return { text, values };
-}
+export const render = (statement: Sql, dialect: Dialect): Rendered => ({
+  text: dialect.statementText(statement),
+  values: statement.values.map((v) => dialect.bind(encode(v))),
+});
 
 /** A time column as read (both backends keep epoch milliseconds), or null. */
 export const date = (ms: unknown): Date | null => (ms === null ? null : new Date(ms as number));

@@ -4,7 +4,7 @@
 // one guarded upsert claims each announcement, so several instances send one event.
 import type { IntentionRepository } from '../repositories.js';
 import type { JobState, StuckJob } from '../types.js';
-import type { Exec } from './dialect.js';
+import type { Exec } from './exec.js';
 import { list, sql } from './statement.js';
 
 interface Row { user_id: string; id: number; terminal_id: string | null; referencia: unknown; estado: JobState; seq: number; at: number; threshold: number }

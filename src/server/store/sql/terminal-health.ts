@@ -4,7 +4,8 @@
 // under the row's lock or by one guarded UPDATE, so several instances announce each change once.
 import type { TerminalRepository } from '../repositories.js';
 import type { ContactChange, FleetCounts, TerminalContact, TerminalHealth, WentOffline } from '../types.js';
-import { one, type Dialect, type Exec } from './dialect.js';
+import type { Dialect } from './dialect.js';
+import { one, type Exec } from './exec.js';
 import { DEFAULT_FLEET_SETTINGS, offlineAfterMs as offlineAfter } from '../../fleet/settings.js';
 import { date, empty, json, sql, type Sql } from './statement.js';
 

@@ -3,7 +3,8 @@
 // their health (last contact, printer status) is terminal-health.ts's.
 import type { TerminalRepository } from '../repositories.js';
 import type { Terminal } from '../types.js';
-import { one, type Dialect, type Exec } from './dialect.js';
+import type { Dialect } from './dialect.js';
+import { one, type Exec } from './exec.js';
 import { sql, type Sql } from './statement.js';
 import { terminalHealth } from './terminal-health.js';
 

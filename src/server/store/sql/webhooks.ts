@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { WebhookRepository } from '../repositories.js';
 import type { ClaimedWebhookMessage, WebhookAttempt, WebhookEndpoint, WebhookMessage, WebhookSecret } from '../types.js';
 import { endpointRefusal, rotatedSecrets } from '../webhook-rows.js';
-import { lock, one, type Dialect, type Exec } from './dialect.js';
+import type { Dialect } from './dialect.js';
+import { lock, one, type Exec } from './exec.js';
 import { date, empty, join, json, sql, type Sql } from './statement.js';
 
 interface EndpointRow {
