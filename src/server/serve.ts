@@ -1,6 +1,7 @@
 // Starts the service: opens (and migrates) the store, builds the app and listens. Closing stops
 // accepting requests, lets in-flight ones finish, stops the background workers, then closes the
 // database.
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from './app.js';
 import { workerCompiler } from './compiler.js';
@@ -40,6 +41,14 @@ export interface ServeOptions {
 
 /** Direct delivery's journals on PostgreSQL, with no --state-dir: there is no database file to sit beside. */
 export const POSTGRES_STATE_DIR = './bobina.delivery';
+
+/**
+ * The address a server bound, as a URL: the unspecified ones as they are (`http://0.0.0.0:8080`,
+ * `http://[::]:8080`), where fastify's own answer names one loopback address of them.
+ */
+export function boundUrl({ address, port }: AddressInfo): string {
+  return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+}
 
 export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstance; url: string; store: string; metricsUrl?: string; close: () => Promise<void> }> {
   const where = { ...(o.db === undefined ? {} : { db: o.db }), ...(o.databaseUrl === undefined ? {} : { databaseUrl: o.databaseUrl }) };
@@ -85,9 +94,10 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
     })
     : undefined;
   if (exposed) started.addHook('onClose', async () => exposed.close());
-  const url = await started.listen({ port: o.port, host: o.host }).catch(async (err: unknown) => {
+  await started.listen({ port: o.port, host: o.host }).catch(async (err: unknown) => {
     await started.close();
     throw err;
   });
+  const url = boundUrl(started.server.address() as AddressInfo);
   return { app: started, url, store: describeStore(choice), ...(exposed ? { metricsUrl: exposed.url } : {}), close: () => started.close() };
 }

@@ -124,6 +124,14 @@ describe('bobina jobs', () => {
     expect((await getById(original.id)).reimpressoes).toBe(1);
   });
 
+  it('names --user in the usage of every subcommand that takes it (each one does)', () => {
+    const usage = run('--help').stdout.toString('utf8');
+    for (const sub of ['list', 'show ID', 'cancel ID', 'start ID', 'reprint ID']) {
+      const segment = new RegExp(`(?:jobs |\\| )${sub} ([^|]*)`).exec(usage)?.[1];
+      expect(segment, sub).toContain('[--user EMAIL]');
+    }
+  });
+
   it('refuses bad arguments with a usage error', () => {
     for (const args of [['list', '--estado', 'printed'], ['list', '--limit', '501'], ['show', 'abc']]) {
       const r = run(...args);

@@ -7,6 +7,7 @@ import { CLI } from '../support/cli.js';
 import { startServe, stop } from '../support/serve.js';
 import { CHILD_ENV, freshDatabase, type TestDatabase } from '../support/store-target.js';
 import { verifyWebhook } from '../../src/index.js';
+import { WEBHOOK_EVENTS } from '../../src/server/webhooks/messages.js';
 import { startReceiver, until, type Receiver } from './webhook-receiver.js';
 
 const LOCAL = { BOBINA_WEBHOOKS_ALLOW_PRIVATE: '1', BOBINA_WEBHOOKS_HTTP_HOSTS: '127.0.0.1' };
@@ -65,6 +66,12 @@ describe('bobina webhooks', () => {
     expect(refused.stderr).toMatch(/private, loopback/);
     expect(bobina(['webhooks', 'add', '--email', 'ana@example.com', '--url', 'https://example.com', '--event', 'printed']).status).toBe(2);
   }, 30_000);
+
+  it('names in its usage every event add takes, the fleet events too', () => {
+    const help = bobina(['webhooks', '--help']);
+    const events = /--event ([a-z.|]+) \.\.\.\]/.exec(help.stdout + help.stderr)?.[1]?.split('|');
+    expect(events).toEqual([...WEBHOOK_EVENTS]);
+  });
 
   it('refuses a second endpoint for the same URL, and one past BOBINA_WEBHOOKS_MAX_ENDPOINTS', async () => {
     const r = await startReceiver();

@@ -175,7 +175,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
 
 export const jobsCommand: Command = {
   name: 'jobs',
-  usage: 'bobina jobs list [--user EMAIL] [--estado S] [--terminal ID] [--referencia R] [--limit N] [--cursor C] [--json] | show ID [--user EMAIL] [--json] | cancel ID | start ID | reprint ID [--marcador TEXT]  [--db F | --database-url URL]',
+  usage: 'bobina jobs list [--user EMAIL] [--estado S] [--terminal ID] [--referencia R] [--limit N] [--cursor C] [--json] | show ID [--user EMAIL] [--json] | cancel ID [--user EMAIL] | start ID [--user EMAIL] | reprint ID [--marcador TEXT] [--user EMAIL]  [--db F | --database-url URL]',
   summary: 'print jobs: list them newest first (one account\'s or all), show one with its history, cancel one nobody holds, start a held or outcome-unknown one, print a counted second copy',
   run: dispatch(SUBCOMMANDS),
 };

@@ -133,7 +133,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = { add, list, remove, 'rotate-sec
 
 export const webhooksCommand: Command = {
   name: 'webhooks',
-  usage: 'bobina webhooks add --email E --url U [--event completed|failed|canceled|expired|stopped ...] | list --email E [--json] | remove --email E --id ID | rotate-secret --email E --id ID | enable --email E --id ID [--disable] | log --email E [--id ID] [--message M] [--intention N] [--limit N] [--json] | replay --email E --message M  [--db F | --database-url URL]',
+  usage: 'bobina webhooks add --email E --url U [--event completed|failed|canceled|expired|stopped|terminal.offline|terminal.online|printer.status|job.stuck ...] | list --email E [--json] | remove --email E --id ID | rotate-secret --email E --id ID | enable --email E --id ID [--disable] | log --email E [--id ID] [--message M] [--intention N] [--limit N] [--json] | replay --email E --message M  [--db F | --database-url URL]',
   summary: 'end-of-job webhook endpoints of an account: add one (secret printed once), list, remove, rotate its secret, re-enable, see delivery attempts, replay a message (env BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS)',
   run: dispatch(SUBCOMMANDS),
 };
