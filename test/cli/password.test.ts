@@ -74,4 +74,10 @@ describe('bobina serve settings', () => {
     expect(serveSettings([], { BOBINA_TRUST_PROXY: '127.0.0.1,10.0.0.0/8' }).trustProxy).toBe('127.0.0.1,10.0.0.0/8');
     expect(() => serveSettings(['--trust-proxy', ''], {})).toThrow(/needs a value/);
   });
+
+  it('take --idempotency-keep as a duration, and leave the default (24 h) to the jobs otherwise', () => {
+    expect(serveSettings(['--idempotency-keep', '48h'], {}).jobs).toEqual({ idempotencyKeepMs: 48 * 3_600_000 });
+    expect(serveSettings([], {}).jobs).toBeUndefined();
+    expect(() => serveSettings(['--idempotency-keep', 'forever'], {})).toThrow(/invalid --idempotency-keep/);
+  });
 });

@@ -172,6 +172,17 @@ describe('POST /IntencaoImpressao/Insert', () => {
     expect(next.id).toBe(first.json().intencaoImpressao.id + 1);
   });
 
+  it('forgets an Idempotency-Key once the sweep finds it past the keeping time (default 24 h), and not before', async () => {
+    const body = { conteudo: 'x', terminalId: 'CAIXA-01' };
+    const first = (await insert(body, { 'idempotency-key': 'k-kept' })).json().intencaoImpressao;
+    expect(await h.app.jobs.sweeps.purgeIdempotencyKeys(new Date(Date.now() + 23 * 3_600_000))).toBe(0);
+    expect((await insert(body, { 'idempotency-key': 'k-kept' })).json().intencaoImpressao.id).toBe(first.id);
+    expect(await h.app.jobs.sweeps.purgeIdempotencyKeys(new Date(Date.now() + 25 * 3_600_000))).toBeGreaterThanOrEqual(1);
+    const again = await insert(body, { 'idempotency-key': 'k-kept' });
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.json().intencaoImpressao.id).toBeGreaterThan(first.id);
+  });
+
   it('answers 422 when an Idempotency-Key is reused with a different body', async () => {
     await insert({ conteudo: 'x', terminalId: 'CAIXA-01' }, { 'idempotency-key': 'k' });
     const res = await insert({ conteudo: 'y', terminalId: 'CAIXA-01' }, { 'idempotency-key': 'k' });

@@ -71,6 +71,24 @@ describe(`the ${STORE_KIND} store`, () => {
     expect((await store.intentions.findIdempotent(accountId, 'k'))!.answer).toEqual(answer);
   });
 
+  both('deletes the Idempotency-Key answers stored before a time, oldest first, at most a batch a call, and no other', async () => {
+    const job = await store.intentions.insert(draft('a'));
+    const other = (await store.accounts.create({ email: 'bo@example.com', name: 'Bo', passwordHash: 'h', metadata: [], roles: [] })).id;
+    const keyAt = 'INSERT INTO idempotency (user_id, key, request_hash, status_code, body, intention_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
+    for (const [who, key, at] of [[accountId, 'old1', 1_000], [other, 'old2', 2_000], [accountId, 'old3', 3_000], [accountId, 'edge', 5_000], [other, 'new', 9_000]] as const) {
+      await rawStatement(database, keyAt, [who, key, 'h', 200, '', job.id, at]);
+    }
+    expect(await store.intentions.purgeIdempotent(new Date(5_000), 2)).toBe(2);
+    expect(await store.intentions.findIdempotent(accountId, 'old1')).toBeUndefined();
+    expect(await store.intentions.findIdempotent(other, 'old2')).toBeUndefined();
+    expect(await store.intentions.findIdempotent(accountId, 'old3')).toBeDefined();
+    expect(await store.intentions.purgeIdempotent(new Date(5_000), 2)).toBe(1);
+    expect(await store.intentions.purgeIdempotent(new Date(5_000), 2)).toBe(0);
+    // Stored at the time itself, or after: kept.
+    expect(await store.intentions.findIdempotent(accountId, 'edge')).toBeDefined();
+    expect(await store.intentions.findIdempotent(other, 'new')).toBeDefined();
+  });
+
   both('answers a key an earlier version stored with its body by that body, and one stored with neither by the first answer settled for it', async () => {
     const job = await store.intentions.insert(draft('a'));
     // As versions before answers were kept wrote them: a body (fixed), or '' (never fixed).

@@ -13,9 +13,11 @@ export interface JobSettings {
   maxAttempts: number;
   /** A job never printed expires this long after it was made (default 24 h). */
   ttlMs: number;
+  /** An Idempotency-Key's answer is kept this long after its Insert, then deleted (default 24 h); a retry after that makes a new job. */
+  idempotencyKeepMs: number;
 }
 
-export const DEFAULT_JOB_SETTINGS: JobSettings = { leaseMs: 30_000, maxAttempts: 5, ttlMs: 24 * 60 * 60 * 1000 };
+export const DEFAULT_JOB_SETTINGS: JobSettings = { leaseMs: 30_000, maxAttempts: 5, ttlMs: 24 * 60 * 60 * 1000, idempotencyKeepMs: 24 * 60 * 60 * 1000 };
 
 export class JobContext {
   readonly notifier = new QueueNotifier();

@@ -1,5 +1,6 @@
-// The job sweeps: leases that ran out (offered again, or failed after the last attempt) and jobs
-// never printed within their time-to-live (expired), as background workers.
+// The job sweeps: leases that ran out (offered again, or failed after the last attempt), jobs
+// never printed within their time-to-live (expired), and Idempotency-Key answers past their
+// keeping time (deleted), as background workers.
 import { periodic, type BackgroundWorker } from '../workers/worker.js';
 import type { JobContext } from './context.js';
 import { fromStates, transition } from './lifecycle.js';
@@ -49,7 +50,19 @@ export class JobSweeps {
     return count;
   }
 
-  /** The lease and expiry sweeps, as background workers. */
+  /** Idempotency-Key answers stored before the keeping time (in batches, at most `batches` × 500 a call). */
+  async purgeIdempotencyKeys(now = new Date(), batches = 20): Promise<number> {
+    const before = new Date(now.getTime() - this.c.settings.idempotencyKeepMs);
+    let count = 0;
+    for (let i = 0; i < batches; i++) {
+      const n = await this.c.store.intentions.purgeIdempotent(before, 500);
+      count += n;
+      if (n < 500) break;
+    }
+    return count;
+  }
+
+  /** The lease, expiry and Idempotency-Key sweeps, as background workers. */
   workers(): BackgroundWorker[] {
     const every = (ms: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(ms / 5)));
     const leases = periodic('job-leases', every(this.c.settings.leaseMs, 50, 1000), () => this.expireLeases());
@@ -63,6 +76,7 @@ export class JobSweeps {
         stop: () => leases.stop(),
       },
       periodic('job-expiry', every(this.c.settings.ttlMs, 50, 5000), () => this.expireJobs()),
+      periodic('idempotency-keys', every(this.c.settings.idempotencyKeepMs, 50, 60_000), () => this.purgeIdempotencyKeys()),
     ];
   }
 }

@@ -253,4 +253,11 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE idempotency ADD COLUMN answer TEXT;
     `,
   },
+  {
+    version: 9,
+    name: "Idempotency-Key answers found by age, so that those past the keeping time are deleted",
+    sql: `
+      CREATE INDEX idempotency_created ON idempotency(created_at);
+    `,
+  },
 ];

@@ -176,6 +176,8 @@ export interface IntentionRepository {
    * answer from now on, unless one was kept first. The key's answer as stored after.
    */
   settleIdempotent(accountId: string, key: string, answer: InsertAnswer): Promise<IdempotentAnswer>;
+  /** Deletes at most `limit` Idempotency-Key answers stored before `before`; how many it deleted. */
+  purgeIdempotent(before: Date, limit: number): Promise<number>;
 }
 
 /** Failed-login counters, one fixed window per key; the policy (which keys, what limits) is auth/login-limits.ts. */

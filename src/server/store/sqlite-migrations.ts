@@ -283,4 +283,11 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE idempotency ADD COLUMN answer TEXT;
     `,
   },
+  {
+    version: 13,
+    name: "Idempotency-Key answers found by age, so that those past the keeping time are deleted",
+    sql: `
+      CREATE INDEX idempotency_created ON idempotency(created_at);
+    `,
+  },
 ];

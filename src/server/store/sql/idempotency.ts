@@ -24,7 +24,7 @@ const toAnswer = (r: Row): IdempotentAnswer => ({
   answer: r.answer === null ? null : decode(r.answer), body: r.body === '' ? null : r.body,
 });
 
-export type IdempotencyRepository = Pick<IntentionRepository, 'findIdempotent' | 'saveIdempotent' | 'settleIdempotent'>;
+export type IdempotencyRepository = Pick<IntentionRepository, 'findIdempotent' | 'saveIdempotent' | 'settleIdempotent' | 'purgeIdempotent'>;
 
 export function idempotency(x: Exec): IdempotencyRepository {
   const where = (accountId: string, key: string) => sql`WHERE user_id = ${accountId} AND key = ${key}`;
@@ -52,5 +52,8 @@ export function idempotency(x: Exec): IdempotencyRepository {
       await x.run(sql`UPDATE idempotency SET answer = ${encode(answer)} ${where(accountId, key)} AND answer IS NULL AND body = ''`);
       return (await find(accountId, key))!;
     },
+    // A bounded batch (idempotency_created finds it): the oldest first, so each call makes progress.
+    purgeIdempotent: (before, limit) => x.run(sql`DELETE FROM idempotency WHERE (user_id, key) IN
+      (SELECT user_id, key FROM idempotency WHERE created_at < ${before} ORDER BY created_at LIMIT ${limit})`),
   };
 }
