@@ -1,13 +1,15 @@
 // `bobina serve` with metrics, as a real process on the store under test: --metrics-port serves
 // GET /metrics on 127.0.0.1 without a token (and nothing else there), the service's own port keeps
 // it 404 unless BOBINA_METRICS_TOKEN is set, and then only to its bearer; the worker pool's queue
-// gauges are there; a short token or a bad port is a usage error.
-import { spawnSync } from 'node:child_process';
+// gauges are there; a short token or a bad port is a usage error; a busy metrics port is named as
+// such; the metrics port closes a request that does not arrive within the deadline, like the API's.
+import { spawn, spawnSync } from 'node:child_process';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../support/cli.js';
 import { scrape } from '../support/prometheus.js';
 import { startServe, stop, type Served } from '../support/serve.js';
-import { CHILD_ENV, freshDatabase, type TestDatabase } from '../support/store-target.js';
+import { CHILD_ENV, freshDatabase, STORE_KIND, type TestDatabase } from '../support/store-target.js';
 
 let database: TestDatabase;
 const running: Served[] = [];
@@ -73,5 +75,43 @@ describe('bobina serve --metrics-port', { timeout: 60_000 }, () => {
     const port = run(['--metrics-port', '70000']);
     expect(port.status).toBe(2);
     expect(port.stderr).toMatch(/invalid metrics port "70000"/);
+  });
+
+  it('names the metrics port when it is taken, and exits without serving', async () => {
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => blocker.once('listening', r));
+    const taken = (blocker.address() as AddressInfo).port;
+    try {
+      const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...database.flags, '--metrics-port', String(taken)], { env: { ...process.env, ...CHILD_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      clearTimeout(timer);
+      expect(code).not.toBe(0);
+      expect(code).not.toBeNull();
+      expect(stderr).toMatch(new RegExp(`metrics port: listen EADDRINUSE.*127\\.0\\.0\\.1:${taken}`));
+    } finally {
+      blocker.close();
+    }
+  });
+
+  // The port's deadline is the store's business on neither backend: one run (SQLite's) is enough for its 30 s.
+  const oneStore = STORE_KIND === 'sqlite' ? it : ((() => undefined) as unknown as typeof it);
+  oneStore('answers 408 on the metrics port to a request that does not arrive within the deadline', { timeout: 60_000 }, async () => {
+    const s = await serve(['--metrics-port', '0']);
+    const port = Number(/metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/.exec(s.stderr())![1]);
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d) => { answer += d.toString(); });
+    socket.write('GET /metrics HTTP/1.1\r\nHost: x\r\n');
+    const closed = await new Promise<boolean>((r) => {
+      const t = setTimeout(() => r(false), 45_000);
+      socket.once('close', () => { clearTimeout(t); r(true); });
+    });
+    socket.destroy();
+    expect(closed).toBe(true);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    await stop(s.proc, 'SIGTERM');
   });
 });

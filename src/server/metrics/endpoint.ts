@@ -4,6 +4,7 @@
 // request ids, security headers and request logs (http-policy.ts).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { DEFAULT_CONNECTION_LIMITS, deadlineOptions, limitConnections } from '../connection-limits.js';
 import { installErrorHandlers, Problem } from '../errors.js';
 import { answerHeaders, SERVER_OPTIONS } from '../http-policy.js';
 import type { ServiceMetrics } from './metrics.js';
@@ -33,16 +34,25 @@ export async function metricsRoute(app: FastifyInstance, { metrics, token }: { m
   });
 }
 
+/** Connections the metrics port holds open at once: a scraper or two, never the service's fleet. */
+export const METRICS_MAX_CONNECTIONS = 16;
+
 /**
  * GET /metrics alone, on 127.0.0.1:`port` (0: any free port); anything else is 404 route-not-found.
  * Its requests are logged by `log` (the service's logger: the same redaction and serializers), each
- * line marked `server: "metrics"`.
+ * line marked `server: "metrics"`. The service's request deadline (30 s) holds here too, and at most
+ * METRICS_MAX_CONNECTIONS connections are open at once. A port it cannot bind is an error that
+ * names the metrics port.
  */
 export async function metricsServer(metrics: ServiceMetrics, port: number, log: FastifyBaseLogger): Promise<{ url: string; close: () => Promise<void> }> {
-  const app = Fastify({ loggerInstance: log.child({ server: 'metrics' }), ...SERVER_OPTIONS });
+  const app = Fastify({ loggerInstance: log.child({ server: 'metrics' }), ...SERVER_OPTIONS, ...deadlineOptions(DEFAULT_CONNECTION_LIMITS.requestTimeoutMs) });
   answerHeaders(app);
   installErrorHandlers(app);
   app.get('/metrics', async (_request, reply) => exposition(metrics, reply));
-  const url = await app.listen({ port, host: '127.0.0.1' });
+  limitConnections(app.server, { ...DEFAULT_CONNECTION_LIMITS, maxConnections: METRICS_MAX_CONNECTIONS, maxPerAddress: 0 });
+  const url = await app.listen({ port, host: '127.0.0.1' }).catch(async (err: unknown) => {
+    await app.close();
+    throw Object.assign(new Error(`metrics port: ${err instanceof Error ? err.message : String(err)}`), { code: (err as { code?: unknown }).code });
+  });
   return { url, close: () => app.close() };
 }
