@@ -13,26 +13,33 @@ import { CONTAINER_TAGS, ELEMENT_TAGS, PARTNER_TAGS, QRCODE_TAG, TAGS, unknownTa
 import { Token, type TokenKind } from './tokens.js';
 
 interface PlainTag {
-  image: string;
+  /** The name's UTF-16 code units (numbers: comparing them reads no string but the source). */
+  codes: number[];
   tag: string;
   command: CommandName;
 }
 
 /**
  * Known tags as they are written almost always (`<name>`), by length: finding one compares the
- * source with the one to three of that length, character by character — no regex, and no string
+ * source with the one to four of that length, code unit by code unit — no regex, and no string
  * comparison of a fresh substring (which costs more than the scan).
  */
 const PLAIN_TAGS: PlainTag[][] = [];
-for (const [tag, command] of Object.entries(TAGS)) (PLAIN_TAGS[tag.length + 2] ??= []).push({ image: `<${tag}>`, tag, command });
+for (const [tag, command] of Object.entries(TAGS)) {
+  const codes = Array.from(tag, (c) => c.charCodeAt(0));
+  (PLAIN_TAGS[tag.length + 2] ??= []).push({ codes, tag, command });
+}
 
 /** The known tag written as `<name>` at `source[at, at + length)` (a Tag token), if it is one. */
 function plainTag(source: string, at: number, length: number): PlainTag | undefined {
   const candidates = PLAIN_TAGS[length];
   if (candidates === undefined) return undefined;
-  next: for (const known of candidates) {
-    // The token starts with "<" and ends with ">": compare what lies between.
-    for (let i = 1; i < length - 1; i++) if (source.charCodeAt(at + i) !== known.image.charCodeAt(i)) continue next;
+  // The token starts with "<" and ends with ">": compare what lies between.
+  const name = at + 1;
+  next: for (let k = 0; k < candidates.length; k++) {
+    const known = candidates[k]!;
+    const codes = known.codes;
+    for (let i = 0; i < codes.length; i++) if (source.charCodeAt(name + i) !== codes[i]) continue next;
     return known;
   }
   return undefined;

@@ -61,6 +61,30 @@ const ANGLE: readonly { kind: TokenKind; pattern: RegExp }[] = [
 ];
 
 const LT = 0x3c; // '<'
+const GT = 0x3e; // '>'
+const SLASH = 0x2f; // '/'
+
+/** 1 for the characters of a name after its first ([A-Za-z0-9_-]), 2 for those that may start one ([A-Za-z]). */
+const NAME_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  NAME_CHAR[c] = /[A-Za-z]/.test(ch) ? 2 : /[0-9_-]/.test(ch) ? 1 : 0;
+}
+
+/**
+ * The end of the tag at `at` when it is written `<name>` or `</name>` (almost every tag is), its
+ * name not `qrcode`; -1 otherwise. What the Tag pattern would match there, without a RegExp call.
+ */
+function plainTagEnd(source: string, at: number): number {
+  let i = at + 1;
+  if (source.charCodeAt(i) === SLASH) i++;
+  const first = i;
+  if (NAME_CHAR[source.charCodeAt(i)] !== 2) return -1;
+  let c = source.charCodeAt(++i);
+  while (c < 128 && NAME_CHAR[c] !== 0) c = source.charCodeAt(++i);
+  if (c !== GT || (i - first === 6 && source.startsWith('qrcode', first))) return -1;
+  return i + 1;
+}
 
 /** Where the QR payload that starts at `at` ends: at the next `</qrcode>` (blanks allowed before `>`), or the end. */
 function qrDataEnd(source: string, at: number): number {
@@ -106,6 +130,12 @@ export class Lexer {
       const lt = source.indexOf('<', at);
       this.kind = Token.Text;
       this.end = lt < 0 ? source.length : lt;
+      return true;
+    }
+    const plain = plainTagEnd(source, at);
+    if (plain > 0) {
+      this.kind = Token.Tag;
+      this.end = plain;
       return true;
     }
     for (let i = 0; i < ANGLE.length; i++) {
