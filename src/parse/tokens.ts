@@ -3,10 +3,11 @@
 // no tag is the LoneAngle token, so the lexer has no error path.
 //
 // Hand-written, where chevrotain's Lexer was: the language is eight tokens, and the generic lexer
-// cost ~6 M instructions to load and build at every start, a tenth of a small receipt's compile
-// and ~6 KB gzip of a browser bundle (bench/NOTES.md). Text and QR payload are native `indexOf` scans; at a
-// `<`, the tag forms are sticky (`y`) RegExps tried in order at that offset, the first that matches
-// wins, as in chevrotain — test/parse/lexer-oracle.test.ts checks both give the same tokens.
+// cost ~10 M instructions to import at every start, ~8% of a small receipt's compile and ~6 KB
+// gzip of a browser bundle (bench/NOTES.md). Text and QR payload are native `indexOf` scans. At a
+// `<`, `<name>` and `</name>` are found by a character loop; the other tag forms are sticky (`y`)
+// RegExps tried in order at that offset, the first that matches wins, as in chevrotain —
+// test/parse/lexer-oracle.test.ts checks that both give the same tokens.
 
 /** The token kinds: small integers, one per rule of grammar/conteudo.ebnf. */
 export const Token = {
