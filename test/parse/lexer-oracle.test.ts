@@ -69,6 +69,9 @@ describe('the lexer, against chevrotain (the oracle)', () => {
     ['<qrcodex>', ['Tag']],
     ['< b><', ['LoneAngle', 'Text', 'LoneAngle']],
     ['<b\n>', ['LoneAngle', 'Text']],
+    ['x<ab-1_', ['Text', 'LoneAngle', 'Text']], // a name running to the end of the source
+    ['</a9>', ['Tag']],
+    ['<9a>', ['LoneAngle', 'Text']],
   ])('lexes %j as %j, as chevrotain does', (text, kinds) => {
     expect(tokenize(text).map((t) => t.kind)).toEqual(kinds);
     same(text);
