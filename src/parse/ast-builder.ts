@@ -9,41 +9,8 @@ import { readTag, type TagParts } from './attributes.js';
 import { Containers } from './containers.js';
 import { barcodeOpen, image, noAttributes, qrAttributes, rule, textSize } from './elements.js';
 import { escapeAt, ESCAPES } from './escapes.js';
-import { CONTAINER_TAGS, ELEMENT_TAGS, PARTNER_TAGS, QRCODE_TAG, TAGS, unknownTag, type CommandName, type TagSet } from './tags.js';
-import { Token, type TokenKind } from './tokens.js';
-
-interface PlainTag {
-  /** The name's UTF-16 code units (numbers: comparing them reads no string but the source). */
-  codes: number[];
-  tag: string;
-  command: CommandName;
-}
-
-/**
- * Known tags as they are written almost always (`<name>`), by length: finding one compares the
- * source with the one to four of that length, code unit by code unit — no regex, and no string
- * comparison of a fresh substring (which costs more than the scan).
- */
-const PLAIN_TAGS: PlainTag[][] = [];
-for (const [tag, command] of Object.entries(TAGS)) {
-  const codes = Array.from(tag, (c) => c.charCodeAt(0));
-  (PLAIN_TAGS[tag.length + 2] ??= []).push({ codes, tag, command });
-}
-
-/** The known tag written as `<name>` at `source[at, at + length)` (a Tag token), if it is one. */
-function plainTag(source: string, at: number, length: number): PlainTag | undefined {
-  const candidates = PLAIN_TAGS[length];
-  if (candidates === undefined) return undefined;
-  // The token starts with "<" and ends with ">": compare what lies between.
-  const name = at + 1;
-  next: for (let k = 0; k < candidates.length; k++) {
-    const known = candidates[k]!;
-    const codes = known.codes;
-    for (let i = 0; i < codes.length; i++) if (source.charCodeAt(name + i) !== codes[i]) continue next;
-    return known;
-  }
-  return undefined;
-}
+import { CONTAINER_TAGS, ELEMENT_TAGS, PARTNER_TAGS, QRCODE_TAG, TAGS, unknownTag, type TagSet } from './tags.js';
+import { Token, type PlainCommand, type TokenKind } from './tokens.js';
 
 const ELEMENTS: ReadonlySet<string> = new Set(ELEMENT_TAGS);
 
@@ -102,12 +69,15 @@ export class AstBuilder {
     return doc;
   }
 
-  /** One element token, `source[start, end)`, by kind (the parser's alternatives all end here: one call site). */
-  token(kind: TokenKind, start: number, end: number): void {
+  /**
+   * One element token, `source[start, end)`, by kind (the parser's alternatives all end here: one
+   * call site); `plain`: the command a Tag written `<name>` names, when the lexer found one.
+   */
+  token(kind: TokenKind, start: number, end: number, plain: PlainCommand | undefined): void {
     if (this.containers.open) return this.containers.token(kind, start, end);
     switch (kind) {
       case Token.Tag:
-        return this.tag(start, end);
+        return this.tag(start, end, plain);
       case Token.QrEmpty:
         return this.qrEmpty(start, end);
       case Token.StrayQrClose:
@@ -126,9 +96,11 @@ export class AstBuilder {
     else this.textWithEscapes(image, start);
   }
 
-  /** A tag-like `<name …>`: a command or element if known, otherwise text with a warning. */
-  private tag(start: number, end: number): void {
-    const plain = plainTag(this.source, start, end - start);
+  /**
+   * A tag-like `<name …>`: a command or element if known, otherwise text with a warning. `plain`:
+   * the command of a tag written `<name>`, as the lexer read it (the common case reads nothing more).
+   */
+  private tag(start: number, end: number, plain: PlainCommand | undefined): void {
     if (plain && (!this.partner || PARTNER_TAGS.has(plain.tag))) {
       this.children.push({ type: 'command', command: plain.command, tag: plain.tag, start, end });
       return;

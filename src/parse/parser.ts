@@ -24,7 +24,7 @@ export function parseSource(source: string, diagnostics: RawDiagnostic[], tags: 
   while (lexer.next()) {
     const { kind, start, end } = lexer;
     if (kind !== Token.QrOpen) {
-      ast.token(kind, start, end);
+      ast.token(kind, start, end, lexer.plain);
       continue;
     }
     // qrcode: in the lexer's qr mode only QrData and QrClose exist, in that order (QrData ends

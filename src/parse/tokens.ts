@@ -5,9 +5,11 @@
 // Hand-written, where chevrotain's Lexer was: the language is eight tokens, and the generic lexer
 // cost ~10 M instructions to import at every start, ~8% of a small receipt's compile and ~6 KB
 // gzip of a browser bundle (bench/NOTES.md). Text and QR payload are native `indexOf` scans. At a
-// `<`, `<name>` and `</name>` are found by a character loop; the other tag forms are sticky (`y`)
+// `<`, `<name>` and `</name>` are found by a character loop (which reads a command tag's name along
+// a trie of them, so the builder needs no second look); the other tag forms are sticky (`y`)
 // RegExps tried in order at that offset, the first that matches wins, as in chevrotain —
 // test/parse/lexer-oracle.test.ts checks that both give the same tokens.
+import { TAGS, type CommandName } from './tags.js';
 
 /** The token kinds: small integers, one per rule of grammar/conteudo.ebnf. */
 export const Token = {
@@ -72,18 +74,55 @@ for (let c = 0; c < 128; c++) {
   NAME_CHAR[c] = /[A-Za-z]/.test(ch) ? 2 : /[0-9_-]/.test(ch) ? 1 : 0;
 }
 
+/** A known command tag written `<name>`: the name and the command it gives. */
+export interface PlainCommand {
+  tag: string;
+  command: CommandName;
+}
+
+/** A trie of the command tags' names, by UTF-16 code unit: the `<name>` loop walks it as it reads. */
+interface TrieNode {
+  next: (TrieNode | undefined)[];
+  plain: PlainCommand | undefined;
+}
+const COMMAND_TRIE: TrieNode = { next: [], plain: undefined };
+for (const [tag, command] of Object.entries(TAGS)) {
+  let node = COMMAND_TRIE;
+  for (let i = 0; i < tag.length; i++) node = node.next[tag.charCodeAt(i)] ??= { next: [], plain: undefined };
+  node.plain = { tag, command };
+}
+
 /**
  * The end of the tag at `at` when it is written `<name>` or `</name>` (almost every tag is), its
  * name not `qrcode`; -1 otherwise. What the Tag pattern would match there, without a RegExp call.
+ * Sets `found.plain` to the command when the tag is `<name>` of a command tag: the name is read
+ * once, along the trie while it follows one.
  */
-function plainTagEnd(source: string, at: number): number {
+function plainTagEnd(source: string, at: number, found: { plain: PlainCommand | undefined }): number {
   let i = at + 1;
-  if (source.charCodeAt(i) === SLASH) i++;
+  let node: TrieNode | undefined = COMMAND_TRIE;
+  if (source.charCodeAt(i) === SLASH) {
+    i++;
+    node = undefined; // a closing tag is never a command
+  }
   const first = i;
-  if (NAME_CHAR[source.charCodeAt(i)] !== 2) return -1;
-  let c = source.charCodeAt(++i);
+  let c = source.charCodeAt(i);
+  if (NAME_CHAR[c] !== 2) return -1;
+  // Along a command's name (letters only) while the source follows one ...
+  while (node !== undefined) {
+    const next: TrieNode | undefined = c < 128 ? node.next[c] : undefined;
+    if (next === undefined) break;
+    node = next;
+    c = source.charCodeAt(++i);
+  }
+  if (c === GT && node !== undefined && i > first) {
+    found.plain = node.plain; // a prefix of a command's name is an unknown tag (plain undefined)
+    return i + 1;
+  }
+  // ... then any name.
   while (c < 128 && NAME_CHAR[c] !== 0) c = source.charCodeAt(++i);
   if (c !== GT || (i - first === 6 && source.startsWith('qrcode', first))) return -1;
+  found.plain = undefined;
   return i + 1;
 }
 
@@ -111,6 +150,8 @@ export class Lexer {
   kind: TokenKind = Token.Text;
   start = 0;
   end = 0;
+  /** For a Tag written `<name>` with the name of a command tag: that command (the builder needs no second look). */
+  plain: PlainCommand | undefined = undefined;
 
   begin(source: string): void {
     this.source = source;
@@ -133,12 +174,13 @@ export class Lexer {
       this.end = lt < 0 ? source.length : lt;
       return true;
     }
-    const plain = plainTagEnd(source, at);
+    const plain = plainTagEnd(source, at, this);
     if (plain > 0) {
       this.kind = Token.Tag;
       this.end = plain;
       return true;
     }
+    this.plain = undefined;
     for (let i = 0; i < ANGLE.length; i++) {
       const { kind, pattern } = ANGLE[i]!;
       pattern.lastIndex = at;

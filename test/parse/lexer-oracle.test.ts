@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineIndex } from '../../src/diagnostics.js';
-import { LEXER_MODES, tokenize } from '../../src/parse/tokens.js';
+import { TAGS } from '../../src/parse/tags.js';
+import { Lexer, LEXER_MODES, Token, tokenize } from '../../src/parse/tokens.js';
 import { conteudo } from '../support/arbitraries.js';
 import { chevrotainDefinition, chevrotainLexer } from '../support/chevrotain-lexer.js';
 import { ROOT } from '../support/cli.js';
@@ -35,6 +36,7 @@ const tagPiece = fc.constantFrom(
   '<b>', '</b>', '<b/>', '<foo bar="1">', '<textAlignCenter>', '<paperCutFull/>', '<textSize width="2" height="2">', '<cell width="3*">', '</cell >', '<row>', '</row\t>',
   '<qrcode>', '</qrcode>', '<qrcode/>', '<qrcode >', '<qrcode\t/>', '</qrcode \t>', '</qrcode\t>', '<qrcode size="4" ecc="H">', '<qrcode size=4/>', '<qrcode a=b/>', '<qrcodex>', '</qrcodex>', '<qrcode-1>', '</qrcode x>', '</qrcode/>', '<qrcode',
   '&lt;', '&amp;', '&', ';', '<<', '< b>', '<1>', '<-a>',
+  ...Object.keys(TAGS).flatMap((name) => [`<${name}>`, `</${name}>`, name]),
 );
 /** Line breaks, blanks and text: CR, LF and CRLF, unicode spaces, accents, astral characters, lone surrogates. */
 const textPiece = fc.constantFrom('\n', '\r', '\r\n', '\n\r', ' ', '\t', '\u00a0', '\u2028', '\u3000', 'ç', 'Olá', '€', '😀', '𝄞', '\ud800', '\udc00', 'R$ 1,00');
@@ -83,5 +85,36 @@ describe('the lexer, against chevrotain (the oracle)', () => {
 
   it('gives the same tokens for any conteudo-like string', () => {
     fc.assert(fc.property(conteudo, (text) => { same(text); }), { numRuns: 1000 });
+  }, 60_000);
+});
+
+/** Each Tag token's image, with the command the lexer says it names (or none). */
+function tagCommands(text: string): [string, string | undefined][] {
+  const cursor = new Lexer();
+  const out: [string, string | undefined][] = [];
+  cursor.begin(text);
+  while (cursor.next()) if (cursor.kind === Token.Tag) out.push([text.slice(cursor.start, cursor.end), cursor.plain?.command]);
+  return out;
+}
+
+describe('the command a Tag token names', () => {
+  it('is the command of each command tag written <name>, and nothing for its near misses', () => {
+    for (const [name, command] of Object.entries(TAGS)) {
+      expect(tagCommands(`a<${name}>b`)).toEqual([[`<${name}>`, command]]);
+      const misses = [`<${name}x>`, `<${name.slice(0, -1)}>`, `</${name}>`, `<${name}/>`, `<${name} a="1">`, `<${name}-1>`, `<${name.toUpperCase()}>`];
+      for (const miss of misses) expect(tagCommands(miss)).toEqual([[miss, undefined]]);
+    }
+  });
+
+  it('is given exactly when the tag is <name> of a command, for any input', () => {
+    fc.assert(
+      fc.property(input, (text) => {
+        for (const [image, command] of tagCommands(text)) {
+          const name = /^<([A-Za-z][A-Za-z0-9_-]*)>$/.exec(image)?.[1];
+          expect(command).toBe(name !== undefined && Object.hasOwn(TAGS, name) ? TAGS[name] : undefined);
+        }
+      }),
+      { numRuns: 2000 },
+    );
   }, 60_000);
 });

@@ -17,7 +17,7 @@ describe('parse', () => {
     expect(codes(s)).toEqual([]);
   });
 
-  it.each(['<b>', '<foo>', '</b>', '<TextAlignCenter>', '</textAlignLeft>'])('prints the unknown tag %j as written, with a warning at its position', (s) => {
+  it.each(['<b>', '<foo>', '</b>', '<TextAlignCenter>', '</textAlignLeft>', '<textAlign>', '<textAlignLeftx>', '<paperCutFull_>', '<t>'])('prints the unknown tag %j as written, with a warning at its position', (s) => {
     expect(kinds(`ab${s}`)).toEqual([`text:ab${s}`]);
     expect(codes(`ab${s}`)).toEqual(['parse/unknown-tag@1:3']);
   });
