@@ -11,7 +11,7 @@
 // qrcode's core bundled as ES modules without its Kanji mode (scripts/qrcode-esm.mjs), the code
 // pages packed (src/text/packed-page.ts) and chevrotain's init tracer and unused position tracking
 // left out too (bench/RESULTS.md has the table), 45,868 with the DR800's size template, and
-// 40,041 with bobina's own lexer in place of chevrotain's (src/parse/tokens.ts).
+// 40,079 with bobina's own lexer in place of chevrotain's (src/parse/tokens.ts).
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
