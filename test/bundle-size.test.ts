@@ -11,7 +11,7 @@
 // qrcode's core bundled as ES modules without its Kanji mode (scripts/qrcode-esm.mjs), the code
 // pages packed (src/text/packed-page.ts) and chevrotain's init tracer and unused position tracking
 // left out too (bench/RESULTS.md has the table), 45,868 with the DR800's size template, and
-// 40,079 with bobina's own lexer in place of chevrotain's (src/parse/tokens.ts).
+// 40,178 with bobina's own lexer in place of chevrotain's (src/parse/tokens.ts).
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -35,10 +35,10 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('compile() bundled for the browser', () => {
-  it('stays within 40,300 bytes gzip (issue 21 asks 46,080), with the QR, barcode and PNG code in it', () => {
+  it('stays within 40,600 bytes gzip (issue 21 asks 46,080), with the QR, barcode and PNG code in it', () => {
     expect(code).toContain('too big to be stored'); // qrcode's encoder
     expect(code).toContain('IHDR'); // the PNG decoder
-    expect(gzipSync(code).length).toBeLessThanOrEqual(40_300);
+    expect(gzipSync(code).length).toBeLessThanOrEqual(40_600);
   });
 
   it('leaves out the profiles’ sources, the disassembler table and the stage checks', () => {
