@@ -3,8 +3,8 @@
 // no tag is the LoneAngle token, so the lexer has no error path.
 //
 // Hand-written, where chevrotain's Lexer was: the language is eight tokens, and the generic lexer
-// cost ~10 M instructions to import at every start, ~8% of a small receipt's compile and ~6 KB
-// gzip of a browser bundle (bench/NOTES.md). Text and QR payload are native `indexOf` scans. At a
+// cost ~10 M instructions at every start, ~8% of a small receipt's compile and ~6 KB gzip of a
+// browser bundle (bench/NOTES.md). Text and QR payload are native `indexOf` scans. At a
 // `<`, `<name>` and `</name>` are found by a character loop (which reads a command tag's name along
 // a trie of them, so the builder needs no second look); the other tag forms are sticky (`y`)
 // RegExps tried in order at that offset, the first that matches wins, as in chevrotain —
@@ -189,10 +189,10 @@ export class Lexer {
       this.end = lt < 0 ? source.length : lt;
       return true;
     }
-    const plain = plainTagEnd(source, at, this);
-    if (plain > 0) {
+    const tagEnd = plainTagEnd(source, at, this);
+    if (tagEnd > 0) {
       this.kind = Token.Tag;
-      this.end = plain;
+      this.end = tagEnd;
       return true;
     }
     this.plain = undefined;
