@@ -4,8 +4,6 @@
 // package.json's `require` condition (Jest, Node without require(esm)), with .d.cts types.
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
-import { chevrotainTrim } from './scripts/chevrotain-trim.mjs';
-import { CHEVROTAIN, sideEffectFree } from './scripts/side-effect-free.mjs';
 import { profileComments } from './scripts/profile-comments.mjs';
 import { qrcodeEsm } from './scripts/qrcode-esm.mjs';
 
@@ -38,16 +36,13 @@ export default defineConfig({
     options.sourcesContent = false;
   },
   target: ['es2022', 'node20'],
-  // The parts of these packages the core runs are bundled (chevrotain's lexer, qrcode's core):
-  // nothing to install or load at run time, and one file for a browser bundle. So is the service's
-  // statement builder (sql-template-tag, one small module): nothing more for a service user to
-  // install. Their licences: THIRD-PARTY-NOTICES.md.
-  noExternal: ['chevrotain', 'qrcode', 'sql-template-tag'],
-  // chevrotain declares no `sideEffects`, so without this every module of it would stay in the
-  // bundle; bobina uses only its lexer. chevrotainTrim leaves out the parts of that lexer that
-  // bobina's lexer options never run (its RegExp parser, its char-code table).
+  // The part of qrcode the core runs (its encoder core) is bundled: nothing to install or load at
+  // run time, and one file for a browser bundle. So is the service's statement builder
+  // (sql-template-tag, one small module): nothing more for a service user to install. Their
+  // licences: THIRD-PARTY-NOTICES.md.
+  noExternal: ['qrcode', 'sql-template-tag'],
   // profileComments: the built-in profiles without their top-level "$comment" notes.
-  esbuildPlugins: [sideEffectFree(CHEVROTAIN), chevrotainTrim(), profileComments(), qrcodeEsm()],
+  esbuildPlugins: [profileComments(), qrcodeEsm()],
   define: {
     BOBINA_VERSION: JSON.stringify(pkg.version),
     // The optional peer dependencies as a JSON string (an object here would become a module of its

@@ -34,14 +34,11 @@ export function notices() {
     const repo = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
     return { name, version: pkg.version, license: pkg.license, source: pkg.homepage ?? repo ?? `https://www.npmjs.com/package/${name}`, text: licenceText(dir) };
   });
-  // Packages with the same licence text (chevrotain's family) share one copy of it.
+  // Packages with the same licence text share one copy of it.
   const texts = [...new Set(packages.map((p) => p.text))];
   const L = ['# Third-party notices', ''];
   L.push('bobina\'s build (`dist/`) bundles code from the packages below; this file is generated from the', 'build\'s metafile by `npm run notices` (after `npm run build`). Their licences follow the list.', '');
   for (const p of packages) L.push(`- **${p.name}** ${p.version} — ${p.license} — ${p.source} — licence text ${texts.indexOf(p.text) + 1}`);
-  if (packages.some((p) => p.name === 'chevrotain')) {
-    L.push('', 'Changed by bobina\'s build (scripts/chevrotain-trim.mjs; each changed file says so in `dist/`):', "chevrotain's `scan/lexer.js` fills its char-code table only without safeMode, its", "`scan/lexer_public.js` throws where it would run the lexer-definition checks, and", '`@chevrotain/regexp-to-ast` is replaced by a stub that throws if asked to parse.');
-  }
   texts.forEach((text, i) => {
     const users = packages.filter((p) => p.text === text).map((p) => p.name).join(', ');
     L.push('', `## Licence text ${i + 1} (${users})`, '', '```', text, '```');

@@ -8,9 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { bytesUnder, installedPackages, packAndInstall } from '../../scripts/offline-install.mjs';
-import { chevrotainTrim } from '../../scripts/chevrotain-trim.mjs';
 import { profileComments } from '../../scripts/profile-comments.mjs';
-import { CHEVROTAIN, sideEffectFree } from '../../scripts/side-effect-free.mjs';
 import { loadReceipt, toOps } from './receipts.mjs';
 import { benchDir, rootDir } from './setup.mjs';
 
@@ -39,7 +37,7 @@ export async function bundleSizes() {
   const keep = (name) => `globalThis.keep = ${name};`;
   return [
     await bundle('bobina `compile` (dist/, as installed: with everything)', `import { compile } from '${rootDir}dist/index.js'; ${keep('compile')}`, rootDir),
-    await bundle('bobina `compile`, without the QR encoder (src/ built as dist/ is, qrcode left out)', `import { compile } from '${rootDir}src/index.ts'; ${keep('compile')}`, rootDir, { external: ['qrcode/*'], plugins: [sideEffectFree(CHEVROTAIN), chevrotainTrim(), profileComments()] }),
+    await bundle('bobina `compile`, without the QR encoder (src/ built as dist/ is, qrcode left out)', `import { compile } from '${rootDir}src/index.ts'; ${keep('compile')}`, rootDir, { external: ['qrcode/*'], plugins: [profileComments()] }),
     await bundle('bobina, the whole public entry (dist/)', `import * as bobina from '${rootDir}dist/index.js'; ${keep('bobina')}`, rootDir),
     await bundle('esc-pos-encoder@2 (its browser build)', `import E from 'esc-pos-encoder'; ${keep('E')}`, benchDir),
     await bundle('@point-of-sale/receipt-printer-encoder@4 (its browser build)', `import E from '@point-of-sale/receipt-printer-encoder'; ${keep('E')}`, benchDir),

@@ -13,12 +13,11 @@ const NATIVE = { extends: 'MAKER5T20', qr: { command: 'epson-gs-k' } };
 const ab = process.env.BOBINA_DIST;
 const dist = !ab ? '../../dist/index.js' : ab.startsWith('file:') ? ab : pathToFileURL(resolve(ab)).href;
 
-if (['empty', 'import-chevrotain', 'import', 'startup'].includes(what)) {
+if (['empty', 'import', 'startup'].includes(what)) {
   // Start-up: [import] + read (b) + [first compile]; every variant reads the file, so the
   // differences between them are the import and the compile alone.
   let compile;
-  if (what === 'import-chevrotain') await import('../out/chevrotain-only.js');
-  else if (what !== 'empty') ({ compile } = await import(dist));
+  if (what !== 'empty') ({ compile } = await import(dist));
   const { readFileSync } = await import('node:fs');
   const src = readFileSync(new URL('../../fixtures/nfce.txt', import.meta.url), 'utf8');
   if (what === 'startup') compile(src, { printer: fixture === 'raster' ? 'MAKER5T20' : NATIVE });

@@ -3,41 +3,14 @@
 // names, bad attributes, stray and unclosed tags are diagnosed. The parser (parser.ts) calls one
 // method per grammar element, in source order. `<barcode>`, `<row>` and `<cell>` put the builder in
 // a mode of its own until they close (containers.ts); this file is the document around them.
-import type { IToken } from 'chevrotain';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { Document, Node } from './ast.js';
 import { readTag, type TagParts } from './attributes.js';
 import { Containers } from './containers.js';
 import { barcodeOpen, image, noAttributes, qrAttributes, rule, textSize } from './elements.js';
 import { escapeAt, ESCAPES } from './escapes.js';
-import { CONTAINER_TAGS, ELEMENT_TAGS, PARTNER_TAGS, QRCODE_TAG, TAGS, unknownTag, type CommandName, type TagSet } from './tags.js';
-import { QrEmpty, StrayQrClose, Tag } from './tokens.js';
-
-interface PlainTag {
-  image: string;
-  tag: string;
-  command: CommandName;
-}
-
-/**
- * Known tags as they are written almost always (`<name>`), by length: finding one compares the
- * source with the one to three of that length, character by character — no regex, and no string
- * comparison of a fresh substring (which costs more than the scan).
- */
-const PLAIN_TAGS: PlainTag[][] = [];
-for (const [tag, command] of Object.entries(TAGS)) (PLAIN_TAGS[tag.length + 2] ??= []).push({ image: `<${tag}>`, tag, command });
-
-/** The known tag written as `<name>` at `source[at, at + length)` (a Tag token), if it is one. */
-function plainTag(source: string, at: number, length: number): PlainTag | undefined {
-  const candidates = PLAIN_TAGS[length];
-  if (candidates === undefined) return undefined;
-  next: for (const known of candidates) {
-    // The token starts with "<" and ends with ">": compare what lies between.
-    for (let i = 1; i < length - 1; i++) if (source.charCodeAt(at + i) !== known.image.charCodeAt(i)) continue next;
-    return known;
-  }
-  return undefined;
-}
+import { CONTAINER_TAGS, ELEMENT_TAGS, PARTNER_TAGS, QRCODE_TAG, TAGS, unknownTag, type TagSet } from './tags.js';
+import { Token, type PlainCommand, type TokenKind } from './tokens.js';
 
 const ELEMENTS: ReadonlySet<string> = new Set(ELEMENT_TAGS);
 
@@ -96,43 +69,43 @@ export class AstBuilder {
     return doc;
   }
 
-  /** One element token, by kind (the parser's alternatives all end here: one call site). */
-  token(token: IToken): void {
-    if (this.containers.open) return this.containers.token(token);
-    switch (token.tokenType) {
-      case Tag:
-        return this.tag(token);
-      case QrEmpty:
-        return this.qrEmpty(token);
-      case StrayQrClose:
-        return this.strayClose(token);
+  /**
+   * One element token, `source[start, end)`, by kind (the parser's alternatives all end here: one
+   * call site); `plain`: the command a Tag written `<name>` names, when the lexer found one.
+   */
+  token(kind: TokenKind, start: number, end: number, plain: PlainCommand | undefined): void {
+    if (this.containers.open) return this.containers.token(kind, start, end);
+    switch (kind) {
+      case Token.Tag:
+        return this.tag(start, end, plain);
+      case Token.QrEmpty:
+        return this.qrEmpty(start, end);
+      case Token.StrayQrClose:
+        return this.box.stray(QRCODE_TAG, start, end); // `</qrcode>` with no opening tag: dropped, with an error
       default:
-        return this.text(token); // Text, or a lone `<` (LoneAngle)
+        return this.text(start, end); // Text, or a lone `<` (LoneAngle)
     }
   }
 
   /** A text run (escapes resolved) or a lone `<`: printed as written. */
-  text(token: IToken): void {
-    const { image } = token;
-    const start = token.startOffset;
-    const end = start + image.length;
+  private text(start: number, end: number): void {
+    const image = this.source.slice(start, end);
     let amp = this.nextAmp;
     if (amp >= 0 && amp < start) amp = this.nextAmp = this.source.indexOf('&', start);
     if (amp < 0 || amp >= end) this.appendText(image, start, end);
     else this.textWithEscapes(image, start);
   }
 
-  /** A tag-like `<name …>`: a command or element if known, otherwise text with a warning. */
-  tag(token: IToken): void {
-    const { image } = token;
-    const start = token.startOffset;
-    const end = start + image.length;
-    const plain = plainTag(this.source, start, image.length);
+  /**
+   * A tag-like `<name …>`: a command or element if known, otherwise text with a warning. `plain`:
+   * the command of a tag written `<name>`, as the lexer read it (the common case reads nothing more).
+   */
+  private tag(start: number, end: number, plain: PlainCommand | undefined): void {
     if (plain && (!this.partner || PARTNER_TAGS.has(plain.tag))) {
       this.children.push({ type: 'command', command: plain.command, tag: plain.tag, start, end });
       return;
     }
-    this.tagWithParts(image, start, end);
+    this.tagWithParts(this.source.slice(start, end), start, end);
   }
 
   /** Any tag but a known command written `<name>` (kept apart so that the common case stays small enough to inline). */
@@ -151,26 +124,18 @@ export class AstBuilder {
   }
 
   /** `<qrcode …/>`: a QR code with no data (lowering reports it). */
-  qrEmpty(token: IToken): void {
-    const start = token.startOffset;
-    const end = start + token.image.length;
-    this.children.push({ type: 'qrcode', data: '', dataStart: end, ...this.qrSettings(token, start, end), start, end });
+  private qrEmpty(start: number, end: number): void {
+    this.children.push({ type: 'qrcode', data: '', dataStart: end, ...this.qrSettings(start, end), start, end });
   }
 
-  /** `</qrcode>` with no opening tag: dropped, with an error. */
-  strayClose(token: IToken): void {
-    const start = token.startOffset;
-    this.box.stray(QRCODE_TAG, start, start + token.image.length);
-  }
-
-  /** `<qrcode …>data</qrcode>`; data and the closing tag may be missing (an unclosed qrcode). */
-  qrcode(open: IToken, data: IToken | undefined, close: IToken | undefined): void {
-    const start = open.startOffset;
-    const dataStart = start + open.image.length;
-    const last = close ?? data ?? open;
-    const end = last.startOffset + last.image.length;
+  /**
+   * `<qrcode …>data</qrcode>`: the opening tag at [start, dataStart), the data up to `dataEnd`
+   * (empty when missing), the closing tag ending at `closeEnd` (-1: missing, an unclosed qrcode).
+   */
+  qrcode(start: number, dataStart: number, dataEnd: number, closeEnd: number): void {
+    const end = closeEnd < 0 ? dataEnd : closeEnd;
     if (this.containers.open) return this.containers.qrcode(start, end);
-    if (!close) {
+    if (closeEnd < 0) {
       this.diagnostics.push({
         code: 'parse/unclosed-qrcode',
         message: `<${QRCODE_TAG}> is never closed: add </${QRCODE_TAG}> after the data to encode`,
@@ -178,13 +143,13 @@ export class AstBuilder {
         end: dataStart,
       });
     }
-    this.children.push({ type: 'qrcode', data: data?.image ?? '', dataStart, ...this.qrSettings(open, start, dataStart), start, end });
+    this.children.push({ type: 'qrcode', data: this.source.slice(dataStart, dataEnd), dataStart, ...this.qrSettings(start, dataStart), start, end });
   }
 
-  /** `size` and `ecc` of a `<qrcode …>` that has attributes. */
-  private qrSettings(token: IToken, start: number, end: number) {
+  /** `size` and `ecc` of a `<qrcode …>` at [start, end) that has attributes. */
+  private qrSettings(start: number, end: number) {
     // `<qrcode>` and `<qrcode/>` (8 and 9 characters) have none: the common case reads nothing.
-    if (token.image.length <= 9) return undefined;
+    if (end - start <= 9) return undefined;
     return qrAttributes(readTag(this.source, start), start, end, this.diagnostics);
   }
 

@@ -5,14 +5,13 @@
 //
 // Before: <row> <cell width="3">1x</cell><cell align="right">9,90</cell> </row>
 // After:  row [cell {columns 3} "1x", cell {share 1} right "9,90"]
-import type { IToken } from 'chevrotain';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { BarcodeNode, CellNode, Node } from './ast.js';
 import { readTag, type TagParts } from './attributes.js';
 import { cellOpen, noAttributes } from './elements.js';
 import { unescape } from './escapes.js';
 import { ELEMENT_TAGS, TAGS, unknownTag } from './tags.js';
-import { LoneAngle, Tag, Text } from './tokens.js';
+import { Token, type TokenKind } from './tokens.js';
 
 /** What is open. */
 const Mode = { None: 0, Barcode: 1, Row: 2, Cell: 3 } as const;
@@ -85,26 +84,24 @@ export class Containers {
     else this.mode = Mode.Row;
   }
 
-  /** A token while a container is open. */
-  token(token: IToken): void {
-    const start = token.startOffset;
-    const end = start + token.image.length;
+  /** A token, `source[start, end)`, while a container is open. */
+  token(kind: TokenKind, start: number, end: number): void {
     if (this.mode === Mode.Barcode) {
       // Its data is everything up to </barcode>, tags and all.
-      if (token.tokenType === Tag && token.image.startsWith('</barcode') && this.closes(readTag(this.source, start), 'barcode', start, end)) this.closeBarcode(start, end);
+      if (kind === Token.Tag && this.source.startsWith('</barcode', start) && this.closes(readTag(this.source, start), 'barcode', start, end)) this.closeBarcode(start, end);
       return;
     }
-    if (this.mode === Mode.Cell) return this.inCell(token, start, end);
+    if (this.mode === Mode.Cell) return this.inCell(kind, start, end);
     // In a row, between cells.
-    const type = token.tokenType;
-    if (type === Text && BLANK.test(token.image)) return;
-    if (type === Text || type === LoneAngle) return this.misplaced('text outside a <cell> is left out of the <row>', start, end);
-    if (type === Tag) {
+    const image = this.source.slice(start, end);
+    if (kind === Token.Text && BLANK.test(image)) return;
+    if (kind === Token.Text || kind === Token.LoneAngle) return this.misplaced('text outside a <cell> is left out of the <row>', start, end);
+    if (kind === Token.Tag) {
       const parts = readTag(this.source, start);
       if (parts.name === 'cell' && !parts.closing) return this.openCell(parts, start, end);
       if (this.closes(parts, 'row', start, end)) return this.closeRow(end);
     }
-    this.misplaced(`${token.image} cannot go in a <row> outside its cells: it is left out`, start, end);
+    this.misplaced(`${image} cannot go in a <row> outside its cells: it is left out`, start, end);
   }
 
   /** A whole `<qrcode>…</qrcode>` while a container is open: part of a barcode's data, or misplaced. */
@@ -122,16 +119,17 @@ export class Containers {
     this.diagnostics.push({ code: 'parse/misplaced-content', message, start, end });
   }
 
-  private inCell(token: IToken, start: number, end: number): void {
-    if (token.tokenType === Text) {
-      this.cellText += unescape(token.image);
+  private inCell(kind: TokenKind, start: number, end: number): void {
+    const image = this.source.slice(start, end);
+    if (kind === Token.Text) {
+      this.cellText += unescape(image);
       return;
     }
-    if (token.tokenType === LoneAngle) {
+    if (kind === Token.LoneAngle) {
       this.cellText += '<';
       return;
     }
-    if (token.tokenType !== Tag) return this.misplaced(`${token.image} cannot go in a <cell> (only text can): it is left out`, start, end);
+    if (kind !== Token.Tag) return this.misplaced(`${image} cannot go in a <cell> (only text can): it is left out`, start, end);
     const parts = readTag(this.source, start);
     if (this.closes(parts, 'cell', start, end)) return this.closeCell(start, end);
     if (parts.name === 'cell' && !parts.closing) {
@@ -144,9 +142,9 @@ export class Containers {
       this.closeCell(start, start);
       return this.closeRow(end);
     }
-    if (KNOWN.has(parts.name)) return this.misplaced(`${token.image} cannot go in a <cell> (only text can): it is left out; put it before the <row>`, start, end);
-    this.diagnostics.push(unknownTag(token.image, parts.name, parts.closing && !parts.selfClosing, start, end));
-    this.cellText += token.image;
+    if (KNOWN.has(parts.name)) return this.misplaced(`${image} cannot go in a <cell> (only text can): it is left out; put it before the <row>`, start, end);
+    this.diagnostics.push(unknownTag(image, parts.name, parts.closing && !parts.selfClosing, start, end));
+    this.cellText += image;
   }
 
   /** The tag is `</name>` (attributes on it are ignored, with a warning each). */

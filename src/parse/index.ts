@@ -1,9 +1,8 @@
 // parse: conteudo string → AST + diagnostics. Never throws on any string.
 import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from '../diagnostics.js';
 import type { Document } from './ast.js';
-import { parseTokens } from './parser.js';
+import { parseSource } from './parser.js';
 import type { TagSet } from './tags.js';
-import { lexer } from './tokens.js';
 
 export interface ParseOptions {
   /**
@@ -21,7 +20,7 @@ export interface ParseResult {
 
 /** Parses with raw (offset-only) diagnostics: the form the pipeline passes along. */
 export function parseRaw(source: string, diagnostics: RawDiagnostic[], tags: TagSet = 'all'): Document {
-  return parseTokens(lexer.tokenize(source).tokens, source, diagnostics, tags);
+  return parseSource(source, diagnostics, tags);
 }
 
 /** The tag set option checked: a usage error throws, as an unknown printer does. */

@@ -8,30 +8,34 @@
 //   qrcode   := QrOpen QrData? QrClose?
 //
 // (grammar/conteudo.ebnf is the readable spec; test/parse/grammar.test.ts parses its examples.)
-import type { IToken } from 'chevrotain';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { Document } from './ast.js';
 import type { TagSet } from './tags.js';
 import { AstBuilder } from './ast-builder.js';
-import { QrClose, QrData, QrOpen } from './tokens.js';
+import { lexer, Token } from './tokens.js';
 
 /** One builder, reset per document (parsing is synchronous, so one parse at a time uses it). */
 const ast = new AstBuilder();
 
-/** Parses a token vector into the document's AST; diagnostics are appended to `diagnostics`. */
-export function parseTokens(tokens: readonly IToken[], source: string, diagnostics: RawDiagnostic[], tags: TagSet = 'all'): Document {
+/** Parses `source` into the document's AST; diagnostics are appended to `diagnostics`. */
+export function parseSource(source: string, diagnostics: RawDiagnostic[], tags: TagSet = 'all'): Document {
   ast.begin(source, diagnostics, tags);
-  const n = tokens.length;
-  for (let i = 0; i < n; i++) {
-    const token = tokens[i]!;
-    if (token.tokenType !== QrOpen) {
-      ast.token(token);
+  lexer.begin(source);
+  while (lexer.next()) {
+    const { kind, start, end } = lexer;
+    if (kind !== Token.QrOpen) {
+      ast.token(kind, start, end, lexer.plain);
       continue;
     }
-    // qrcode: in the lexer's qr mode only QrData and QrClose exist, in that order.
-    const data = tokens[i + 1]?.tokenType === QrData ? tokens[++i] : undefined;
-    const close = tokens[i + 1]?.tokenType === QrClose ? tokens[++i] : undefined;
-    ast.qrcode(token, data, close);
+    // qrcode: in the lexer's qr mode only QrData and QrClose exist, in that order (QrData ends
+    // right before a QrClose or at the end of the source).
+    let dataEnd = end;
+    let more = lexer.next();
+    if (more && lexer.kind === Token.QrData) {
+      dataEnd = lexer.end;
+      more = lexer.next();
+    }
+    ast.qrcode(start, end, dataEnd, more ? lexer.end : -1);
   }
   return ast.end();
 }

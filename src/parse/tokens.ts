@@ -1,44 +1,46 @@
-// Tokens of the conteudo language. Two lexer modes: normal text with tags, and the payload of a
-// `<qrcode>` (where only `</qrcode>` ends the payload). Every input lexes: a `<` that starts no tag
-// is the LoneAngle token, so the lexer has no error path.
+// Tokens of the conteudo language and the lexer that finds them. Two modes: normal text with tags,
+// and the payload of a `<qrcode>` (only `</qrcode>` ends it). Every input lexes: a `<` that starts
+// no tag is the LoneAngle token, so the lexer has no error path.
 //
-// Text and QR payload are "everything up to the next `<` / `</qrcode>`": custom matchers (a native
-// `indexOf` scan). The lexer runs without chevrotain's first-character optimisation: building its
-// tables cost more at every start than they save on a receipt, and the order of each mode does the
-// same job — a text run matches its first pattern, and Text gives way at once on a `<`.
-// Every RegExp pattern carries the sticky flag `y`, which chevrotain gives them anyway: a flagged
-// pattern is one chevrotain does not parse (its ASCII-class fast path takes only unflagged ones),
-// so with the options below the lexer never parses a RegExp, and the build leaves chevrotain's
-// RegExp parser out (scripts/chevrotain-trim.mjs).
-import { createToken, Lexer, type CustomPatternMatcherReturn } from 'chevrotain';
+// Hand-written, where chevrotain's Lexer was: the language is eight tokens, and the generic lexer
+// cost ~10 M instructions at every start, ~8% of a small receipt's compile and ~6 KB gzip of a
+// browser bundle (bench/NOTES.md). Text and QR payload are native `indexOf` scans. At a
+// `<`, `<name>` and `</name>` are found by a character loop (which reads a command tag's name along
+// a trie of them, so the builder needs no second look); the other tag forms are sticky (`y`)
+// RegExps tried in order at that offset, the first that matches wins, as in chevrotain —
+// test/parse/lexer-oracle.test.ts checks that both give the same tokens.
+import { TAGS, type CommandName } from './tags.js';
 
-const QR_CLOSE = /<\/qrcode[ \t]*>/y;
+/** The token kinds: small integers, one per rule of grammar/conteudo.ebnf. */
+export const Token = {
+  /** A run of text without `<`. */
+  Text: 0,
+  /** Any tag-like `<name …>`, `</name>` or `<name …/>` but the qrcode forms: known or not, the AST builder decides. */
+  Tag: 1,
+  /** `<qrcode …>`: opens the payload mode. */
+  QrOpen: 2,
+  /** `<qrcode …/>`: an empty QR code. */
+  QrEmpty: 3,
+  /** `</qrcode>` in normal text: a stray closing tag. */
+  StrayQrClose: 4,
+  /** A `<` that starts no tag: printed as written. */
+  LoneAngle: 5,
+  /** The payload of a QR code: anything up to `</qrcode>` (or the end). */
+  QrData: 6,
+  /** `</qrcode>` ends the payload mode. */
+  QrClose: 7,
+} as const;
+export type TokenKind = (typeof Token)[keyof typeof Token];
+export type TokenName = keyof typeof Token;
 
-/** One result array for every custom match: chevrotain reads it at once and keeps only the image. */
-const matched: [string] = [''];
-function match(text: string, start: number, end: number): CustomPatternMatcherReturn | null {
-  if (end <= start) return null;
-  matched[0] = text.substring(start, end);
-  return matched;
-}
+/** Each kind's name, by kind. */
+export const TOKEN_NAMES = Object.keys(Token) as TokenName[];
 
-/** Text: up to the next `<` (or the end). */
-function matchText(text: string, offset: number): CustomPatternMatcherReturn | null {
-  const lt = text.indexOf('<', offset);
-  return match(text, offset, lt < 0 ? text.length : lt);
-}
-
-/** QR payload: up to the next `</qrcode>` (spaces and tabs allowed before `>`), or the end. */
-function matchQrData(text: string, offset: number): CustomPatternMatcherReturn | null {
-  let at = offset;
-  for (;;) {
-    const lt = text.indexOf('</qrcode', at);
-    if (lt < 0) return match(text, offset, text.length);
-    QR_CLOSE.lastIndex = lt;
-    if (QR_CLOSE.test(text)) return match(text, offset, lt);
-    at = lt + 1;
-  }
-}
+/** The two modes, each with its tokens in the order they are tried. */
+export const LEXER_MODES: Readonly<Record<'text' | 'qr', readonly TokenName[]>> = {
+  text: ['Text', 'Tag', 'QrOpen', 'QrEmpty', 'StrayQrClose', 'LoneAngle'],
+  qr: ['QrClose', 'QrData'],
+};
 
 /** A tag or attribute name. */
 const NAME = '[A-Za-z][A-Za-z0-9_-]*';
@@ -48,55 +50,197 @@ const NAME = '[A-Za-z][A-Za-z0-9_-]*';
  * and `name=value` unquoted (both errors, found by the AST builder). A tag never spans lines.
  */
 const ATTRIBUTES = `(?:[ \\t]+${NAME}(?:[ \\t]*=[ \\t]*(?:"[^"<\\r\\n]*"|[^\\s"<>=]+))?)*`;
-
-/** `<qrcode …>` opens the payload mode. */
-export const QrOpen = createToken({ name: 'QrOpen', pattern: new RegExp(`<qrcode${ATTRIBUTES}[ \\t]*>`, 'y'), push_mode: 'qr' });
-/** `<qrcode …/>`: an empty QR code. */
-export const QrEmpty = createToken({ name: 'QrEmpty', pattern: new RegExp(`<qrcode${ATTRIBUTES}[ \\t]*\\/>`, 'y') });
-/** `</qrcode>` in normal text: a stray closing tag. */
-export const StrayQrClose = createToken({ name: 'StrayQrClose', pattern: /<\/qrcode[ \t]*>/y });
-/**
- * Any other tag-like `<name …>`, `</name>` or `<name …/>`: known or not, the AST builder decides.
- * Tried first among the tokens starting with `<` (most of them are tags), so it steps aside for
- * the qrcode forms.
- */
-export const Tag = createToken({
-  name: 'Tag',
-  pattern: new RegExp(`<(?!qrcode(?![A-Za-z0-9_-])|\\/qrcode[ \\t]*>)\\/?${NAME}${ATTRIBUTES}[ \\t]*\\/?>`, 'y'),
-});
-/** A `<` that starts no tag: printed as written. */
-export const LoneAngle = createToken({ name: 'LoneAngle', pattern: '<' });
-/** A run of text without `<`. */
-export const Text = createToken({
-  name: 'Text',
-  pattern: { exec: matchText },
-  line_breaks: true,
-});
-
-/** The payload of a QR code: anything up to `</qrcode>`. */
-export const QrData = createToken({
-  name: 'QrData',
-  pattern: { exec: matchQrData },
-  line_breaks: true,
-});
-/** `</qrcode>` ends the payload mode. */
-export const QrClose = createToken({ name: 'QrClose', pattern: /<\/qrcode[ \t]*>/y, pop_mode: true });
+const QR_CLOSE = /<\/qrcode[ \t]*>/y;
 
 /**
- * The two lexer modes; each mode's patterns are tried in this order, so the most frequent comes
- * first: Text (which matches nothing at a `<`), then Tag, then the rarer forms; LoneAngle last.
+ * The tokens that start with `<`, in the order they are tried at one: Tag first (most of them are
+ * tags; it steps aside for the qrcode forms), LoneAngle when none matches.
  */
-export const lexerDefinition = {
-  modes: {
-    text: [Text, Tag, QrOpen, QrEmpty, StrayQrClose, LoneAngle],
-    qr: [QrClose, QrData],
-  },
-  defaultMode: 'text',
-};
+const ANGLE: readonly { kind: TokenKind; pattern: RegExp }[] = [
+  { kind: Token.Tag, pattern: new RegExp(`<(?!qrcode(?![A-Za-z0-9_-])|\\/qrcode[ \\t]*>)\\/?${NAME}${ATTRIBUTES}[ \\t]*\\/?>`, 'y') },
+  { kind: Token.QrOpen, pattern: new RegExp(`<qrcode${ATTRIBUTES}[ \\t]*>`, 'y') },
+  { kind: Token.QrEmpty, pattern: new RegExp(`<qrcode${ATTRIBUTES}[ \\t]*\\/>`, 'y') },
+  { kind: Token.StrayQrClose, pattern: QR_CLOSE },
+];
+
+const LT = 0x3c; // '<'
+const GT = 0x3e; // '>'
+const SLASH = 0x2f; // '/'
+
+/** 1 for the characters of a name after its first ([A-Za-z0-9_-]), 2 for those that may start one ([A-Za-z]). */
+const NAME_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  NAME_CHAR[c] = /[A-Za-z]/.test(ch) ? 2 : /[0-9_-]/.test(ch) ? 1 : 0;
+}
+
+/** A known command tag written `<name>`: the name and the command it gives. */
+export interface PlainCommand {
+  tag: string;
+  command: CommandName;
+}
 
 /**
- * Built once at module load; `tokenize` is reentrant. chevrotain's definition checks are skipped
- * here (they cost milliseconds at every start) and run in the tests, on a lexer built with them.
- * `safeMode`: no first-character tables (see the header).
+ * A trie of the command tags' names as a transition table, so the `<name>` loop walks it as it
+ * reads: from state `s`, the code unit `c` (64 to 127: the names are letters) leads to state
+ * `TRIE[s * 64 + c - 64]`, 0 meaning none (state 0 is the root, never a target).
  */
-export const lexer = new Lexer(lexerDefinition, { positionTracking: 'onlyOffset', safeMode: true, skipValidations: true });
+const TRIE_COLUMNS = 64;
+const trieStates: (PlainCommand | undefined)[] = [undefined];
+const trieEdges = new Map<number, number>();
+for (const [tag, command] of Object.entries(TAGS)) {
+  let state = 0;
+  for (let i = 0; i < tag.length; i++) {
+    const code = tag.charCodeAt(i);
+    if (code < 64 || code >= 64 + TRIE_COLUMNS) throw new Error(`tag name ${tag}: the command trie takes only letters`); // a programmer error, at load
+    const edge = state * TRIE_COLUMNS + code - 64;
+    let next = trieEdges.get(edge);
+    if (next === undefined) trieEdges.set(edge, (next = trieStates.push(undefined) - 1));
+    state = next;
+  }
+  trieStates[state] = { tag, command };
+}
+const TRIE = new Uint16Array(trieStates.length * TRIE_COLUMNS);
+for (const [edge, next] of trieEdges) TRIE[edge] = next;
+/** The command whose whole name leads to each state (undefined for a prefix). */
+const TRIE_PLAIN: readonly (PlainCommand | undefined)[] = trieStates;
+
+/**
+ * The end of the tag at `at` when it is written `<name>` or `</name>` (almost every tag is), its
+ * name not `qrcode`; -1 otherwise. What the Tag pattern would match there, without a RegExp call.
+ * Sets `found.plain` to the command when the tag is `<name>` of a command tag: the name is read
+ * once, along the trie while it follows one.
+ */
+function plainTagEnd(source: string, at: number, found: { plain: PlainCommand | undefined }): number {
+  let i = at + 1;
+  const closing = source.charCodeAt(i) === SLASH; // a closing tag is never a command
+  if (closing) i++;
+  const first = i;
+  let c = source.charCodeAt(i);
+  if (NAME_CHAR[c] !== 2) return -1;
+  if (!closing) {
+    // Along a command's name while the source follows one ...
+    let state = 0;
+    for (;;) {
+      const column = c - 64;
+      if (!(column >= 0 && column < TRIE_COLUMNS)) break; // (false for NaN, past the end)
+      const next = TRIE[state * TRIE_COLUMNS + column]!;
+      if (next === 0) break;
+      state = next;
+      c = source.charCodeAt(++i);
+    }
+    if (c === GT && i > first) {
+      found.plain = TRIE_PLAIN[state]; // a prefix of a command's name is an unknown tag (undefined)
+      return i + 1;
+    }
+  }
+  // ... then any name.
+  while (c < 128 && NAME_CHAR[c] !== 0) c = source.charCodeAt(++i);
+  if (c !== GT || (i - first === 6 && source.startsWith('qrcode', first))) return -1;
+  found.plain = undefined;
+  return i + 1;
+}
+
+/** Where the QR payload that starts at `at` ends: at the next `</qrcode>` (blanks allowed before `>`), or the end. */
+function qrDataEnd(source: string, at: number): number {
+  for (let lt = source.indexOf('</qrcode', at); lt >= 0; lt = source.indexOf('</qrcode', lt + 1)) {
+    QR_CLOSE.lastIndex = lt;
+    if (QR_CLOSE.test(source)) return lt;
+  }
+  return source.length;
+}
+
+/**
+ * A cursor over the tokens of one source: `begin`, then `next()` until it returns false; after
+ * each, `kind`, `start` and `end` ([start, end) in the source) describe the token found. Tokens
+ * carry offsets only (line and column are found on demand, from the offsets: diagnostics.ts).
+ *
+ * @example
+ * lexer.begin('a<b>');
+ * while (lexer.next()) console.log(TOKEN_NAMES[lexer.kind], lexer.start, lexer.end); // Text 0 1, Tag 1 4
+ */
+export class Lexer {
+  private source = '';
+  private inQr = false;
+  kind: TokenKind = Token.Text;
+  start = 0;
+  end = 0;
+  /** For a Tag written `<name>` with the name of a command tag: that command (the builder needs no second look). */
+  plain: PlainCommand | undefined = undefined;
+
+  begin(source: string): void {
+    this.source = source;
+    this.inQr = false;
+    this.start = this.end = 0;
+  }
+
+  /** Reads the token after the last one; false at the end of the source. */
+  next(): boolean {
+    const source = this.source;
+    const at = (this.start = this.end);
+    if (at >= source.length) {
+      this.source = ''; // not held after the end
+      return false;
+    }
+    if (this.inQr) return this.qr(source, at);
+    if (source.charCodeAt(at) !== LT) {
+      const lt = source.indexOf('<', at);
+      this.kind = Token.Text;
+      this.end = lt < 0 ? source.length : lt;
+      return true;
+    }
+    const tagEnd = plainTagEnd(source, at, this);
+    if (tagEnd > 0) {
+      this.kind = Token.Tag;
+      this.end = tagEnd;
+      return true;
+    }
+    this.plain = undefined;
+    for (let i = 0; i < ANGLE.length; i++) {
+      const { kind, pattern } = ANGLE[i]!;
+      pattern.lastIndex = at;
+      if (pattern.test(source)) {
+        this.kind = kind;
+        this.end = pattern.lastIndex;
+        this.inQr = kind === Token.QrOpen;
+        return true;
+      }
+    }
+    this.kind = Token.LoneAngle;
+    this.end = at + 1;
+    return true;
+  }
+
+  /** In a QR payload: `</qrcode>` ends it, anything else is the payload up to one (never empty). */
+  private qr(source: string, at: number): boolean {
+    QR_CLOSE.lastIndex = at;
+    if (QR_CLOSE.test(source)) {
+      this.kind = Token.QrClose;
+      this.end = QR_CLOSE.lastIndex;
+      this.inQr = false;
+    } else {
+      this.kind = Token.QrData;
+      this.end = qrDataEnd(source, at);
+    }
+    return true;
+  }
+}
+
+/** The one lexer the parser uses (parsing is synchronous: one source at a time). */
+export const lexer = new Lexer();
+
+/** A token as a value (for tests and tools; the parser reads the cursor's fields instead). */
+export interface TokenValue {
+  kind: TokenName;
+  image: string;
+  startOffset: number;
+}
+
+/** Every token of `source`, in order. */
+export function tokenize(source: string): TokenValue[] {
+  const tokens: TokenValue[] = [];
+  const cursor = new Lexer();
+  cursor.begin(source);
+  while (cursor.next()) tokens.push({ kind: TOKEN_NAMES[cursor.kind]!, image: source.slice(cursor.start, cursor.end), startOffset: cursor.start });
+  return tokens;
+}
