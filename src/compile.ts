@@ -81,7 +81,7 @@ function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limi
     return refused();
   }
   // The options as one literal of one shape (no spread: this runs for every receipt).
-  const ops = lowerRaw(ast, profile, raw, { limits, images, wrap });
+  const ops = lowerRaw(ast, profile, raw, { limits, images, wrap, parsed: true });
   let at: { start: number; end: number };
   try {
     const out = emitOps(ops, profile, { records, source, maxBytes: limits.maxOutputBytes });

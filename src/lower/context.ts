@@ -41,6 +41,13 @@ export interface LowerContext {
   line?: LineState;
   /** The last op lowerText wrote (the one text right after it joins, if nothing came between). */
   lastText?: Extract<Op, { op: 'text' }>;
+  /**
+   * For a document parsed from its own source (compile): the offsets of the source's suspect
+   * characters (text/scan.ts), so a text node written as is needs no regex test; undefined otherwise.
+   */
+  suspects?: number[];
+  /** The first of `suspects` at or after the start of the last text node looked up. */
+  suspectAt?: number;
 }
 
 /** How one kind of node is lowered. */

@@ -4,6 +4,7 @@ import type { RawDiagnostic } from '../diagnostics.js';
 import type { Document, Node } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import { codepage } from '../text/codepage.js';
+import { suspectOffsets } from '../text/scan.js';
 import { lowerBarcode } from './barcode.js';
 import { lowerCommand, lowerTextSize } from './commands.js';
 import { initialState, type LowerContext, type Lowerings } from './context.js';
@@ -51,11 +52,17 @@ export interface LowerOptions {
   limits?: Pick<CompileLimits, 'maxImagePixels'>;
   /** `'word'`: lines wider than the paper are wrapped at spaces (compile's `wrap`); default `'none'`. */
   wrap?: 'none' | 'word';
+  /**
+   * The document is parseRaw's of its own `source` (compile): a text node is either the source
+   * between its offsets or one escape, so the source's suspect characters are found in one scan.
+   */
+  parsed?: boolean;
 }
 
 /** Lowers a document for one profile; diagnostics are appended to `diagnostics`. */
 export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagnostic[], options: LowerOptions = {}): Op[] {
   const ctx = lowerContext(profile, diagnostics, options);
+  if (options.parsed === true) ctx.suspects = scanSource(ast.source, ctx);
   for (const node of ast.children) {
     try {
       // Text and commands are nearly every node of a receipt: called directly, without the table's
@@ -71,6 +78,15 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
   }
   finishLines(ctx);
   return ctx.out;
+}
+
+/** The source's suspect characters; should the scan fail (a bug), each text is tested on its own, where a failure is reported. */
+function scanSource(source: string, ctx: LowerContext): number[] | undefined {
+  try {
+    return suspectOffsets(source, ctx.text.codepage);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -90,6 +106,8 @@ export function lowerContext(profile: Profile, diagnostics: RawDiagnostic[], opt
     wrap: options.wrap,
     line: newLineState(),
     lastText: undefined,
+    suspects: undefined,
+    suspectAt: 0,
   };
 }
 

@@ -18,7 +18,7 @@ export function lowerText(node: TextNode, ctx: LowerContext): void {
   // Text the code page's suspect class does not match prints as is; on a single-byte page that
   // class takes in everything above Latin-1, so such text is also within Latin-1.
   let latin1 = codepage.table !== null;
-  if (codepage.suspect.test(value)) {
+  if (suspect(ctx, value, start, end)) {
     text = sanitizeSuspect(value, start, ctx.text);
     latin1 = false;
     if (!text) return;
@@ -36,4 +36,18 @@ export function lowerText(node: TextNode, ctx: LowerContext): void {
   out.push(op);
   ctx.lastText = op;
   trackText(ctx, op, 0, nodeOffsets(start, end, value, text));
+}
+
+/**
+ * Whether `value` has a character the code page's suspect class matches: from the source's scan
+ * when the node is the source as written (an escape's value is shorter than its span), else the regex.
+ */
+function suspect(ctx: LowerContext, value: string, start: number, end: number): boolean {
+  const suspects = ctx.suspects;
+  if (suspects === undefined || end - start !== value.length) return ctx.text.codepage.suspect.test(value);
+  let k = ctx.suspectAt ?? 0;
+  if (k > 0 && suspects[k - 1]! >= start) k = 0; // nodes out of order (never from parseRaw): look again
+  while (k < suspects.length && suspects[k]! < start) k++;
+  ctx.suspectAt = k;
+  return k < suspects.length && suspects[k]! < end;
 }

@@ -1,0 +1,89 @@
+// The suspect characters of a whole source in one pass: the source written natively into a
+// scratch buffer and read a word (four Latin-1 bytes, or two UTF-16 units) at a time, so each text
+// node of a parsed receipt needs no regex scan of its own (the regex costs ~13 instructions a
+// character; a word here costs about as much as three of those characters).
+import type { Codepage } from './codepage.js';
+
+/** Node's own string writers (see emit/writer.ts); undefined outside Node, where text nodes keep the regex. */
+type StringWrite = (this: Uint8Array, text: string, offset: number, length: number) => number;
+type NodeBufferClass = { allocUnsafeSlow(size: number): Uint8Array; prototype: Record<string, StringWrite | undefined> };
+const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
+const latin1Write = NodeBuffer?.prototype.latin1Write;
+const ucs2Write = NodeBuffer?.prototype.ucs2Write;
+
+/** Any character above Latin-1. On a one-byte string V8 answers this without scanning. */
+const BEYOND_LATIN1 = /[^\x00-\xff]/;
+
+/** ucs2Write writes little-endian units; the word test below reads them in the platform's order. */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+/** Sources longer than this are tested node by node (the scratch would be kept too large). */
+const MAX_SCAN = 1 << 20;
+
+let scratch: { buf: Uint8Array; words: Int32Array } | undefined;
+
+function scratchFor(bytes: number): { buf: Uint8Array; words: Int32Array } {
+  if (scratch === undefined || scratch.buf.length < bytes) {
+    let size = scratch ? scratch.buf.length : 16 * 1024;
+    while (size < bytes) size *= 2;
+    const buf = NodeBuffer!.allocUnsafeSlow(size);
+    scratch = { buf, words: new Int32Array(buf.buffer, 0, size >>> 2) };
+  }
+  return scratch;
+}
+
+/**
+ * Offsets (ascending) of every character of `source` that `page.suspect` matches, or undefined
+ * where the page has no byte table (UTF-8), outside Node, or for a source past MAX_SCAN: then
+ * each text is tested on its own.
+ */
+export function suspectOffsets(source: string, page: Codepage): number[] | undefined {
+  const plain = page.plainBytes;
+  const n = source.length;
+  if (plain === undefined || latin1Write === undefined || ucs2Write === undefined || n > MAX_SCAN) return undefined;
+  if (!BEYOND_LATIN1.test(source)) return scanLatin1(source, plain, latin1Write);
+  return LITTLE_ENDIAN ? scanUtf16(source, plain, ucs2Write) : undefined;
+}
+
+/**
+ * A word of four bytes all within 0x20–0x7E (printable ASCII) is skipped with one test: a byte
+ * below 0x20 sets its top bit when 0x20 is taken away, one at 0x7F or above has it or gets it when 1
+ * is added (borrows and carries only start at such a byte, so they can only flag more words).
+ * Any other word is looked at byte by byte.
+ */
+function scanLatin1(source: string, plain: Uint8Array, write: StringWrite): number[] {
+  const n = source.length;
+  const { buf, words } = scratchFor(n);
+  write.call(buf, source, 0, n);
+  const found: number[] = [];
+  const whole = n >>> 2;
+  for (let w = 0; w < whole; w++) {
+    const x = words[w]!;
+    if ((((x - 0x20202020) | x | (x + 0x01010101)) & 0x80808080) === 0) continue;
+    for (let i = w << 2, stop = i + 4; i < stop; i++) if (plain[buf[i]!] === 0) found.push(i);
+  }
+  for (let i = whole << 2; i < n; i++) if (plain[buf[i]!] === 0) found.push(i);
+  return found;
+}
+
+/** As scanLatin1, two UTF-16 units a word; every unit above 0xFF is suspect. */
+function scanUtf16(source: string, plain: Uint8Array, write: StringWrite): number[] {
+  const n = source.length;
+  const { buf, words } = scratchFor(2 * n);
+  write.call(buf, source, 0, 2 * n);
+  const found: number[] = [];
+  const whole = n >>> 1;
+  for (let w = 0; w < whole; w++) {
+    const x = words[w]!;
+    if ((((x - 0x00200020) | x | (x + 0x00010001)) & 0xff80ff80) === 0) continue;
+    const i = w << 1;
+    if (!isPlain(source.charCodeAt(i), plain)) found.push(i);
+    if (!isPlain(source.charCodeAt(i + 1), plain)) found.push(i + 1);
+  }
+  if (n & 1 && !isPlain(source.charCodeAt(n - 1), plain)) found.push(n - 1);
+  return found;
+}
+
+function isPlain(c: number, plain: Uint8Array): boolean {
+  return c <= 0xff && plain[c] === 1;
+}
