@@ -4,7 +4,7 @@ import type { RawDiagnostic } from '../diagnostics.js';
 import type { Document, Node } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import { codepage } from '../text/codepage.js';
-import { suspectOffsets } from '../text/scan.js';
+import { scanSource, type SourceScan } from '../text/scan.js';
 import { lowerBarcode } from './barcode.js';
 import { lowerCommand, lowerTextSize } from './commands.js';
 import { initialState, type LowerContext, type Lowerings } from './context.js';
@@ -53,16 +53,15 @@ export interface LowerOptions {
   /** `'word'`: lines wider than the paper are wrapped at spaces (compile's `wrap`); default `'none'`. */
   wrap?: 'none' | 'word';
   /**
-   * The document is parseRaw's of its own `source` (compile): a text node is either the source
-   * between its offsets or one escape, so the source's suspect characters are found in one scan.
+   * The scan of the document's source (sourceScan), for a document parseRaw made of it (compile):
+   * a text node is then either the source between its offsets or one escape.
    */
-  parsed?: boolean;
+  scan?: SourceScan;
 }
 
 /** Lowers a document for one profile; diagnostics are appended to `diagnostics`. */
 export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagnostic[], options: LowerOptions = {}): Op[] {
   const ctx = lowerContext(profile, diagnostics, options);
-  if (options.parsed === true) ctx.suspects = scanSource(ast.source, ctx);
   for (const node of ast.children) {
     try {
       // Text and commands are nearly every node of a receipt: called directly, without the table's
@@ -80,10 +79,13 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
   return ctx.out;
 }
 
-/** The source's suspect characters; should the scan fail (a bug), each text is tested on its own, where a failure is reported. */
-function scanSource(source: string, ctx: LowerContext): number[] | undefined {
+/**
+ * The scan of a source for its profile's code page (text/scan.ts), or undefined where there is
+ * none; should it fail (a bug), each text is tested on its own, where a failure is reported.
+ */
+export function sourceScan(source: string, profile: Profile): SourceScan | undefined {
   try {
-    return suspectOffsets(source, ctx.text.codepage);
+    return scanSource(source, codepage(profile.codepage.encoding));
   } catch {
     return undefined;
   }
@@ -106,8 +108,7 @@ export function lowerContext(profile: Profile, diagnostics: RawDiagnostic[], opt
     wrap: options.wrap,
     line: newLineState(),
     lastText: undefined,
-    suspects: undefined,
-    suspectAt: 0,
+    scan: options.scan,
   };
 }
 

@@ -9,6 +9,7 @@
 import type { Op, OpName } from './ir.js';
 import type { LowerContext } from './context.js';
 import { fontInForce, fontName, type Font } from './layout-columns.js';
+import { anyWithin, firstAtOrAfter, type SourceScan } from '../text/scan.js';
 
 type TextOp = Extract<Op, { op: 'text' }>;
 
@@ -124,12 +125,17 @@ export function finishLines(ctx: LowerContext): void {
   endLine(ctx, L, L.end);
 }
 
+/** No tab ahead (`nextTab` below): past any index. */
+const NO_TAB = 2 ** 32 - 1;
+
 /**
  * Measures `op.text` from `from` on (text just written to `op`, the last op of ctx.out), with
  * `offsets` mapping it to the source; with wrap, breaks its lines. `breakable: false` for text
- * already laid out (a row): no break goes inside it.
+ * already laid out (a row): no break goes inside it. `scan`: the source's scan, given when that
+ * text is the source as written from `offsets` on (a number then), whose line feeds and tabs it
+ * lists, so none is searched for.
  */
-export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: LineOffsets, breakable = true): void {
+export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: LineOffsets, breakable = true, scan?: SourceScan): void {
   const L = lineState(ctx);
   catchUp(ctx, L, ctx.out.length - 1);
   L.seen = ctx.out.length;
@@ -138,9 +144,17 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
   const text = op.text;
   /** With wrap, where a line break goes in this op: a space replaced (replace) or a break inserted (only wrap adds any). */
   const edits: { at: number; replace: boolean }[] = wrap ? [] : NO_EDITS;
-  let nextTab = -1;
+  // With the scan: index i of the text is at source offset base + i, up to `stop`.
+  const base = typeof offsets === 'number' ? offsets - from : 0;
+  const stop = base + text.length;
+  const lineFeeds = scan?.lineFeeds;
+  let k = lineFeeds === undefined ? 0 : firstAtOrAfter(lineFeeds, base + from);
+  let nextTab = scan !== undefined && !anyWithin(scan.tabs, base + from, stop) ? NO_TAB : -1;
   for (let i = from, line = 0; ; line++) {
-    const lf = text.indexOf('\n', i);
+    let lf: number;
+    if (lineFeeds === undefined) lf = text.indexOf('\n', i);
+    else if (k < lineFeeds.length && lineFeeds[k]! < stop) lf = lineFeeds[k++]! - base;
+    else lf = -1;
     const segEnd = lf < 0 ? text.length : lf;
     if (segEnd > i) {
       if (L.start < 0) L.start = offsetAt(offsets, line, i - from);
@@ -239,6 +253,11 @@ export function nodeOffsets(start: number, end: number, value: string, text: str
 /** Source offsets where each line of `value` (at `start`) begins: after LF, CRLF or a lone CR. */
 function lineStarts(value: string, start: number): number[] {
   const starts = [start];
+  // Without CR (nearly always), by native scans for LF rather than a loop over every character.
+  if (value.indexOf('\r') < 0) {
+    for (let i = value.indexOf('\n'); i >= 0; i = value.indexOf('\n', i + 1)) starts.push(start + i + 1);
+    return starts;
+  }
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
     if (c === 10 || (c === 13 && value.charCodeAt(i + 1) !== 10)) starts.push(start + i + 1);

@@ -7,6 +7,7 @@
 // After:  { op: 'text', text: 'a < b', start: 0, end: 8 }
 import type { TextNode } from '../parse/ast.js';
 import { sanitizeSuspect } from '../text/sanitize.js';
+import { anyWithin } from '../text/scan.js';
 import type { LowerContext } from './context.js';
 import type { Op } from './ir.js';
 import { nodeOffsets, trackText } from './layout-lines.js';
@@ -18,7 +19,8 @@ export function lowerText(node: TextNode, ctx: LowerContext): void {
   // Text the code page's suspect class does not match prints as is; on a single-byte page that
   // class takes in everything above Latin-1, so such text is also within Latin-1.
   let latin1 = codepage.table !== null;
-  if (suspect(ctx, value, start, end)) {
+  const scan = ctx.scan !== undefined && end - start === value.length ? ctx.scan : undefined;
+  if (scan === undefined ? codepage.suspect.test(value) : anyWithin(scan.suspects, start, end)) {
     text = sanitizeSuspect(value, start, ctx.text);
     latin1 = false;
     if (!text) return;
@@ -29,25 +31,12 @@ export function lowerText(node: TextNode, ctx: LowerContext): void {
     lastText.text += text;
     lastText.end = end;
     if (!latin1) delete lastText.latin1;
-    trackText(ctx, lastText, from, nodeOffsets(start, end, value, text));
+    trackText(ctx, lastText, from, nodeOffsets(start, end, value, text), true, text === value ? scan : undefined);
     return;
   }
   const op: Extract<Op, { op: 'text' }> = latin1 ? { op: 'text', text, start, end, latin1: true } : { op: 'text', text, start, end };
   out.push(op);
   ctx.lastText = op;
-  trackText(ctx, op, 0, nodeOffsets(start, end, value, text));
+  trackText(ctx, op, 0, nodeOffsets(start, end, value, text), true, text === value ? scan : undefined);
 }
 
-/**
- * Whether `value` has a character the code page's suspect class matches: from the source's scan
- * when the node is the source as written (an escape's value is shorter than its span), else the regex.
- */
-function suspect(ctx: LowerContext, value: string, start: number, end: number): boolean {
-  const suspects = ctx.suspects;
-  if (suspects === undefined || end - start !== value.length) return ctx.text.codepage.suspect.test(value);
-  let k = ctx.suspectAt ?? 0;
-  if (k > 0 && suspects[k - 1]! >= start) k = 0; // nodes out of order (never from parseRaw): look again
-  while (k < suspects.length && suspects[k]! < start) k++;
-  ctx.suspectAt = k;
-  return k < suspects.length && suspects[k]! < end;
-}

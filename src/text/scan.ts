@@ -32,12 +32,43 @@ function scratchFor(bytes: number): { buf: Uint8Array; words: Int32Array } {
   return scratch;
 }
 
+/** What the scan finds in a source: offsets, each list ascending. */
+export interface SourceScan {
+  /** Every character the page's suspect class matches (CR among them). */
+  readonly suspects: number[];
+  /** Every line feed. */
+  readonly lineFeeds: number[];
+  /** Every tab. */
+  readonly tabs: number[];
+  /** Whether the source has a CR (then its lines are not simply the line feeds). */
+  readonly cr: boolean;
+}
+
+/** The first index of `list` (ascending) whose value is `offset` or more; `list.length` if none. */
+export function firstAtOrAfter(list: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Whether `list` (ascending) holds an offset in [start, end). */
+export function anyWithin(list: readonly number[], start: number, end: number): boolean {
+  if (list.length === 0) return false;
+  const k = firstAtOrAfter(list, start);
+  return k < list.length && list[k]! < end;
+}
+
 /**
- * Offsets (ascending) of every character of `source` that `page.suspect` matches, or undefined
- * where the page has no byte table (UTF-8), outside Node, or for a source past MAX_SCAN: then
- * each text is tested on its own.
+ * The suspect characters (those `page.suspect` matches), line feeds and tabs of `source`, or
+ * undefined where the page has no byte table (UTF-8), outside Node, or for a source past MAX_SCAN:
+ * then each text is tested on its own.
  */
-export function suspectOffsets(source: string, page: Codepage): number[] | undefined {
+export function scanSource(source: string, page: Codepage): SourceScan | undefined {
   const plain = page.plainBytes;
   const n = source.length;
   if (plain === undefined || latin1Write === undefined || ucs2Write === undefined || n > MAX_SCAN) return undefined;
@@ -51,39 +82,44 @@ export function suspectOffsets(source: string, page: Codepage): number[] | undef
  * is added (borrows and carries only start at such a byte, so they can only flag more words).
  * Any other word is looked at byte by byte.
  */
-function scanLatin1(source: string, plain: Uint8Array, write: StringWrite): number[] {
+function scanLatin1(source: string, plain: Uint8Array, write: StringWrite): SourceScan {
   const n = source.length;
   const { buf, words } = scratchFor(n);
   write.call(buf, source, 0, n);
-  const found: number[] = [];
+  const scan: SourceScan = { suspects: [], lineFeeds: [], tabs: [], cr: false };
   const whole = n >>> 2;
   for (let w = 0; w < whole; w++) {
     const x = words[w]!;
     if ((((x - 0x20202020) | x | (x + 0x01010101)) & 0x80808080) === 0) continue;
-    for (let i = w << 2, stop = i + 4; i < stop; i++) if (plain[buf[i]!] === 0) found.push(i);
+    for (let i = w << 2, stop = i + 4; i < stop; i++) note(scan, buf[i]!, i, plain);
   }
-  for (let i = whole << 2; i < n; i++) if (plain[buf[i]!] === 0) found.push(i);
-  return found;
+  for (let i = whole << 2; i < n; i++) note(scan, buf[i]!, i, plain);
+  return scan;
 }
 
 /** As scanLatin1, two UTF-16 units a word; every unit above 0xFF is suspect. */
-function scanUtf16(source: string, plain: Uint8Array, write: StringWrite): number[] {
+function scanUtf16(source: string, plain: Uint8Array, write: StringWrite): SourceScan {
   const n = source.length;
   const { buf, words } = scratchFor(2 * n);
   write.call(buf, source, 0, 2 * n);
-  const found: number[] = [];
+  const scan: SourceScan = { suspects: [], lineFeeds: [], tabs: [], cr: false };
   const whole = n >>> 1;
   for (let w = 0; w < whole; w++) {
     const x = words[w]!;
     if ((((x - 0x00200020) | x | (x + 0x00010001)) & 0xff80ff80) === 0) continue;
     const i = w << 1;
-    if (!isPlain(source.charCodeAt(i), plain)) found.push(i);
-    if (!isPlain(source.charCodeAt(i + 1), plain)) found.push(i + 1);
+    note(scan, source.charCodeAt(i), i, plain);
+    note(scan, source.charCodeAt(i + 1), i + 1, plain);
   }
-  if (n & 1 && !isPlain(source.charCodeAt(n - 1), plain)) found.push(n - 1);
-  return found;
+  if (n & 1) note(scan, source.charCodeAt(n - 1), n - 1, plain);
+  return scan;
 }
 
-function isPlain(c: number, plain: Uint8Array): boolean {
-  return c <= 0xff && plain[c] === 1;
+/** Files the character `c` at offset `i` where it belongs, if anywhere. */
+function note(scan: SourceScan, c: number, i: number, plain: Uint8Array): void {
+  if (c > 0xff || plain[c] === 0) {
+    scan.suspects.push(i);
+    if (c === 13) (scan as { cr: boolean }).cr = true;
+  } else if (c === 10) scan.lineFeeds.push(i);
+  else if (c === 9) scan.tabs.push(i);
 }

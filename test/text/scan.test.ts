@@ -4,15 +4,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RawDiagnostic } from '../../src/diagnostics.js';
 import { loadProfile, parse } from '../../src/index.js';
-import { lowerRaw } from '../../src/lower/index.js';
+import { lowerRaw, sourceScan } from '../../src/lower/index.js';
 import { codepage } from '../../src/text/codepage.js';
 import { PACKED_CODEPAGES } from '../../src/text/codepages.generated.js';
-import { suspectOffsets } from '../../src/text/scan.js';
+import { scanSource } from '../../src/text/scan.js';
+import { LineIndex } from '../../src/diagnostics.js';
 
-/** What the scan must find: each offset the page's global suspect regex matches. */
-function byRegex(source: string, page: ReturnType<typeof codepage>): number[] {
-  const find = new RegExp(page.findSuspect.source, 'g');
-  return [...source.matchAll(find)].map((m) => m.index);
+/** What the scan must find: each offset the page's global suspect regex matches, each LF, each tab. */
+function byRegex(source: string, page: ReturnType<typeof codepage>) {
+  const all = (re: RegExp) => [...source.matchAll(re)].map((m) => m.index);
+  return { suspects: all(new RegExp(page.findSuspect.source, 'g')), lineFeeds: all(/\n/g), tabs: all(/\t/g), cr: source.includes('\r') };
 }
 
 const PAGES = Object.keys(PACKED_CODEPAGES);
@@ -31,7 +32,7 @@ describe('the suspect scan of a whole source', () => {
     fc.assert(
       fc.property(fc.array(interesting, { maxLength: 40 }), fc.boolean(), (codes, latin1Only) => {
         const source = String.fromCharCode(...(latin1Only ? codes.map((c) => c & 0xff) : codes));
-        expect(suspectOffsets(source, page)).toEqual(byRegex(source, page));
+        expect(scanSource(source, page)).toEqual(byRegex(source, page));
       }),
       { numRuns: 200 },
     );
@@ -44,7 +45,7 @@ describe('the suspect scan of a whole source', () => {
         for (const pad of ['', 'a', 'ab', 'abc', 'abcd']) {
           for (const wide of ['', '\u2014']) {
             const source = pad + String.fromCharCode(c) + 'xyz' + wide;
-            expect(suspectOffsets(source, page)).toEqual(byRegex(source, page));
+            expect(scanSource(source, page)).toEqual(byRegex(source, page));
           }
         }
       }
@@ -52,16 +53,16 @@ describe('the suspect scan of a whole source', () => {
   });
 
   it('leaves UTF-8 output to the regex', () => {
-    expect(suspectOffsets('abc', codepage('utf8'))).toBeUndefined();
+    expect(scanSource('abc', codepage('utf8'))).toBeUndefined();
   });
 
   it('gives lowering the same ops and diagnostics as each text tested alone', () => {
     // Escapes (whose value is shorter than their span) next to suspect characters and clean text.
     const source = 'a&lt;\u0007b\u2014c&amp;é\r\nñ\u0301x<textAlignCenter>\u00a0y\n<textAlignLeft>ok\n';
     const { ast } = parse(source);
-    const lowered = (parsed: boolean) => {
+    const lowered = (scanned: boolean) => {
       const raw: RawDiagnostic[] = [];
-      return { ops: lowerRaw(ast, loadProfile(5), raw, { parsed }), raw };
+      return { ops: lowerRaw(ast, loadProfile(5), raw, { scan: scanned ? sourceScan(source, loadProfile(5)) : undefined }), raw };
     };
     const viaScan = lowered(true);
     expect(viaScan).toEqual(lowered(false));
@@ -77,13 +78,42 @@ describe('the suspect scan of a whole source', () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 20 }), fc.constantFrom(5, 'MAKER5T20', 1, 2, 3, 4), (pieces, printer) => {
         const { ast } = parse(pieces.join(''));
-        const lowered = (parsed: boolean) => {
+        const lowered = (scanned: boolean) => {
           const raw: RawDiagnostic[] = [];
-          return { ops: lowerRaw(ast, loadProfile(printer), raw, { parsed }), raw };
+          const profile = loadProfile(printer);
+          return { ops: lowerRaw(ast, profile, raw, { scan: scanned ? sourceScan(ast.source, profile) : undefined }), raw };
         };
         expect(lowered(true)).toEqual(lowered(false));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('lowers long lines, tabs and wrapped text as the text-by-text search does', () => {
+    const word = fc.oneof(fc.constantFrom('\t', '\n', ' ', '<textCondensedOn>', '<textCondensedOff>', '<textSize width="2">', '&lt;', 'ação'), fc.string({ minLength: 1, maxLength: 30 }));
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 40 }), fc.constantFrom('none', 'word') as fc.Arbitrary<'none' | 'word'>, (words, wrap) => {
+        const { ast } = parse(words.join(''));
+        const lowered = (scanned: boolean) => {
+          const raw: RawDiagnostic[] = [];
+          const profile = loadProfile('MAKER5T20');
+          return { ops: lowerRaw(ast, profile, raw, { wrap, scan: scanned ? sourceScan(ast.source, profile) : undefined }), raw };
+        };
+        expect(lowered(true)).toEqual(lowered(false));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('places diagnostics by its line feeds as by a search of the source', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', '\n', 'é', '\u2014', 'xyz'), { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 8 }), (parts, at) => {
+        const source = parts.join('');
+        const scan = scanSource(source, codepage('cp850'))!;
+        const byScan = new LineIndex(source, scan.lineFeeds);
+        const bySearch = new LineIndex(source);
+        for (const a of at) expect(byScan.position(a % (source.length + 2))).toEqual(bySearch.position(a % (source.length + 2)));
+      }),
     );
   });
 });
