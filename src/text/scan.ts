@@ -14,20 +14,25 @@ const ucs2Write = NodeBuffer?.prototype.ucs2Write;
 /** Any character above Latin-1. On a one-byte string V8 answers this without scanning. */
 const BEYOND_LATIN1 = /[^\x00-\xff]/;
 
-/** ucs2Write writes little-endian units; the word test below reads them in the platform's order. */
+/** The word tests below read bytes and ucs2Write's (little-endian) units in little-endian order. */
 const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 /** Sources longer than this are tested node by node (the scratch would be kept too large). */
 const MAX_SCAN = 1 << 20;
 
-let scratch: { buf: Uint8Array; words: Int32Array } | undefined;
+interface Scratch {
+  buf: Uint8Array;
+  units: Uint16Array;
+  words: Int32Array;
+}
+let scratch: Scratch | undefined;
 
-function scratchFor(bytes: number): { buf: Uint8Array; words: Int32Array } {
+function scratchFor(bytes: number): Scratch {
   if (scratch === undefined || scratch.buf.length < bytes) {
     let size = scratch ? scratch.buf.length : 16 * 1024;
     while (size < bytes) size *= 2;
     const buf = NodeBuffer!.allocUnsafeSlow(size);
-    scratch = { buf, words: new Int32Array(buf.buffer, 0, size >>> 2) };
+    scratch = { buf, units: new Uint16Array(buf.buffer, 0, size >>> 1), words: new Int32Array(buf.buffer, 0, size >>> 2) };
   }
   return scratch;
 }
@@ -71,16 +76,15 @@ export function anyWithin(list: readonly number[], start: number, end: number): 
 export function scanSource(source: string, page: Codepage): SourceScan | undefined {
   const plain = page.plainBytes;
   const n = source.length;
-  if (plain === undefined || latin1Write === undefined || ucs2Write === undefined || n > MAX_SCAN) return undefined;
-  if (!BEYOND_LATIN1.test(source)) return scanLatin1(source, plain, latin1Write);
-  return LITTLE_ENDIAN ? scanUtf16(source, plain, ucs2Write) : undefined;
+  if (plain === undefined || latin1Write === undefined || ucs2Write === undefined || !LITTLE_ENDIAN || n > MAX_SCAN) return undefined;
+  return BEYOND_LATIN1.test(source) ? scanUtf16(source, plain, ucs2Write) : scanLatin1(source, plain, latin1Write);
 }
 
 /**
  * A word of four bytes all within 0x20–0x7E (printable ASCII) is skipped with one test: a byte
  * below 0x20 sets its top bit when 0x20 is taken away, one at 0x7F or above has it or gets it when 1
- * is added (borrows and carries only start at such a byte, so they can only flag more words).
- * Any other word is looked at byte by byte.
+ * is added (borrows and carries only start at such a byte, so they can only flag more bytes).
+ * Only the bytes flagged are looked at, lowest first.
  */
 function scanLatin1(source: string, plain: Uint8Array, write: StringWrite): SourceScan {
   const n = source.length;
@@ -90,8 +94,12 @@ function scanLatin1(source: string, plain: Uint8Array, write: StringWrite): Sour
   const whole = n >>> 2;
   for (let w = 0; w < whole; w++) {
     const x = words[w]!;
-    if ((((x - 0x20202020) | x | (x + 0x01010101)) & 0x80808080) === 0) continue;
-    for (let i = w << 2, stop = i + 4; i < stop; i++) note(scan, buf[i]!, i, plain);
+    let flags = ((x - 0x20202020) | x | (x + 0x01010101)) & 0x80808080;
+    while (flags !== 0) {
+      const i = (w << 2) + ((31 - Math.clz32(flags & -flags)) >>> 3);
+      note(scan, buf[i]!, i, plain);
+      flags &= flags - 1;
+    }
   }
   for (let i = whole << 2; i < n; i++) note(scan, buf[i]!, i, plain);
   return scan;
@@ -100,18 +108,19 @@ function scanLatin1(source: string, plain: Uint8Array, write: StringWrite): Sour
 /** As scanLatin1, two UTF-16 units a word; every unit above 0xFF is suspect. */
 function scanUtf16(source: string, plain: Uint8Array, write: StringWrite): SourceScan {
   const n = source.length;
-  const { buf, words } = scratchFor(2 * n);
+  const { buf, units, words } = scratchFor(2 * n);
   write.call(buf, source, 0, 2 * n);
   const scan: SourceScan = { suspects: [], lineFeeds: [], tabs: [], cr: false };
   const whole = n >>> 1;
   for (let w = 0; w < whole; w++) {
     const x = words[w]!;
-    if ((((x - 0x00200020) | x | (x + 0x00010001)) & 0xff80ff80) === 0) continue;
+    const flags = ((x - 0x00200020) | x | (x + 0x00010001)) & 0xff80ff80;
+    if (flags === 0) continue;
     const i = w << 1;
-    note(scan, source.charCodeAt(i), i, plain);
-    note(scan, source.charCodeAt(i + 1), i + 1, plain);
+    if ((flags & 0xff80) !== 0) note(scan, units[i]!, i, plain);
+    if ((flags & 0xff800000) !== 0) note(scan, units[i + 1]!, i + 1, plain);
   }
-  if (n & 1) note(scan, source.charCodeAt(n - 1), n - 1, plain);
+  if (n & 1) note(scan, units[n - 1]!, n - 1, plain);
   return scan;
 }
 
