@@ -4,7 +4,7 @@ import { emit as emitOps, type EmitRecord } from './emit/index.js';
 import { formatListing } from './inspect/listing.js';
 import { DiagnosticSink, OutputLimitReached, outputTooLarge, resolveLimits, tagCountError, type CompileLimits } from './limits.js';
 import type { ImageSources } from './lower/image.js';
-import { lowerRaw, sourceScan, type LowerOptions, type Op } from './lower/index.js';
+import { lowerRaw, type LowerOptions, type Op } from './lower/index.js';
 import type { Document } from './parse/ast.js';
 import { parseRaw, tagSet } from './parse/index.js';
 import type { TagSet } from './parse/tags.js';
@@ -61,9 +61,8 @@ export function compile(conteudo: string, options: CompileOptions): CompileResul
   const wrap = wrapOption(options.wrap);
   const raw = new DiagnosticSink(limits.maxDiagnostics);
   const ast = parseRaw(conteudo, raw, tags);
-  const scan = sourceScan(conteudo, profile);
-  const { bytes, records } = lowerAndEmit(ast, profile, raw, limits, options.records === true, conteudo, wrap, options.images, scan);
-  const diagnostics = resolveDiagnostics(conteudo, raw.finish(), scan && !scan.cr ? scan.lineFeeds : undefined);
+  const { bytes, records } = lowerAndEmit(ast, profile, raw, limits, options.records === true, conteudo, wrap, options.images);
+  const diagnostics = resolveDiagnostics(conteudo, raw.finish());
   return records ? { bytes, diagnostics, records } : { bytes, diagnostics };
 }
 
@@ -74,7 +73,7 @@ function wrapOption(wrap: unknown): 'none' | 'word' {
 }
 
 /** A job over a limit stops where the limit is found: that limit's error, and no bytes. */
-function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limits: Readonly<CompileLimits>, records: boolean, source: string, wrap: LowerOptions['wrap'], images: LowerOptions['images'], scan: LowerOptions['scan']): { bytes: Uint8Array; records?: EmitRecord[] } {
+function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limits: Readonly<CompileLimits>, records: boolean, source: string, wrap: LowerOptions['wrap'], images: LowerOptions['images']): { bytes: Uint8Array; records?: EmitRecord[] } {
   const refused = () => ({ bytes: new Uint8Array(0), ...(records ? { records: [] } : {}) });
   const tooMany = tagCountError(ast, limits);
   if (tooMany) {
@@ -82,7 +81,7 @@ function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limi
     return refused();
   }
   // The options as one literal of one shape (no spread: this runs for every receipt).
-  const ops = lowerRaw(ast, profile, raw, { limits, images, wrap, scan });
+  const ops = lowerRaw(ast, profile, raw, { limits, images, wrap });
   let at: { start: number; end: number };
   try {
     const out = emitOps(ops, profile, { records, source, maxBytes: limits.maxOutputBytes });

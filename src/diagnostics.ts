@@ -79,30 +79,12 @@ export interface RawDiagnostic {
   end: number;
 }
 
-/**
- * Maps offsets to 1-based line/column; built lazily, only when a diagnostic needs it. `lineFeeds`:
- * the offsets of the source's line feeds, when the caller has them and the source has no CR.
- */
+/** Maps offsets to 1-based line/column; built lazily, only when a diagnostic needs it. */
 export class LineIndex {
   private starts: number[] | undefined;
-  constructor(
-    private readonly source: string,
-    private readonly lineFeeds?: readonly number[],
-  ) {}
+  constructor(private readonly source: string) {}
 
   position(offset: number): Position {
-    const lineFeeds = this.lineFeeds;
-    if (lineFeeds !== undefined) {
-      // The line is one more than the line feeds before the offset; it starts after the last of them.
-      let lo = 0;
-      let hi = lineFeeds.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (lineFeeds[mid]! < offset) lo = mid + 1;
-        else hi = mid;
-      }
-      return { offset, line: lo + 1, column: offset - (lo === 0 ? 0 : lineFeeds[lo - 1]! + 1) + 1 };
-    }
     const starts = (this.starts ??= lineStarts(this.source));
     let lo = 0;
     let hi = starts.length - 1;
@@ -136,9 +118,9 @@ function lineStarts(source: string): number[] {
  * (limit/diagnostics-truncated) comes last, wherever its span starts (a diagnostic found late,
  * such as a long line's, may be left out although it starts early).
  */
-export function resolveDiagnostics(source: string, raw: readonly RawDiagnostic[], lineFeeds?: readonly number[]): Diagnostic[] {
+export function resolveDiagnostics(source: string, raw: readonly RawDiagnostic[]): Diagnostic[] {
   if (raw.length === 0) return [];
-  const index = new LineIndex(source, lineFeeds);
+  const index = new LineIndex(source);
   return [...raw]
     .sort((a, b) => lastIfSummary(a) - lastIfSummary(b) || a.start - b.start)
     .map((d) => ({

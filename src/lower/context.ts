@@ -4,7 +4,6 @@ import type { RawDiagnostic } from '../diagnostics.js';
 import type { Node, NodeType } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import type { SanitizeContext } from '../text/sanitize.js';
-import type { SourceScan } from '../text/scan.js';
 import type { CompileLimits } from '../limits.js';
 import type { ImageSources } from './image.js';
 import type { Op } from './ir.js';
@@ -42,12 +41,6 @@ export interface LowerContext {
   line?: LineState;
   /** The last op lowerText wrote (the one text right after it joins, if nothing came between). */
   lastText?: Extract<Op, { op: 'text' }>;
-  /**
-   * For a document parsed from its own source (compile): where the source's suspect characters,
-   * line feeds and tabs are (text/scan.ts), so a text node written as is needs no regex test and
-   * no search for its lines; undefined otherwise.
-   */
-  scan?: SourceScan;
 }
 
 /** How one kind of node is lowered. */

@@ -4,7 +4,6 @@ import type { RawDiagnostic } from '../diagnostics.js';
 import type { Document, Node } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import { codepage } from '../text/codepage.js';
-import { scanSource, type SourceScan } from '../text/scan.js';
 import { lowerBarcode } from './barcode.js';
 import { lowerCommand, lowerTextSize } from './commands.js';
 import { initialState, type LowerContext, type Lowerings } from './context.js';
@@ -52,11 +51,6 @@ export interface LowerOptions {
   limits?: Pick<CompileLimits, 'maxImagePixels'>;
   /** `'word'`: lines wider than the paper are wrapped at spaces (compile's `wrap`); default `'none'`. */
   wrap?: 'none' | 'word';
-  /**
-   * The scan of the document's source (sourceScan), for a document parseRaw made of it (compile):
-   * a text node is then either the source between its offsets or one escape.
-   */
-  scan?: SourceScan;
 }
 
 /** Lowers a document for one profile; diagnostics are appended to `diagnostics`. */
@@ -80,18 +74,6 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
 }
 
 /**
- * The scan of a source for its profile's code page (text/scan.ts), or undefined where there is
- * none; should it fail (a bug), each text is tested on its own, where a failure is reported.
- */
-export function sourceScan(source: string, profile: Profile): SourceScan | undefined {
-  try {
-    return scanSource(source, codepage(profile.codepage.encoding));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * A fresh lowering context: nothing written yet, the initial state in force. Every field is there
  * from the start (undefined when absent), so every context has one shape and the lowerings' loads
  * from it stay monomorphic.
@@ -108,7 +90,6 @@ export function lowerContext(profile: Profile, diagnostics: RawDiagnostic[], opt
     wrap: options.wrap,
     line: newLineState(),
     lastText: undefined,
-    scan: options.scan,
   };
 }
 

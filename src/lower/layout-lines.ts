@@ -9,7 +9,6 @@
 import type { Op, OpName } from './ir.js';
 import type { LowerContext } from './context.js';
 import { fontInForce, fontName, type Font } from './layout-columns.js';
-import { anyWithin, firstAtOrAfter, type SourceScan } from '../text/scan.js';
 
 type TextOp = Extract<Op, { op: 'text' }>;
 
@@ -125,17 +124,12 @@ export function finishLines(ctx: LowerContext): void {
   endLine(ctx, L, L.end);
 }
 
-/** No tab ahead (`nextTab` below): past any index. */
-const NO_TAB = 2 ** 32 - 1;
-
 /**
  * Measures `op.text` from `from` on (text just written to `op`, the last op of ctx.out), with
  * `offsets` mapping it to the source; with wrap, breaks its lines. `breakable: false` for text
- * already laid out (a row): no break goes inside it. `scan`: the source's scan, given when that
- * text is the source as written from `offsets` on (a number then), whose line feeds and tabs it
- * lists, so none is searched for.
+ * already laid out (a row): no break goes inside it.
  */
-export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: LineOffsets, breakable = true, scan?: SourceScan): void {
+export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: LineOffsets, breakable = true): void {
   const L = lineState(ctx);
   catchUp(ctx, L, ctx.out.length - 1);
   L.seen = ctx.out.length;
@@ -144,17 +138,9 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
   const text = op.text;
   /** With wrap, where a line break goes in this op: a space replaced (replace) or a break inserted (only wrap adds any). */
   const edits: { at: number; replace: boolean }[] = wrap ? [] : NO_EDITS;
-  // With the scan: index i of the text is at source offset base + i, up to `stop`.
-  const base = typeof offsets === 'number' ? offsets - from : 0;
-  const stop = base + text.length;
-  const lineFeeds = scan?.lineFeeds;
-  let k = lineFeeds === undefined ? 0 : firstAtOrAfter(lineFeeds, base + from);
-  let nextTab = scan !== undefined && !anyWithin(scan.tabs, base + from, stop) ? NO_TAB : -1;
+  let nextTab = -1;
   for (let i = from, line = 0; ; line++) {
-    let lf: number;
-    if (lineFeeds === undefined) lf = text.indexOf('\n', i);
-    else if (k < lineFeeds.length && lineFeeds[k]! < stop) lf = lineFeeds[k++]! - base;
-    else lf = -1;
+    const lf = text.indexOf('\n', i);
     const segEnd = lf < 0 ? text.length : lf;
     if (segEnd > i) {
       if (L.start < 0) L.start = offsetAt(offsets, line, i - from);

@@ -7,7 +7,6 @@
 // After:  { op: 'text', text: 'a < b', start: 0, end: 8 }
 import type { TextNode } from '../parse/ast.js';
 import { sanitizeSuspect } from '../text/sanitize.js';
-import { anyWithin } from '../text/scan.js';
 import type { LowerContext } from './context.js';
 import type { Op } from './ir.js';
 import { nodeOffsets, trackText } from './layout-lines.js';
@@ -19,8 +18,7 @@ export function lowerText(node: TextNode, ctx: LowerContext): void {
   // Text the code page's suspect class does not match prints as is; on a single-byte page that
   // class takes in everything above Latin-1, so such text is also within Latin-1.
   let latin1 = codepage.table !== null;
-  const scan = ctx.scan !== undefined && end - start === value.length ? ctx.scan : undefined;
-  if (scan === undefined ? codepage.suspect.test(value) : anyWithin(scan.suspects, start, end)) {
+  if (codepage.suspect.test(value)) {
     text = sanitizeSuspect(value, start, ctx.text);
     latin1 = false;
     if (!text) return;
@@ -31,12 +29,11 @@ export function lowerText(node: TextNode, ctx: LowerContext): void {
     lastText.text += text;
     lastText.end = end;
     if (!latin1) delete lastText.latin1;
-    trackText(ctx, lastText, from, nodeOffsets(start, end, value, text), true, text === value ? scan : undefined);
+    trackText(ctx, lastText, from, nodeOffsets(start, end, value, text));
     return;
   }
   const op: Extract<Op, { op: 'text' }> = latin1 ? { op: 'text', text, start, end, latin1: true } : { op: 'text', text, start, end };
   out.push(op);
   ctx.lastText = op;
-  trackText(ctx, op, 0, nodeOffsets(start, end, value, text), true, text === value ? scan : undefined);
+  trackText(ctx, op, 0, nodeOffsets(start, end, value, text));
 }
-

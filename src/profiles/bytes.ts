@@ -11,8 +11,8 @@ export interface ByteTemplate {
   readonly parts: readonly TemplatePart[];
   /** The bytes when the template has no parameter (most commands). */
   readonly fixed: Uint8Array | undefined;
-  /** The same bytes as a Latin-1 string (one character a byte), for the emitter's pending text. */
-  readonly fixedText: string | undefined;
+  /** The same bytes as a Latin-1 string (one character a byte), for the emitter's pending text: made on first use. */
+  fixedText: string | undefined;
 }
 
 type SizeParam = 'w' | 'h' | 'wh';
@@ -60,7 +60,7 @@ export function compileTemplate(hex: string): ByteTemplate {
   flush();
   const only = parts[0];
   const fixed = parts.length === 0 ? new Uint8Array(0) : parts.length === 1 && only?.kind === 'bytes' ? only.bytes : undefined;
-  return { parts, fixed, fixedText: fixed && String.fromCharCode(...fixed) };
+  return { parts, fixed, fixedText: undefined };
 }
 
 /** The bytes of a template for parameter `n`, or for a character size of `width` × `height` (each 1–16). */
@@ -81,5 +81,12 @@ export function expandTemplate(template: ByteTemplate, n = 0, width = 1, height 
 
 /** expandTemplate's bytes as a Latin-1 string (one character a byte). */
 export function expandTemplateText(template: ByteTemplate, n = 0, width = 1, height = 1): string {
-  return template.fixedText ?? String.fromCharCode(...expandTemplate(template, n, width, height));
+  const fixed = template.fixed;
+  if (fixed) return (template.fixedText ??= latin1String(fixed));
+  return latin1String(expandTemplate(template, n, width, height));
+}
+
+/** Bytes as a string of one character each (a command is a few bytes: one call). */
+function latin1String(bytes: Uint8Array): string {
+  return String.fromCharCode.apply(null, bytes as unknown as number[]);
 }

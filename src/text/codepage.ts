@@ -87,11 +87,6 @@ export interface Codepage {
   readonly suspect: RegExp;
   /** The same class, global: the sanitiser's `exec` loop from one such character to the next. */
   readonly findSuspect: RegExp;
-  /**
-   * For a single-byte page, 1 for each Latin-1 character the suspect class does not match, else 0
-   * (the same test as a table, for scan.ts); undefined for UTF-8.
-   */
-  readonly plainBytes?: Uint8Array;
 }
 
 const pages = cacheMap<string, Codepage>();
@@ -134,8 +129,7 @@ function singleBytePage(encoding: string): Codepage {
   // NBSP (U+00A0) is left to the sanitiser, which prints every kind of space as a plain one.
   const printable = (c: number) => c === 9 || c === 10 || (c >= 0x20 && c < 0x7f) || (c > 0xa0 && table[c] !== -1);
   // Display name for messages: "CP850" (UTF-8 never gets here).
-  const plainBytes = Uint8Array.from({ length: 256 }, (_, c) => (printable(c) ? 1 : 0));
-  return makePage(encoding.toUpperCase(), table, `^${ranges(printable, 0xff)}`, plainBytes);
+  return makePage(encoding.toUpperCase(), table, `^${ranges(printable, 0xff)}`);
 }
 
 /**
@@ -147,8 +141,8 @@ function isCommandByte(b: number, c: number): boolean {
   return (b < 0x20 || b === 0x7f) && c !== b;
 }
 
-function makePage(name: string, table: CodepageTable, suspectClass: string, plainBytes?: Uint8Array): Codepage {
-  return { name, table, suspect: new RegExp(`[${suspectClass}]`), findSuspect: new RegExp(`[${suspectClass}]`, 'g'), plainBytes };
+function makePage(name: string, table: CodepageTable, suspectClass: string): Codepage {
+  return { name, table, suspect: new RegExp(`[${suspectClass}]`), findSuspect: new RegExp(`[${suspectClass}]`, 'g') };
 }
 
 /** The code units up to `max` where `keep` holds, as regex class ranges (`\u0009-\u000a\u0020-\u007e…`, a lone one as `\u00ff-\u00ff`). */
