@@ -81,12 +81,9 @@ export function expandTemplate(template: ByteTemplate, n = 0, width = 1, height 
 
 /** expandTemplate's bytes as a Latin-1 string (one character a byte). */
 export function expandTemplateText(template: ByteTemplate, n = 0, width = 1, height = 1): string {
-  const fixed = template.fixed;
-  if (fixed) return (template.fixedText ??= latin1String(fixed));
-  return latin1String(expandTemplate(template, n, width, height));
-}
-
-/** Bytes as a string of one character each (a command is a few bytes: one call). */
-function latin1String(bytes: Uint8Array): string {
-  return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  if (template.fixedText !== undefined) return template.fixedText;
+  // A command is a few bytes: one call makes the string.
+  const text = String.fromCharCode.apply(null, expandTemplate(template, n, width, height) as unknown as number[]);
+  if (template.fixed) template.fixedText = text;
+  return text;
 }
