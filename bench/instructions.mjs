@@ -11,8 +11,6 @@
 // `npm run bench` stays the measurement of record; this is the noise-free cross-check.
 // BOBINA_DIST=<path to a built index.js> counts another build of the library (an A/B of a change)
 // and writes bench/out/INSTRUCTIONS.ab.md instead. Exits 1 when a count has not settled.
-// BENCH_ONLY=throughput counts only the throughput rows (small, nfce, report; a few minutes instead
-// of 15) and writes bench/out/INSTRUCTIONS.throughput.md (.ab.throughput.md with BOBINA_DIST).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,40 +32,29 @@ try {
 // An A/B build is given as a path from where the command runs; the children get it as a URL.
 const abBuild = process.env.BOBINA_DIST;
 if (abBuild) process.env.BOBINA_DIST = pathToFileURL(resolve(abBuild)).href;
-const only = process.env.BENCH_ONLY;
-if (only !== undefined && only !== 'throughput') {
-  console.error(`BENCH_ONLY=${only}: the only value is 'throughput'`);
-  process.exit(1);
-}
-const throughputOnly = only === 'throughput';
-const reportPath = throughputOnly ? `${benchDir}out/INSTRUCTIONS${abBuild ? '.ab' : ''}.throughput.md` : abBuild ? `${benchDir}out/INSTRUCTIONS.ab.md` : `${benchDir}INSTRUCTIONS.md`;
+const reportPath = abBuild ? `${benchDir}out/INSTRUCTIONS.ab.md` : `${benchDir}INSTRUCTIONS.md`;
 
 installBenchPackage();
 buildLibrary();
 
+// chevrotain's lexer alone, bundled and compacted the way tsup.config.ts does it (its other
+// modules marked side-effect free): its share of the start-up.
 mkdirSync(`${benchDir}out`, { recursive: true });
-if (!throughputOnly) await startupSetUp();
-
-/** What the start-up and cold-start rows load: the cold start's ops, and chevrotain's lexer alone. */
-async function startupSetUp() {
-  writeColdStartOps();
-  // chevrotain's lexer alone, bundled and compacted the way tsup.config.ts does it (its other
-  // modules marked side-effect free): its share of the start-up.
-  const fromRoot = createRequire(`${rootDir}package.json`);
-  const esbuild = createRequire(fromRoot.resolve('tsup'))('esbuild'); // tsup's own esbuild
-  await esbuild.build({
-    stdin: { contents: "export { Lexer, createToken } from 'chevrotain';", resolveDir: rootDir },
-    plugins: [sideEffectFree(CHEVROTAIN), chevrotainTrim()],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    outfile: `${benchDir}out/chevrotain-only.js`,
-    logLevel: 'error',
-  });
-}
+writeColdStartOps();
+const fromRoot = createRequire(`${rootDir}package.json`);
+const esbuild = createRequire(fromRoot.resolve('tsup'))('esbuild'); // tsup's own esbuild
+await esbuild.build({
+  stdin: { contents: "export { Lexer, createToken } from 'chevrotain';", resolveDir: rootDir },
+  plugins: [sideEffectFree(CHEVROTAIN), chevrotainTrim()],
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  outfile: `${benchDir}out/chevrotain-only.js`,
+  logLevel: 'error',
+});
 
 const NODE_FLAGS = ['--single-threaded', '--predictable', '--random-seed=1', '--hash-seed=1'];
 const VALGRIND = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', '--smc-check=all-non-file'];
@@ -116,22 +103,17 @@ const N = { small: 10000, nfce: 5000, report: 2000 };
 const SYSTEMS = ['bobina', 'reference', 'esc-pos-encoder@2'];
 const jobs = [];
 for (const fixture of Object.keys(N)) for (const system of SYSTEMS) jobs.push({ group: 'throughput', system, fixture, n: N[fixture] });
-if (!throughputOnly) otherJobs();
+jobs.push({ group: 'raster', system: 'bobina-raster', fixture: 'nfce', n: 300 });
+// The styled receipt beside receipt-printer-encoder@4, and the dithering of the 576×300 image (lib/styled.mjs).
+const STYLED_SYSTEMS = ['bobina-styled', 'rpe-styled'];
+for (const system of STYLED_SYSTEMS) jobs.push({ group: 'styled', system, fixture: 'styled', n: 100 });
+const DITHERS = ['floyd-steinberg', 'atkinson', 'threshold'];
+for (const method of DITHERS) for (const system of ['bobina-dither', 'rpe-dither']) jobs.push({ group: 'dither', system, fixture: method, n: 20 });
+jobs.push({ group: 'raster', system: 'qrcode-create', fixture: 'nfce', n: 300 });
 
-/** Every row after the throughput table: raster QR, the styled receipt, dithering. */
-function otherJobs() {
-  jobs.push({ group: 'raster', system: 'bobina-raster', fixture: 'nfce', n: 300 });
-  // The styled receipt beside receipt-printer-encoder@4, and the dithering of the 576×300 image (lib/styled.mjs).
-  const STYLED_SYSTEMS = ['bobina-styled', 'rpe-styled'];
-  for (const system of STYLED_SYSTEMS) jobs.push({ group: 'styled', system, fixture: 'styled', n: 100 });
-  const DITHERS = ['floyd-steinberg', 'atkinson', 'threshold'];
-  for (const method of DITHERS) for (const system of ['bobina-dither', 'rpe-dither']) jobs.push({ group: 'dither', system, fixture: method, n: 20 });
-  jobs.push({ group: 'raster', system: 'qrcode-create', fixture: 'nfce', n: 300 });
-}
-
-const startupRuns = throughputOnly ? [] : [['empty'], ['import-chevrotain'], ['import'], ['startup', 'native'], ['startup', 'raster']];
+const startupRuns = [['empty'], ['import-chevrotain'], ['import'], ['startup', 'native'], ['startup', 'raster']];
 // Cold start beside esc-pos-encoder@2: whole processes of lib/cold-start.mjs (as `npm run bench` times them).
-const coldRuns = throughputOnly ? [] : ['empty', 'bobina', 'esc-pos-encoder@2'];
+const coldRuns = ['empty', 'bobina', 'esc-pos-encoder@2'];
 step(`counting instructions (${jobs.length * 3 + startupRuns.length + coldRuns.length} valgrind runs, ${availableParallelism()} at a time; about 15 minutes on 2 cores)`);
 const thunks = [
   ...jobs.flatMap((j) => runsOf(j.system, j.fixture, j.n)),
@@ -178,25 +160,21 @@ for (const fixture of Object.keys(N)) {
   L.push(`| ${fixture} | ${K(bob)} | ${K(ref)} | ${K(enc)} | ${x(enc / bob)} | ${x(ref / bob)} | ${x(enc / ref)} |`);
 }
 L.push('', 'A ratio of counts reads like a ratio of speeds: "esc-pos-encoder@2 ÷ bobina = 3×" means bobina runs a third of its instructions.', '');
-if (!throughputOnly) otherSections();
-
-/** The report's sections after the throughput table (not counted with BENCH_ONLY=throughput). */
-function otherSections() {
-  const rasterBob = find('bobina-raster', 'nfce').perReceipt;
-  const floor = find('qrcode-create', 'nfce').perReceipt;
-  L.push('## Raster QR path on nfce', '', '| system | instructions per receipt | ÷ floor |', '|---|---:|---:|');
-  L.push(`| bobina, T20 default (raster QR) | ${K(rasterBob)} | ${x(rasterBob / floor)} (target ≤ 1.30×) |`);
-  L.push(`| qrcode \`QRCode.create()\` alone (floor) | ${K(floor)} | — |`, '');
-  const styledBob = find('bobina-styled', 'styled').perReceipt;
-  const styledRpe = find('rpe-styled', 'styled').perReceipt;
-  L.push('## The styled receipt beside receipt-printer-encoder@4 (issue 21 §6)', '', 'bench/fixtures/styled.txt (logo PNG decoded and dithered per receipt, styles, sizes, rows, rules, EAN-13, CODE128, native QR) and the same receipt through receipt-printer-encoder@4\'s API (bench/lib/styled.mjs; it gets the logo\'s pixels decoded once).', '', '| system | instructions per receipt | receipt-printer-encoder@4 ÷ system (target for bobina ≥ 2×) |', '|---|---:|---:|');
-  L.push(`| bobina | ${K(styledBob)} | ${x(styledRpe / styledBob)} |`);
-  L.push(`| receipt-printer-encoder@4 | ${K(styledRpe)} | — |`, '');
-  L.push('## Dithering a 576×300 grey image (bobina `<image>` from PNG, receipt-printer-encoder@4 `image()` from RGBA)', '', '| method | bobina | receipt-printer-encoder@4 | receipt-printer-encoder@4 ÷ bobina |', '|---|---:|---:|---:|');
-  for (const method of DITHERS) {
-    const bob = find('bobina-dither', method).perReceipt;
-    const rpe = find('rpe-dither', method).perReceipt;
-    L.push(`| ${method} | ${K(bob)} | ${K(rpe)} | ${x(rpe / bob)} |`);
+const rasterBob = find('bobina-raster', 'nfce').perReceipt;
+const floor = find('qrcode-create', 'nfce').perReceipt;
+L.push('## Raster QR path on nfce', '', '| system | instructions per receipt | ÷ floor |', '|---|---:|---:|');
+L.push(`| bobina, T20 default (raster QR) | ${K(rasterBob)} | ${x(rasterBob / floor)} (target ≤ 1.30×) |`);
+L.push(`| qrcode \`QRCode.create()\` alone (floor) | ${K(floor)} | — |`, '');
+const styledBob = find('bobina-styled', 'styled').perReceipt;
+const styledRpe = find('rpe-styled', 'styled').perReceipt;
+L.push('## The styled receipt beside receipt-printer-encoder@4 (issue 21 §6)', '', 'bench/fixtures/styled.txt (logo PNG decoded and dithered per receipt, styles, sizes, rows, rules, EAN-13, CODE128, native QR) and the same receipt through receipt-printer-encoder@4\'s API (bench/lib/styled.mjs; it gets the logo\'s pixels decoded once).', '', '| system | instructions per receipt | receipt-printer-encoder@4 ÷ system (target for bobina ≥ 2×) |', '|---|---:|---:|');
+L.push(`| bobina | ${K(styledBob)} | ${x(styledRpe / styledBob)} |`);
+L.push(`| receipt-printer-encoder@4 | ${K(styledRpe)} | — |`, '');
+L.push('## Dithering a 576×300 grey image (bobina `<image>` from PNG, receipt-printer-encoder@4 `image()` from RGBA)', '', '| method | bobina | receipt-printer-encoder@4 | receipt-printer-encoder@4 ÷ bobina |', '|---|---:|---:|---:|');
+for (const method of DITHERS) {
+  const bob = find('bobina-dither', method).perReceipt;
+  const rpe = find('rpe-dither', method).perReceipt;
+  L.push(`| ${method} | ${K(bob)} | ${K(rpe)} | ${x(rpe / bob)} |`);
 }
 L.push('');
 L.push('## Start-up: import + first compile of nfce in a fresh process', '', '| part | instructions |', '|---|---:|');
@@ -209,7 +187,6 @@ L.push(`| **import + first compile, native QR** | **${M(startup.bobinaImport + s
 L.push('## Cold start beside esc-pos-encoder@2: whole processes of `bench/lib/cold-start.mjs`', '', '| process | instructions | over the empty process |', '|---|---:|---:|');
 for (const [system, n] of Object.entries(cold)) L.push(`| ${system === 'empty' ? 'empty (reads the same file)' : system} | ${M(n)} | ${system === 'empty' ? '—' : M(n - cold.empty)} |`);
 L.push('', `bobina ÷ esc-pos-encoder@2, whole processes: **${x(cold.bobina / cold['esc-pos-encoder@2'])}** (issue 15's target, on timed medians: ≤ 1.00×); what each adds to an empty process: ${x((cold.bobina - cold.empty) / (cold['esc-pos-encoder@2'] - cold.empty))}.`, '');
-}
 const unsettled = rows.filter((r) => r.halvesDiffer > 0.02);
 L.push('## Check', '');
 L.push(
