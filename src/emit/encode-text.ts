@@ -1,7 +1,8 @@
 // Text into bytes through a code page. Text reaching here was sanitised by lowering, so every
 // character is in the code page. Text within Latin-1 (most receipts) is written natively, one
-// byte per character, and only the bytes from 0x80 up are then mapped through the table; other
-// text goes character by character through the table.
+// byte per character (with the commands around it, in one call: writer.ts), and only the bytes
+// from 0x80 up are then mapped through the table; other text goes character by character through
+// the table.
 import type { CodepageTable } from '../text/codepage.js';
 import type { ByteWriter } from './writer.js';
 
@@ -15,8 +16,7 @@ export function writeText(out: ByteWriter, text: string, table: CodepageTable, l
     return;
   }
   if (latin1 || !BEYOND_LATIN1.test(text)) {
-    const from = out.latin1(text);
-    mapHighBytes(out.raw(), out.rawWords(), from, out.length, table);
+    out.latin1Text(text, table);
     return;
   }
   const n = text.length;
@@ -34,7 +34,7 @@ export function writeText(out: ByteWriter, text: string, table: CodepageTable, l
  * Maps bytes [from, end) of 0x80 and up through the table (Latin-1 → code page). Four bytes at a
  * time: a word with no high bit set — most of any receipt — is skipped with one test.
  */
-function mapHighBytes(buf: Uint8Array, words: Uint32Array, from: number, end: number, table: Int16Array): void {
+export function mapHighBytes(buf: Uint8Array, words: Uint32Array, from: number, end: number, table: Int16Array): void {
   let i = from;
   for (; i < end && (i & 3) !== 0; i++) if (buf[i]! >= 0x80) buf[i] = table[buf[i]!]!;
   const lastWord = end >>> 2;

@@ -1,7 +1,7 @@
 // ESC/POS emitter: IR → bytes, table-driven. No model names here: every per-printer difference
 // is a byte template or a table key in the profile.
 import type { Align, Op, TextStyle } from '../lower/ir.js';
-import { compileTemplate, expandTemplate } from '../profiles/bytes.js';
+import { compileTemplate, expandTemplate, expandTemplateText } from '../profiles/bytes.js';
 import { COMMANDS, type CommandKey } from '../profiles/commands.js';
 import type { Profile } from '../profiles/index.js';
 import { codepage as codepageOf, codepageTable, type CodepageTable } from '../text/codepage.js';
@@ -36,8 +36,6 @@ interface State {
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
 type Emitters = { [K in Op['op']]: (op: OpOf<K>, s: State) => void };
 
-const LF = Uint8Array.of(0x0a);
-
 /**
  * A profile command, recorded (when records are kept) under its key and its label from the command
  * table. Marked with or without records: the mark is also where the output limit is checked, so a
@@ -45,7 +43,7 @@ const LF = Uint8Array.of(0x0a);
  */
 function command(s: State, key: CommandKey, start: number, end: number, n = 0, label?: string): void {
   s.out.mark(key, s.out.records ? (label ?? COMMANDS[key].label) : '', start, end);
-  s.out.bytes(expandTemplate(s.profile.bytes[key]!, n));
+  s.out.chars(expandTemplateText(s.profile.bytes[key]!, n));
   if (s.resets !== null && s.resets.has(key)) styles(s, start, end);
 }
 
@@ -61,7 +59,7 @@ function styles(s: State, start: number, end: number): void {
 /** The size command for the size in force (a template of `w`, `h` or `wh`, never `n`). */
 function size(s: State, start: number, end: number): void {
   s.out.mark('size', s.out.records ? `text size ${s.width}×${s.height}` : '', start, end);
-  s.out.bytes(expandTemplate(s.profile.bytes.size!, 0, s.width, s.height));
+  s.out.chars(expandTemplateText(s.profile.bytes.size!, 0, s.width, s.height));
 }
 
 /** A multiplier from a hand-built op, made whole and held within 1 and the profile's largest. */
@@ -98,14 +96,14 @@ function restore(s: State, start: number, end: number): void {
 function codepage(s: State, start: number, end: number): void {
   if (!s.profile.caps.has('codepage.select')) return;
   s.out.mark('codepage', s.out.records ? `code page ${codepageOf(s.profile.codepage.encoding).name}` : '', start, end);
-  s.out.bytes(expandTemplate(s.profile.bytes.codepage!));
+  s.out.chars(expandTemplateText(s.profile.bytes.codepage!));
 }
 
 /** Cuts, images and QR codes act at the start of a line: print what is pending first. */
 function endLine(s: State, start: number): void {
   if (s.atLineStart) return;
   s.out.mark('lineFeed', 'line feed (before command)', start, start);
-  s.out.bytes(LF);
+  s.out.chars('\n');
   s.atLineStart = true;
 }
 
@@ -230,6 +228,6 @@ export function emitEscPos(ops: readonly Op[], profile: Profile, out: ByteWriter
   if (!s.atLineStart) {
     const at = last ? last.end : 0;
     out.mark('lineFeed', 'line feed (end of job)', at, at);
-    out.bytes(LF);
+    out.chars('\n');
   }
 }

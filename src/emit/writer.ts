@@ -7,6 +7,7 @@
 import type { EmitRecord, RecordOp } from './records.js';
 
 import { OutputLimitReached } from '../limits.js';
+import { mapHighBytes } from './encode-text.js';
 
 export type { EmitRecord, RecordOp } from './records.js';
 
@@ -74,7 +75,16 @@ export class ByteWriter {
   private store: Store;
   /** The working bytes (`store.bytes`). */
   private buf: Uint8Array;
+  /** Bytes written so far, the pending ones included. */
   length = 0;
+  /**
+   * Latin-1 text and command bytes (a character a byte) not yet in the buffer: a receipt's text and
+   * the commands between it go in with one native write (`flush`) instead of one per text.
+   */
+  private pending = '';
+  /** Output ranges [from, to) of the pending text to map through `table` once written. */
+  private readonly mapped: number[] = [];
+  private table: Int16Array | null = null;
   readonly records: EmitRecord[] | undefined;
   /** Past this many bytes the next command throws OutputLimitReached (checked per command, not per byte). */
   private readonly maxBytes: number;
@@ -97,14 +107,50 @@ export class ByteWriter {
     records.push({ offset: this.length, length: 0, op, label, start, end });
   }
 
-  /** Room for `n` more bytes. */
+  /** Latin-1 bytes, a character each (commands): written with the pending text. */
+  chars(bytes: string): void {
+    this.pending += bytes;
+    this.length += bytes.length;
+  }
+
+  /** Text within Latin-1, a byte a character, then mapped through `table` (Latin-1 → code page). */
+  latin1Text(text: string, table: Int16Array): void {
+    const mapped = this.mapped;
+    const from = this.length;
+    const to = from + text.length;
+    if (mapped.length > 0 && mapped[mapped.length - 1] === from) mapped[mapped.length - 1] = to;
+    else mapped.push(from, to);
+    this.table = table;
+    this.pending += text;
+    this.length = to;
+  }
+
+  /** Writes the pending bytes into the buffer (one native call) and maps their text ranges. */
+  private flush(): void {
+    const pending = this.pending;
+    if (pending === '') return;
+    const from = this.length - pending.length;
+    this.grow(this.length);
+    latin1Write.call(this.store.buf, pending, from, pending.length);
+    this.pending = '';
+    const mapped = this.mapped;
+    for (let i = 0; i < mapped.length; i += 2) mapHighBytes(this.buf, this.store.words, mapped[i]!, mapped[i + 1]!, this.table!);
+    mapped.length = 0;
+  }
+
+  /** Room for `n` more bytes (the pending ones written first). */
   reserve(n: number): void {
-    const need = this.length + n;
+    this.flush();
+    this.grow(this.length + n);
+  }
+
+  /** A buffer of at least `need` bytes, what is written kept. */
+  private grow(need: number): void {
     if (need <= this.buf.length) return;
     let size = this.buf.length * 2;
     while (size < need) size *= 2;
     const next = store(size);
-    next.bytes.set(this.store.bytes.subarray(0, this.length));
+    next.bytes.set(this.store.bytes.subarray(0, this.length - this.pending.length));
     this.store = next;
     this.buf = next.bytes;
   }
@@ -123,14 +169,6 @@ export class ByteWriter {
     this.length = at;
   }
 
-  /** Writes the low byte of each UTF-16 code unit of `text` (native); returns where it started. */
-  latin1(text: string): number {
-    this.reserve(text.length);
-    const from = this.length;
-    this.length += latin1Write.call(this.store.buf, text, from, text.length);
-    return from;
-  }
-
   /** Writes `text` as UTF-8 (natively, no intermediate array); returns the byte count. */
   utf8(text: string): number {
     this.reserve(text.length * 3);
@@ -141,16 +179,13 @@ export class ByteWriter {
 
   /** Direct access for tight loops: call `reserve(n)` first, then write `raw()[length++]`. */
   raw(): Uint8Array {
+    this.flush();
     return this.buf;
-  }
-
-  /** `raw()` as 32-bit words (word `w` holds bytes 4w…4w+3). */
-  rawWords(): Uint32Array {
-    return this.store.words;
   }
 
   /** The bytes written, as an exact-size copy; closes the last record and frees the scratch. */
   finish(): Uint8Array {
+    this.flush();
     const last = this.records?.[this.records.length - 1];
     if (last) last.length = this.length - last.offset;
     const out = this.store.bytes.slice(0, this.length);

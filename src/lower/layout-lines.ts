@@ -239,6 +239,11 @@ export function nodeOffsets(start: number, end: number, value: string, text: str
 /** Source offsets where each line of `value` (at `start`) begins: after LF, CRLF or a lone CR. */
 function lineStarts(value: string, start: number): number[] {
   const starts = [start];
+  // Without CR (nearly always), by native scans for LF rather than a loop over every character.
+  if (value.indexOf('\r') < 0) {
+    for (let i = value.indexOf('\n'); i >= 0; i = value.indexOf('\n', i + 1)) starts.push(start + i + 1);
+    return starts;
+  }
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
     if (c === 10 || (c === 13 && value.charCodeAt(i + 1) !== 10)) starts.push(start + i + 1);

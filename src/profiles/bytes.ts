@@ -11,6 +11,8 @@ export interface ByteTemplate {
   readonly parts: readonly TemplatePart[];
   /** The bytes when the template has no parameter (most commands). */
   readonly fixed: Uint8Array | undefined;
+  /** The same bytes as a Latin-1 string (one character a byte), for the emitter's pending text: made on first use. */
+  fixedText: string | undefined;
 }
 
 type SizeParam = 'w' | 'h' | 'wh';
@@ -58,7 +60,7 @@ export function compileTemplate(hex: string): ByteTemplate {
   flush();
   const only = parts[0];
   const fixed = parts.length === 0 ? new Uint8Array(0) : parts.length === 1 && only?.kind === 'bytes' ? only.bytes : undefined;
-  return { parts, fixed };
+  return { parts, fixed, fixedText: undefined };
 }
 
 /** The bytes of a template for parameter `n`, or for a character size of `width` × `height` (each 1–16). */
@@ -75,4 +77,13 @@ export function expandTemplate(template: ByteTemplate, n = 0, width = 1, height 
     else for (let i = 0; i < n; i++) out.push(part.byte);
   }
   return Uint8Array.from(out);
+}
+
+/** expandTemplate's bytes as a Latin-1 string (one character a byte). */
+export function expandTemplateText(template: ByteTemplate, n = 0, width = 1, height = 1): string {
+  if (template.fixedText !== undefined) return template.fixedText;
+  // A command is a few bytes: one call makes the string.
+  const text = String.fromCharCode.apply(null, expandTemplate(template, n, width, height) as unknown as number[]);
+  if (template.fixed) template.fixedText = text;
+  return text;
 }
