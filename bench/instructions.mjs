@@ -86,7 +86,7 @@ function runsOf(system, fixture, n) {
 }
 
 // Receipts per step: enough for the JIT and the GC rhythm to settle (the check at the end).
-const N = { small: 10000, nfce: 5000, report: 2000 };
+const N = { small: 10000, nfce: 5000, report: 3000 };
 const SYSTEMS = ['bobina', 'reference', 'esc-pos-encoder@2'];
 const jobs = [];
 for (const fixture of Object.keys(N)) for (const system of SYSTEMS) jobs.push({ group: 'throughput', system, fixture, n: N[fixture] });
