@@ -94,23 +94,25 @@ export class Fleet {
   private flushing: Promise<void> | undefined;
   private closed = false;
 
+  /** A write of the batch soon: now when it is full, else at the end of the tick. One at a time: the one in flight schedules the next. */
   private scheduleFlush(): void {
-    if (this.pending.size >= FLUSH_AT) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = undefined;
-      void this.flush().catch(() => this.scheduleFlush());
-      return;
-    }
-    if (this.flushTimer) return;
+    if (this.flushing || this.closed) return;
+    if (this.pending.size < FLUSH_AT) return this.flushLater();
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    void this.flush().catch(() => undefined);
+  }
+
+  private flushLater(): void {
+    if (this.flushTimer || this.closed) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
-      // A store that fails keeps the batch: it is tried again a tick later.
-      void this.flush().catch(() => this.scheduleFlush());
+      void this.flush().catch(() => undefined);
     }, this.flushDelayMs());
     this.flushTimer.unref();
   }
 
-  /** Writes every contact the batch holds now (after the one being written, if any). */
+  /** Writes every contact the batch holds now (after the write in flight, if any). */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing.catch(() => undefined);
     if (this.pending.size === 0) return;
@@ -118,6 +120,8 @@ export class Fleet {
     this.pending.clear();
     this.flushing = this.write(batch).finally(() => {
       this.flushing = undefined;
+      // What came meanwhile (or was kept after a failing store) waits for the next tick, never a loop.
+      if (this.pending.size > 0) this.flushLater();
     });
     await this.flushing;
   }

@@ -7,7 +7,7 @@ import type { ContactChange, FleetCounts, TerminalContact, TerminalHealth, WentO
 import type { Dialect } from './dialect.js';
 import { one, type Exec } from './exec.js';
 import { DEFAULT_FLEET_SETTINGS, offlineAfterMs as offlineAfter } from '../../fleet/settings.js';
-import { date, empty, json, sql, type Sql } from './statement.js';
+import { date, empty, join, json, raw, sql, type Sql } from './statement.js';
 
 interface Row {
   user_id: string; terminal_id: string; enabled: unknown; online: unknown; last_seen_at: number | null; agent_version: string | null;
@@ -31,6 +31,9 @@ const where = (accountId: string | undefined, terminalId: string | undefined): S
   if (accountId === undefined) return sql`TRUE`;
   return terminalId === undefined ? sql`t.user_id = ${accountId}` : sql`t.user_id = ${accountId} AND t.terminal_id = ${terminalId}`;
 };
+
+/** Contacts written by one statement (6 parameters each). */
+const TOUCH_CHUNK = 512;
 
 export type TerminalHealthRepository = Pick<TerminalRepository, 'health' | 'touchContact' | 'touchContacts' | 'recordContact' | 'markOffline' | 'fleetCounts'>;
 
@@ -69,10 +72,28 @@ export function terminalHealth(x: Exec): TerminalHealthRepository {
     },
 
     async touchContacts(contacts) {
-      // Together, in one transaction (PostgreSQL: one statement): what a tick of the fleet's batch costs.
-      if (contacts.length === 0) return [];
-      const changed = await x.batch(contacts.map(touch));
-      return contacts.filter((_, i) => changed[i] !== 1);
+      // touch() for many terminals as one statement, TOUCH_CHUNK at a time (well within PostgreSQL's
+      // 65,535 parameters). Rows padded with NULLs (which match nothing) to a power of two, so a
+      // handful of statement texts serve every batch.
+      const missed: TerminalContact[] = [];
+      for (let i = 0; i < contacts.length; i += TOUCH_CHUNK) {
+        const chunk = contacts.slice(i, i + TOUCH_CHUNK);
+        const rows = chunk.map((c) => sql`(${c.accountId}, ${c.terminalId}, CAST(${c.at} AS BIGINT), ${c.agentVersion ?? null},
+          CAST(${c.printer ? c.printer.ready : null} AS BOOLEAN), CAST(${c.printer ? json(c.printer.reasons) : null} AS ${d.jsonType}))`);
+        for (let n = chunk.length; n < 2 ** Math.ceil(Math.log2(chunk.length)); n++) rows.push(raw('(NULL, NULL, NULL, NULL, NULL, NULL)'));
+        const h = raw('terminal_health');
+        const touched = await x.all<{ user_id: string; terminal_id: string }>(sql`UPDATE terminal_health SET last_seen_at = v.column3,
+            agent_version = COALESCE(v.column4, ${h}.agent_version),
+            printer_ready = CASE WHEN v.column5 IS NULL THEN ${h}.printer_ready ELSE v.column5 END,
+            printer_checked_at = CASE WHEN v.column5 IS NULL THEN ${h}.printer_checked_at ELSE v.column3 END
+          FROM (VALUES ${join(rows)}) AS v
+          WHERE ${h}.user_id = v.column1 AND ${h}.terminal_id = v.column2 AND ${h}.online
+            AND (v.column6 IS NULL OR ${h}.printer_reasons = v.column6) AND ${h}.last_seen_at <= v.column3
+          RETURNING ${h}.user_id, ${h}.terminal_id`);
+        const done = new Set(touched.map((r) => `${r.user_id}\u0000${r.terminal_id}`));
+        missed.push(...chunk.filter((c) => !done.has(`${c.accountId}\u0000${c.terminalId}`)));
+      }
+      return missed;
     },
 
     recordContact(c) {
