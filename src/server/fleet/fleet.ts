@@ -178,20 +178,22 @@ export class Fleet {
 
   /** An account's terminals as the fleet view shows them (one, with `terminalId`). */
   async health(accountId: string, terminalId?: string): Promise<TerminalHealth[]> {
-    await this.flush();
+    // A batch the store refuses now stays for the next tick; the view is read all the same.
+    await this.flush().catch(() => undefined);
     return this.store.terminals.health({ accountId, ...(terminalId === undefined ? {} : { terminalId }) });
   }
 
   /** Terminals online and offline, and printers by reason (the metrics' gauges), with the batch written first. */
   async counts(now: Date): Promise<FleetCounts> {
-    await this.flush();
+    await this.flush().catch(() => undefined);
     return this.store.terminals.fleetCounts(now, offlineAfterMs(this.settings));
   }
 
   /** Terminals silent for longer than offlineAfterMs are offline: each flipped, and announced, once. */
   async sweepOffline(now = new Date()): Promise<number> {
     if (now.getTime() < this.graceUntil) return 0;
-    // A contact heard but still in the batch is a contact: written before silence is judged.
+    // A contact heard but still in the batch is a contact: written before silence is judged (if it
+    // cannot be, nothing is judged this time: the sweep fails, and runs again on its next tick).
     await this.flush();
     const cutoff = new Date(now.getTime() - offlineAfterMs(this.settings));
     return this.store.transaction(async (tx) => {
