@@ -7,6 +7,7 @@
 //     with many keep-alive sockets): each terminal a parked long-poll ObterProxima (espera 30 s, as
 //     `bobina agent` waits) plus its heartbeat every 15 s, while Insert's p99 is measured at a paced
 //     rate and compared with the same instance's Insert p99 without a fleet (before and after).
+// `--cycle` measures only the CPU of one Sinal and of one poll that finds nothing (see cycle()).
 // Terminals and their keys are made in bulk through the store (run by tsx: it imports src/). The
 // service runs with --max-connections 0 --max-connections-per-address 0 (the defaults, 512 and 64,
 // cannot hold a fleet connecting from one address: see FLEET.md) and --metrics-port, whose
@@ -109,7 +110,7 @@ async function scrape(metricsBase) {
 }
 
 /** Sinal from `keys` in turn (each terminal's last contact over a second old: a real write each), paced at `rate`/s or as fast as `connections` go. */
-async function signals(base, keys, { rate, connections = 16, seconds }) {
+async function signals(base, keys, { rate, connections = 16, seconds, path = '/TerminalImpressao/Sinal' }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const body = JSON.stringify({ impressora: { pronta: true, motivos: [] }, versaoAgente: 'bench-sim' });
   const lat = [];
@@ -118,7 +119,7 @@ async function signals(base, keys, { rate, connections = 16, seconds }) {
   const one = () => new Promise((resolve) => {
     const key = keys[next++ % keys.length];
     const t = performance.now();
-    const req = http.request(`${base}/TerminalImpressao/Sinal`, {
+    const req = http.request(`${base}${path}`, {
       method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
     }, (res) => {
       res.resume();
@@ -308,12 +309,75 @@ async function runStore(kind) {
   return out;
 }
 
+/**
+ * `--cycle`: the service CPU one terminal's contacts cost, without holding a fleet: a Sinal, and a
+ * poll that finds nothing (`ObterProxima?espera=0`: its contact, the look for a job, the answer with
+ * the terminal's view), from 1,000 terminals in turn as fast as 16 connections go, with no jobs
+ * queued in the account and with CYCLE_QUEUED jobs queued to another terminal of it (as the fleet
+ * run's Inserts leave them). Printed, not written to FLEET.md.
+ */
+async function cycle(kind) {
+  const store = freshStore(kind, dir);
+  const { apiKey } = account(CLI, store, [['PDV-INSERT', []]]);
+  const keys = await makeTerminals(store, BEAT_TERMINALS);
+  const served = await serve(CLI, store, ['--max-connections', '0', '--max-connections-per-address', '0']);
+  const rows = [];
+  try {
+    const { base, proc } = served;
+    await signals(base, keys, { connections: 16, seconds: 3 });
+    await sleep(1500);
+    let meter = await cpuMeter(proc, store);
+    await sleep(5000);
+    const idle = meter();
+    const measure = async (name, opts) => {
+      const l0 = load1();
+      meter = await cpuMeter(proc, store);
+      const r = await signals(base, keys, { connections: 16, seconds: 10, ...opts });
+      const c = meter();
+      const per = (c.service - (idle.service / idle.wall) * c.wall) / r.count;
+      const backends = (c.backends - (idle.backends / idle.wall) * c.wall) / r.count;
+      rows.push({ name, rps: r.count / (c.wall / 1000), per, backends, errors: r.errors, load: [l0, load1()] });
+      console.error(`${kind}: ${name}: ${JSON.stringify(rows.at(-1))}`);
+      await sleep(1500);
+    };
+    const poll = { path: '/TerminalImpressao/ObterProxima?espera=0' };
+    await measure('Sinal, as fast as they go (each terminal again within 1 s: not written)', {});
+    await measure('Sinal, paced at 500/s (each terminal every 2 s: its contact written)', { rate: 500 });
+    await measure('poll finding nothing, no job queued in the account', poll);
+    const queued = Number(process.env.CYCLE_QUEUED ?? 5000);
+    const conteudo = readFileSync(new URL('../fixtures/nfce.txt', import.meta.url), 'utf8');
+    await new Promise((resolve, reject) => autocannon({
+      url: `${base}/IntencaoImpressao/Insert`, method: 'POST', connections: 8, amount: queued,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify({ referencia: 'bench', conteudo, terminalId: 'PDV-INSERT' }),
+    }, (e, r) => (e ? reject(e) : resolve(r))));
+    await sleep(3000);
+    await measure(`poll finding nothing, ${queued.toLocaleString('en')} jobs queued to another terminal of the account`, poll);
+  } finally {
+    await stop(served.proc);
+  }
+  const label = kind === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  const lines = [`${label} (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC): service CPU per request, less its idle rate; from 1,000 terminals in turn, 16 connections.`, '',
+    `| request | per s | service CPU ms${kind === 'postgres' ? ' | backends CPU ms' : ''} | errors | load |`, `|---|---:|---:|${kind === 'postgres' ? '---:|' : ''}---:|---|`];
+  for (const r of rows) lines.push(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.per.toFixed(3)} |${kind === 'postgres' ? ` ${r.backends.toFixed(3)} |` : ''} ${r.errors} | ${ld(r.load)} |`);
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
 const ms = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-');
 const ld = (l) => `${l[0].toFixed(1)} → ${l[1].toFixed(1)}`;
 
 
 try {
   const kinds = only ? [only] : ['sqlite', 'postgres'];
+  if (args.includes('--cycle')) {
+    try {
+      for (const kind of kinds) await cycle(kind);
+    } finally {
+      await dropStores().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    process.exit(0);
+  }
   const pgVersion = kinds.includes('postgres') ? await postgresVersion() : '';
   const runs = [];
   for (const kind of kinds) runs.push(await runStore(kind));

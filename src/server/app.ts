@@ -14,7 +14,7 @@ import { installErrorHandlers } from './errors.js';
 import { loggerOptions } from './logger.js';
 import { ignoreFleetEvents, type FleetEventSink } from './fleet/events.js';
 import { Fleet } from './fleet/fleet.js';
-import { offlineAfterMs, type FleetSettings } from './fleet/settings.js';
+import type { FleetSettings } from './fleet/settings.js';
 import { ignoreJobEvents, type JobEventSink } from './jobs/events.js';
 import { inProcessLink } from './jobs/in-process-link.js';
 import { Jobs, type JobSettings } from './jobs/jobs.js';
@@ -178,7 +178,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const fleet = new Fleet(o.store, o.fleetEvents ?? ignoreFleetEvents, o.fleet);
   app.decorate('fleet', fleet);
   // The fleet gauges (terminals online/offline, printers by reason) by the same offline rule as GetAll.
-  metrics?.setFleetCounts((now) => o.store.terminals.fleetCounts(now, offlineAfterMs(fleet.settings)));
+  metrics?.setFleetCounts((now) => fleet.counts(now));
+  // The contacts still in the fleet's batch are written before the store closes (serve.ts closes it in an onClose hook of its own: it calls this too).
+  app.addHook('onClose', async () => fleet.close());
   // Long-polls end (empty) as soon as the app starts closing, so closing never waits a minute for them.
   app.addHook('preClose', async () => jobs.close());
   await app.register(async (printing) => {

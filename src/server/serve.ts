@@ -84,7 +84,14 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
     throw err;
   });
   // The workers stop in preClose, before any onClose hook: none outlives the database.
-  app.addHook('onClose', async () => store.close());
+  // onClose hooks run last added first: this one before the app's own, so the fleet's batch of contacts is written here first.
+  app.addHook('onClose', async () => {
+    try {
+      await app.fleet.close();
+    } finally {
+      await store.close();
+    }
+  });
   const started = app;
   // Its own port, bound to loopback, closed with the app (its hook added before the app listens).
   const exposed = metrics && o.metrics?.port !== undefined

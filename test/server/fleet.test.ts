@@ -103,6 +103,30 @@ describe('the fleet view', EACH, () => {
     expect(await one(h, key)).toMatchObject({ online: true, versaoAgente: '2.0.0', impressora: { pronta: false, motivos: ['cover-open'] } });
   });
 
+  it('writes a contact that says nothing new with the others of its tick, and every one held when the service stops', async () => {
+    // Offline after 2 × 1 s + 1 s: contacts 350 ms apart are each written, in the batch (they come within half of that).
+    const { h, alice, terminalKey } = await service({ heartbeatMs: 1000, offlineGraceMs: 1000, sweepMs: 1_000_000 });
+    const stored = async () => (await h.store.terminals.health({ accountId: alice.id, terminalId: 'CAIXA-01' }))[0]!.lastSeenAt!.getTime();
+    await signal(h, terminalKey);
+    const first = await stored();
+    await sleep(350);
+    await signal(h, terminalKey);
+    // Read from the store itself, not through the fleet (which writes the batch before it reads): the tick wrote it.
+    await expect.poll(stored, { timeout: 5000 }).toBeGreaterThan(first);
+    await sleep(350);
+    let heard = Date.now();
+    await signal(h, terminalKey);
+    await h.app.fleet.close();
+    expect(await stored()).toBeGreaterThanOrEqual(heard);
+    // Once stopping, a contact is written at once.
+    await sleep(350);
+    heard = Date.now();
+    await signal(h, terminalKey);
+    expect(await stored()).toBeGreaterThanOrEqual(heard);
+    // Nothing it said was new: one terminal.online, nothing else.
+    expect((await events(h, alice.id)).map((e) => e.type)).toEqual(['terminal.online']);
+  });
+
   it('refuses a malformed heartbeat with a problem body, and a partner key on it', async () => {
     const { h, key, terminalKey } = await service();
     const bad = await h.app.inject({ method: 'POST', url: '/TerminalImpressao/Sinal', headers: { authorization: `Bearer ${terminalKey}` }, payload: { impressora: { pronta: 'sim', motivos: [] }, versaoAgente: '1' } });

@@ -47,6 +47,42 @@ describe(`the ${STORE_KIND} store`, () => {
   const sqliteOnly = only('sqlite');
   const postgresOnly = only('postgres');
 
+  both("writes many terminals' contacts in one go, passing over those that say something new or come late", async () => {
+    const t = (terminalId: string) => ({ accountId, terminalId });
+    for (const id of ['A', 'B', 'C', 'D', 'E']) await store.terminals.put({ ...t(id), printerId: 5, enabled: true });
+    const at0 = new Date(1_700_000_000_000);
+    const ready = { ready: true, reasons: [] as string[] };
+    for (const id of ['A', 'B', 'C', 'D']) await store.terminals.recordContact({ ...t(id), at: at0, agentVersion: '1', printer: ready });
+    expect(await store.terminals.markOffline(at0, 10)).toHaveLength(4);
+    for (const id of ['A', 'B', 'C']) await store.terminals.recordContact({ ...t(id), at: new Date(at0.getTime() + 10), agentVersion: '1', printer: ready });
+    const at1 = new Date(at0.getTime() + 1000);
+    const contacts = [
+      { ...t('A'), at: at1, agentVersion: '2', printer: ready }, // online, same reasons: written
+      { ...t('B'), at: at1 }, // nothing said of the printer: written, the printer as it was
+      { ...t('C'), at: at1, printer: { ready: false, reasons: ['media-empty'] } }, // other reasons: left for recordContact
+      { ...t('D'), at: at1, printer: ready }, // swept offline: left for recordContact
+      { ...t('E'), at: at1 }, // never heard from: left for recordContact
+    ];
+    const missed = await store.terminals.touchContacts(contacts);
+    expect(missed.map((c) => c.terminalId)).toEqual(['C', 'D', 'E']);
+    const health = new Map((await store.terminals.health({ accountId })).map((h) => [h.terminalId, h]));
+    expect(health.get('A')).toMatchObject({ lastSeenAt: at1, agentVersion: '2', printer: { ready: true, reasons: [], checkedAt: at1 } });
+    expect(health.get('B')).toMatchObject({ lastSeenAt: at1, agentVersion: '1', printer: { ready: true, reasons: [], checkedAt: new Date(at0.getTime() + 10) } });
+    expect(health.get('C')!.lastSeenAt).toEqual(new Date(at0.getTime() + 10));
+    // A contact older than the one stored moves nothing back, in the batch or recorded.
+    expect(await store.terminals.touchContacts([{ ...t('A'), at: at0, agentVersion: '0', printer: ready }])).toHaveLength(1);
+    expect(await store.terminals.recordContact({ ...t('A'), at: at0, agentVersion: '0', printer: { ready: false, reasons: ['cover-open'] } })).toEqual({ cameOnline: false });
+    expect((await store.terminals.health({ accountId, terminalId: 'A' }))[0]).toMatchObject({ lastSeenAt: at1, agentVersion: '2', printer: { reasons: [] } });
+    // Past one statement's worth: every one written.
+    const many = Array.from({ length: 600 }, (_, i) => `M${i}`);
+    for (const id of many) {
+      await store.terminals.put({ ...t(id), printerId: 5, enabled: true });
+      await store.terminals.recordContact({ ...t(id), at: at0 });
+    }
+    expect(await store.terminals.touchContacts(many.map((id) => ({ ...t(id), at: at1 })))).toEqual([]);
+    expect((await store.terminals.health({ accountId })).filter((h) => h.terminalId.startsWith('M') && h.lastSeenAt?.getTime() === at1.getTime())).toHaveLength(600);
+  }, 60_000);
+
   both('commits everything a transaction wrote, together', async () => {
     const { id, answer } = await store.transaction(async (tx) => {
       const i = await tx.intentions.insert(draft('a'));

@@ -4,7 +4,7 @@
 // store, once (fleet/events.ts), never by a request's timing.
 import { Problem } from '../errors.js';
 import type { Store } from '../store/repositories.js';
-import type { JobState, PrinterReport, Principal, StuckJob, TerminalHealth } from '../store/types.js';
+import type { FleetCounts, JobState, PrinterReport, Principal, StuckJob, TerminalContact, TerminalHealth } from '../store/types.js';
 import { periodic, type BackgroundWorker } from '../workers/worker.js';
 import type { FleetEventSink } from './events.js';
 import { DEFAULT_FLEET_SETTINGS, offlineAfterMs, sweepEveryMs, type FleetSettings } from './settings.js';
@@ -14,6 +14,12 @@ const STUCK_STATES: readonly JobState[] = ['queued', 'acquired', 'printing'];
 
 /** Terminals whose last contact this process remembers (the write throttle of contact()). */
 const MAX_TOUCHED = 100_000;
+
+/** A batch of contacts is written at least this often, and at once when it holds FLUSH_AT terminals. */
+const FLUSH_EVERY_MS = 250;
+const FLUSH_AT = 500;
+
+const keyOf = (c: { accountId: string; terminalId: string }) => `${c.accountId}\u0000${c.terminalId}`;
 
 /** At most this many terminals flipped offline, or stuck jobs announced, per sweep (the rest on the next). */
 const BATCH = 100;
@@ -34,27 +40,127 @@ export class Fleet {
     this.settings = { ...DEFAULT_FLEET_SETTINGS, ...Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) };
   }
 
-  /** A terminal's client was heard from: recorded, and its coming online or its printer's new reasons announced. */
+  /**
+   * A terminal's client was heard from: recorded, and its coming online or its printer's new reasons
+   * announced. A contact that says what this process last wrote for the terminal, within half the
+   * offline rule of the last, is written with the others of its tick (the batch below), up to 250 ms
+   * later; one that says something new, or comes after a longer silence, at once.
+   */
   async contact(p: Principal, c: Contact = {}, at = new Date()): Promise<void> {
     if (p.kind !== 'terminal') throw new Problem('terminal-key-required');
     const { accountId, terminalId } = p;
-    const contact = { accountId, terminalId, at, ...(c.agentVersion ? { agentVersion: c.agentVersion } : {}), ...(c.printer ? { printer: c.printer } : {}) };
+    const contact: TerminalContact = { accountId, terminalId, at, ...(c.agentVersion ? { agentVersion: c.agentVersion } : {}), ...(c.printer ? { printer: c.printer } : {}) };
     // A client that polls job after job is recorded once per TOUCH_EVERY (a cache of what this
     // process wrote: the store stays the truth, at most that much behind, far inside the offline rule).
-    const key = `${accountId}\u0000${terminalId}`;
+    const key = keyOf(contact);
     const said = JSON.stringify([c.printer ?? null, c.agentVersion ?? null]);
     const last = this.touched.get(key);
     if (last && last.said === said && at.getTime() - last.at < this.touchEveryMs()) return;
+    if (last && last.said === said && at.getTime() - last.at < offlineAfterMs(this.settings) / 2 && !this.closed) {
+      // Nothing new to announce: said before, and heard from too recently to have been swept offline
+      // (the batch is written long before); should the store say otherwise, it is recorded as below.
+      this.pending.set(key, contact);
+      this.remember(key, said, at);
+      this.scheduleFlush();
+      return;
+    }
+    // Said now, it supersedes what the batch holds for the terminal.
+    this.pending.delete(key);
     // Nearly every poll and heartbeat changes nothing that is announced: one statement, no transaction.
-    if (await this.store.terminals.touchContact(contact)) return this.remember(key, said, at);
+    if (!(await this.store.terminals.touchContact(contact))) await this.record(contact);
+    this.remember(key, said, at);
+  }
+
+  /** Records a contact that may change what is announced (coming online, the printer's reasons), with its events. */
+  private async record(contact: TerminalContact): Promise<void> {
+    const { accountId, terminalId, at, printer } = contact;
     await this.store.transaction(async (tx) => {
       const change = await tx.terminals.recordContact(contact);
       if (change.cameOnline) await this.sink(tx, { type: 'terminal.online', accountId, terminalId, at, lastSeenAt: at });
-      if (change.printerChanged && c.printer) {
-        await this.sink(tx, { type: 'printer.status', accountId, terminalId, at, ready: c.printer.ready, reasons: c.printer.reasons, before: change.printerChanged.before });
+      if (change.printerChanged && printer) {
+        await this.sink(tx, { type: 'printer.status', accountId, terminalId, at, ready: printer.ready, reasons: printer.reasons, before: change.printerChanged.before });
       }
     });
-    this.remember(key, said, at);
+  }
+
+  /**
+   * The batch: contacts that say what was last written for their terminal, the latest per terminal,
+   * written together every flushDelayMs (or at once past FLUSH_AT) instead of one write each. The
+   * sweep, the fleet view and close() write it first, so none of them reads a contact older than one
+   * this process heard, and none is lost when the service stops.
+   */
+  private readonly pending = new Map<string, TerminalContact>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private closed = false;
+
+  /** A write of the batch soon: now when it is full, else at the end of the tick. One at a time: the one in flight schedules the next. */
+  private scheduleFlush(): void {
+    if (this.flushing || this.closed) return;
+    if (this.pending.size < FLUSH_AT) return this.flushLater();
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    void this.flush().catch(() => undefined);
+  }
+
+  private flushLater(): void {
+    if (this.flushTimer || this.closed) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      void this.flush().catch(() => undefined);
+    }, this.flushDelayMs());
+    this.flushTimer.unref();
+  }
+
+  /** Writes every contact the batch holds now (after the write in flight, if any). */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing.catch(() => undefined);
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending.clear();
+    this.flushing = this.write(batch).finally(() => {
+      this.flushing = undefined;
+      // What came meanwhile (or was kept after a failing store) waits for the next tick, never a loop.
+      if (this.pending.size > 0) this.flushLater();
+    });
+    await this.flushing;
+  }
+
+  private async write(batch: TerminalContact[]): Promise<void> {
+    let missed: TerminalContact[];
+    try {
+      missed = await this.store.terminals.touchContacts(batch);
+    } catch (err) {
+      this.keep(batch);
+      throw err;
+    }
+    // Came back online after the sweep, or its printer's reasons changed by another instance's word: announced.
+    for (const [i, contact] of missed.entries()) {
+      try {
+        await this.record(contact);
+      } catch (err) {
+        this.keep(missed.slice(i));
+        throw err;
+      }
+    }
+  }
+
+  /** Puts contacts back in the batch, unless a later one of the same terminal is there. */
+  private keep(contacts: readonly TerminalContact[]): void {
+    for (const c of contacts) if (!this.pending.has(keyOf(c))) this.pending.set(keyOf(c), c);
+  }
+
+  /** Writes the batch and writes every later contact at once: the service is stopping. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    await this.flush();
+  }
+
+  /** How long a contact may wait in the batch: a tenth of the offline rule, at most 250 ms. */
+  private flushDelayMs(): number {
+    return Math.min(FLUSH_EVERY_MS, offlineAfterMs(this.settings) / 10);
   }
 
   /** What this process last wrote of each terminal's contacts, and when (bounded: forgotten wholesale past MAX_TOUCHED). */
@@ -71,13 +177,24 @@ export class Fleet {
   }
 
   /** An account's terminals as the fleet view shows them (one, with `terminalId`). */
-  health(accountId: string, terminalId?: string): Promise<TerminalHealth[]> {
+  async health(accountId: string, terminalId?: string): Promise<TerminalHealth[]> {
+    // A batch the store refuses now stays for the next tick; the view is read all the same.
+    await this.flush().catch(() => undefined);
     return this.store.terminals.health({ accountId, ...(terminalId === undefined ? {} : { terminalId }) });
+  }
+
+  /** Terminals online and offline, and printers by reason (the metrics' gauges), with the batch written first. */
+  async counts(now: Date): Promise<FleetCounts> {
+    await this.flush().catch(() => undefined);
+    return this.store.terminals.fleetCounts(now, offlineAfterMs(this.settings));
   }
 
   /** Terminals silent for longer than offlineAfterMs are offline: each flipped, and announced, once. */
   async sweepOffline(now = new Date()): Promise<number> {
     if (now.getTime() < this.graceUntil) return 0;
+    // A contact heard but still in the batch is a contact: written before silence is judged (if it
+    // cannot be, nothing is judged this time: the sweep fails, and runs again on its next tick).
+    await this.flush();
     const cutoff = new Date(now.getTime() - offlineAfterMs(this.settings));
     return this.store.transaction(async (tx) => {
       const gone = await tx.terminals.markOffline(cutoff, BATCH);

@@ -4,6 +4,7 @@
 import type { Store } from '../store/repositories.js';
 import type { Intention } from '../store/types.js';
 import type { JobEventSink } from './events.js';
+import { fromStates } from './lifecycle.js';
 import { QueueNotifier } from './notifier.js';
 
 export interface JobSettings {
@@ -26,8 +27,24 @@ export class JobContext {
 
   constructor(readonly store: Store, readonly sink: JobEventSink, settings: Partial<JobSettings> = {}) {
     this.settings = { ...DEFAULT_JOB_SETTINGS, ...Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) };
-    // Jobs queued by another instance wake this one's long-polls too.
-    this.unsubscribe = store.signals?.subscribe((key) => this.notifier.notify(key), () => this.notifier.notifyAll()) ?? (() => undefined);
+    // Jobs queued by another instance (or, on SQLite, another process) wake this one's long-polls too.
+    this.unsubscribe = store.signals?.subscribe((key) => this.notifier.notify(key), () => this.notifier.notifyAll(), () => void this.changedElsewhere()) ?? (() => undefined);
+  }
+
+  /**
+   * Another process changed the database (SQLite, which carries no topics): the queues that hold a
+   * queued job are woken, not every waiter; a woken one that cannot take it waits again.
+   */
+  private async changedElsewhere(): Promise<void> {
+    if (this.notifier.isClosed) return;
+    try {
+      for (const q of await this.store.intentions.queuedQueues(fromStates('acquire'))) {
+        this.notifier.notify(q.terminalId !== null ? QueueNotifier.terminal(q.accountId, q.terminalId) : QueueNotifier.templates(q.accountId));
+      }
+    } catch {
+      // The database is failing: every waiter looks again when its wait ends, as before this wake-up existed.
+      this.notifier.notifyAll();
+    }
   }
 
   /** Wakes the long-polls that may take this job, if it is queued. */

@@ -25,6 +25,9 @@ const terminalOf = (p: Principal): { accountId: string; terminalId: string } => 
   return p;
 };
 
+/** The states a claim looks in: those a job is acquired from, and those the printer check stops a job from. */
+const CLAIMED_FROM = [...new Set([...fromStates('acquire'), ...fromStates('printer-mismatch')])];
+
 /** A job's delivery token: 128 random bits. */
 const newDeliveryToken = () => randomBytes(16).toString('base64url');
 
@@ -51,7 +54,9 @@ export class TerminalJobs {
       if (this.c.notifier.isClosed || signal?.aborted) return undefined;
       const seen = this.c.notifier.snapshot(keys);
       const route = await this.route(p);
-      if (route) {
+      // A look first, so a poll that finds nothing to take (nearly every one) opens no write
+      // transaction. It reads after `seen`: a job queued after the look wakes the wait below at once.
+      if (route && (await this.c.store.intentions.anyFor(route, CLAIMED_FROM))) {
         const token = newDeliveryToken();
         const now = new Date();
         const job = await this.c.store.transaction(async (tx) => {
@@ -75,12 +80,10 @@ export class TerminalJobs {
   async terminalView(p: Principal): Promise<TerminalView | undefined> {
     const route = await this.route(p);
     if (!route) return undefined;
-    const stopped = await this.c.store.intentions.listForRoute(route, fromStates('resume'));
+    // Counted in the store: a poll's answer reads no job's content.
+    const parados = await this.c.store.intentions.countHolding(route, fromStates('resume'));
     const printer = route.printerId === null ? undefined : loadProfile(route.printerId);
-    return {
-      impressoraId: printer?.id ?? null, codigoImpressora: printer?.code ?? null,
-      parados: stopped.filter((j) => j.leasedTo === route.terminalId && allows(j, 'resume')).length,
-    };
+    return { impressoraId: printer?.id ?? null, codigoImpressora: printer?.code ?? null, parados };
   }
 
   /**

@@ -42,7 +42,8 @@ export async function terminalRoutes(app: FastifyInstance, { jobs, fleet }: { jo
     reply.raw.once('close', onClose);
     try {
       const offer = await jobs.terminal.next(request.principal, waitMs, gone.signal);
-      const terminal = (await jobs.terminal.terminalView(request.principal)) ?? null;
+      // A client that hung up reads no answer: its terminal's view is not looked up for it.
+      const terminal = gone.signal.aborted ? null : (await jobs.terminal.terminalView(request.principal)) ?? null;
       return { data: formatData(new Date()), trabalho: offer ? toTrabalho(offer.job, offer.token, jobs.settings.leaseMs) : null, terminal };
     } finally {
       reply.raw.off('close', onClose);

@@ -56,6 +56,8 @@ export interface TerminalRepository {
    * already, its printer's reasons are the same as stored); false when it does (then recordContact).
    */
   touchContact(contact: TerminalContact): Promise<boolean>;
+  /** touchContact for several terminals' contacts (one each), applied together: those it did not record (then recordContact). */
+  touchContacts(contacts: readonly TerminalContact[]): Promise<TerminalContact[]>;
   /**
    * Records a contact from a terminal's client (last seen, version, the printer's state), and says
    * what changed that is announced: it came online, its printer's reasons changed. Atomic under the
@@ -127,6 +129,15 @@ export interface IntentionRepository {
    * `route.printerId` (none when the terminal has no printer), oldest first, at most `limit`.
    */
   mismatched(route: ClaimRoute, states: readonly JobState[], limit: number): Promise<(JobRef & { codigoImpressora: string })[]>;
+  /** Every queue holding a job in one of `states`: a terminal's own (`terminalId`), or its account's jobs without a terminal (null). */
+  queuedQueues(states: readonly JobState[]): Promise<{ accountId: string; terminalId: string | null }[]>;
+  /** Whether `route` may take (or holds) any job in one of `states`: one indexed read, no lock (a poll's look before it claims). */
+  anyFor(route: ClaimRoute, states: readonly JobState[]): Promise<boolean>;
+  /**
+   * How many of the jobs `route` may take in one of `states` are leased to its terminal and wait for
+   * its printer, not for a person (jobs/lifecycle.ts's WAITS_FOR_PERSON): the stopped jobs Retomar would queue again.
+   */
+  countHolding(route: ClaimRoute, states: readonly JobState[]): Promise<number>;
   /** The jobs `route` may take (or holds) in one of `states`, oldest first. */
   listForRoute(route: ClaimRoute, states: readonly JobState[]): Promise<Intention[]>;
   /** The same, without content, bytes or diagnostics: at most `limit`, with ids above `afterId`, oldest first. */
@@ -242,18 +253,20 @@ export interface Repositories {
 }
 
 /**
- * Wake-ups between service instances that share one database (PostgreSQL: LISTEN/NOTIFY). A
- * store with a single process (SQLite) has none: in-process wake-ups are enough there.
+ * Wake-ups between service instances, or processes, that share one database. PostgreSQL carries
+ * topics (LISTEN/NOTIFY); SQLite has no messages between processes, so it says only that another
+ * process changed the database (sqlite/signals.ts) and the subscriber looks for what it queued.
  */
 export interface StoreSignals {
   /** Tells every other instance that `topic` changed (after the change committed); best effort. */
   publish(topic: string): Promise<void>;
   /**
    * Calls `onTopic` with each topic another instance publishes, and `onGap` whenever notices may
-   * have been missed (the listening connection was (re)established): re-check everything then.
+   * have been missed (the listening connection was (re)established): re-check everything then;
+   * `onChange` (SQLite) when another process committed a change: look for what it queued.
    * Returns the unsubscribe function.
    */
-  subscribe(onTopic: (topic: string) => void, onGap: () => void): () => void;
+  subscribe(onTopic: (topic: string) => void, onGap: () => void, onChange?: () => void): () => void;
 }
 
 /** A store's connections: how many it may open, has open and idle, and how many callers wait for one. */

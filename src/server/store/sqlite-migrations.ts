@@ -290,4 +290,11 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_created ON idempotency(created_at);
     `,
   },
+  {
+    version: 14,
+    name: "a terminal's queue by its own index: a poll's look for a job, the claim and the printer check read the terminal's queued jobs, not every queued job of its account",
+    sql: `
+      CREATE INDEX intentions_terminal_queue ON intentions(user_id, terminal_id, estado, id);
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 // The embedded store: better-sqlite3 in WAL mode, one connection. Each repository call outside a
 // transaction is one statement; transaction(fn) is BEGIN IMMEDIATE … COMMIT with other callers
-// queued meanwhile (sqlite/gate.ts). The WAL checkpointer is the store's background worker.
+// queued meanwhile (sqlite/gate.ts). The WAL checkpointer is the store's background worker; other
+// processes' commits are noticed by their data_version (sqlite/signals.ts).
 import Database from 'better-sqlite3';
 import type { Store } from './repositories.js';
 import { ping, repositories } from './sql/repositories.js';
@@ -8,6 +9,7 @@ import { DEFAULT_CHECKPOINTS, walCheckpointer, type CheckpointPolicy, type WalCh
 import { sqliteExecutor } from './sqlite/exec.js';
 import { Gate } from './sqlite/gate.js';
 import { migrate } from './sqlite/migrate.js';
+import { sqliteSignals } from './sqlite/signals.js';
 
 export interface SqliteOptions {
   /** `NORMAL` (default) survives a process crash; `FULL` also survives power loss, at a cost per commit. */
@@ -60,10 +62,14 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     },
   };
   const workers = checkpointer ? [checkpointer] : [];
+  // Another process's commits (a file only: nothing else opens a database in memory).
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const signals = file === ':memory:' ? undefined : sqliteSignals(() => gate.run(() => (db.open ? (dataVersion.get() as number) : undefined)));
   const exec = sqliteExecutor(db, (fn) => gate.transaction(steps, fn));
 
   return {
     ...repositories(exec(gate.run, false)),
+    ...(signals ? { signals } : {}),
     transaction: (fn) => gate.transaction(steps, (run) => fn(repositories(exec(run, true)))),
     ping: () => ping(exec(gate.run, false)),
     // One connection: busy while a statement or transaction holds the gate; the rest wait their turn there.
@@ -71,6 +77,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     workers: () => workers,
     async close() {
       // Waits for a transaction in progress; the app stops the workers before it closes the store.
+      signals?.close();
       await gate.run(() => db.close());
     },
   };

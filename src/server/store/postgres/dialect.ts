@@ -26,6 +26,7 @@ export const POSTGRES: Dialect = {
   insertOrder: raw('seq'),
   bytewise: raw(' COLLATE "C"'),
   emailKey: raw('lower(email)'),
+  jsonType: raw('JSONB'),
   freeText: raw('BYTEA'),
   jsonTexts: (column, alias) => sql`jsonb_array_elements_text(${column}) AS ${raw(alias)}(value)`,
   lock: (name, ...keys) => LOCKS[name](...keys),

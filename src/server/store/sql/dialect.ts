@@ -29,6 +29,8 @@ export interface Dialect {
   readonly bytewise: Sql;
   /** The expression the unique e-mail index is on (e-mails are stored lower-cased). */
   readonly emailKey: Sql;
+  /** The column type of JSON columns (json() values): to CAST a parameter to what the column holds. */
+  readonly jsonType: Sql;
   /** The column type of a partner's free text (utf8() values): to CAST a parameter to what the column holds. */
   readonly freeText: Sql;
   /** The texts of a JSON array column, as a table `alias` with one column `value`. */

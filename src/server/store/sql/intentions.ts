@@ -75,8 +75,10 @@ function routeWhere(r: ClaimRoute): Sql {
  * first), unless it waits for a person, not for the printer (lifecycle.ts's WAITS_FOR_PERSON).
  */
 const queueHeld = (d: Dialect, terminalId: string) => sql`EXISTS (SELECT 1 FROM intentions s
-  WHERE s.user_id = c.user_id AND s.leased_to = ${terminalId} AND s.estado = ${WAITS_FOR_PERSON.estado}
-    AND NOT EXISTS (SELECT 1 FROM ${d.jsonTexts(raw('s.motivos'), 'm')} WHERE m.value IN ${list(WAITS_FOR_PERSON.motivos)}))`;
+  WHERE s.user_id = c.user_id AND s.leased_to = ${terminalId} AND s.estado = ${WAITS_FOR_PERSON.estado} AND ${forPrinter(d, 's')})`;
+
+/** A stopped job (of alias `a`) that waits for its printer, not for a person. */
+const forPrinter = (d: Dialect, a: 's' | 'c') => sql`NOT EXISTS (SELECT 1 FROM ${d.jsonTexts(raw(`${a}.motivos`), 'm')} WHERE m.value IN ${list(WAITS_FOR_PERSON.motivos)})`;
 
 /**
  * The conditions of a job list. Each filter has an index that starts (user_id, filter, created_at,
@@ -196,6 +198,20 @@ export function intentions(x: Exec): IntentionRepository {
           SELECT c.id FROM intentions c WHERE ${routeWhere(route)} AND c.estado IN ${list(from)} AND NOT ${queueHeld(d, route.terminalId)}
           ORDER BY c.id LIMIT 1${d.skipLocked})
         RETURNING *`);
+    },
+    async queuedQueues(states) {
+      const rows = await x.all<{ user_id: string; terminal_id: string | null }>(sql`SELECT DISTINCT user_id, terminal_id FROM intentions
+        WHERE estado IN ${list(states)}`);
+      return rows.map((r) => ({ accountId: r.user_id, terminalId: r.terminal_id }));
+    },
+    async anyFor(route, states) {
+      // A read, no lock: the claim that follows when it finds one is what decides (terminal.ts).
+      return (await one(x, sql`SELECT 1 AS found FROM intentions c WHERE ${routeWhere(route)} AND c.estado IN ${list(states)} LIMIT 1`)) !== undefined;
+    },
+    async countHolding(route, states) {
+      const r = await one<{ n: number }>(x, sql`SELECT COUNT(*) AS n FROM intentions c WHERE ${routeWhere(route)}
+        AND c.leased_to = ${route.terminalId} AND c.estado IN ${list(states)} AND ${forPrinter(d, 'c')}`);
+      return Number(r?.n ?? 0);
     },
     async mismatched(route, states, limit) {
       if (route.printerId === null) return [];

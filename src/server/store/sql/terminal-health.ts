@@ -7,7 +7,7 @@ import type { ContactChange, FleetCounts, TerminalContact, TerminalHealth, WentO
 import type { Dialect } from './dialect.js';
 import { one, type Exec } from './exec.js';
 import { DEFAULT_FLEET_SETTINGS, offlineAfterMs as offlineAfter } from '../../fleet/settings.js';
-import { date, empty, json, sql, type Sql } from './statement.js';
+import { date, empty, join, json, raw, sql, type Sql } from './statement.js';
 
 interface Row {
   user_id: string; terminal_id: string; enabled: unknown; online: unknown; last_seen_at: number | null; agent_version: string | null;
@@ -32,7 +32,22 @@ const where = (accountId: string | undefined, terminalId: string | undefined): S
   return terminalId === undefined ? sql`t.user_id = ${accountId}` : sql`t.user_id = ${accountId} AND t.terminal_id = ${terminalId}`;
 };
 
-export type TerminalHealthRepository = Pick<TerminalRepository, 'health' | 'touchContact' | 'recordContact' | 'markOffline' | 'fleetCounts'>;
+/** Contacts written by one statement (6 parameters each). */
+const TOUCH_CHUNK = 512;
+
+export type TerminalHealthRepository = Pick<TerminalRepository, 'health' | 'touchContact' | 'touchContacts' | 'recordContact' | 'markOffline' | 'fleetCounts'>;
+
+/**
+ * The common case, one guarded statement: online already, the printer's reasons as they were, and
+ * no later contact recorded (a contact written late, by the fleet's batch, never moves it back).
+ */
+function touch(c: TerminalContact): Sql {
+  const printer = c.printer ? sql`, printer_ready = ${c.printer.ready}, printer_checked_at = ${c.at}` : empty;
+  const same = c.printer ? sql` AND printer_reasons = ${json(c.printer.reasons)}` : empty;
+  const version = c.agentVersion ? sql`, agent_version = ${c.agentVersion}` : empty;
+  return sql`UPDATE terminal_health SET last_seen_at = ${c.at}${version}${printer}
+    WHERE user_id = ${c.accountId} AND terminal_id = ${c.terminalId} AND online${same} AND last_seen_at <= ${c.at}`;
+}
 
 export function terminalHealth(x: Exec): TerminalHealthRepository {
   const d = x.dialect;
@@ -53,19 +68,39 @@ export function terminalHealth(x: Exec): TerminalHealthRepository {
     },
 
     async touchContact(c) {
-      // The common case, one statement: online already, the printer's reasons as they were.
-      const printer = c.printer ? sql`, printer_ready = ${c.printer.ready}, printer_checked_at = ${c.at}` : empty;
-      const same = c.printer ? sql` AND printer_reasons = ${json(c.printer.reasons)}` : empty;
-      const version = c.agentVersion ? sql`, agent_version = ${c.agentVersion}` : empty;
-      return (await x.run(sql`UPDATE terminal_health SET last_seen_at = ${c.at}${version}${printer}
-        WHERE user_id = ${c.accountId} AND terminal_id = ${c.terminalId} AND online${same}`)) === 1;
+      return (await x.run(touch(c))) === 1;
+    },
+
+    async touchContacts(contacts) {
+      // touch() for many terminals as one statement, TOUCH_CHUNK at a time (well within PostgreSQL's
+      // 65,535 parameters). Rows padded with NULLs (which match nothing) to a power of two, so a
+      // handful of statement texts serve every batch.
+      const missed: TerminalContact[] = [];
+      for (let i = 0; i < contacts.length; i += TOUCH_CHUNK) {
+        const chunk = contacts.slice(i, i + TOUCH_CHUNK);
+        const rows = chunk.map((c) => sql`(${c.accountId}, ${c.terminalId}, CAST(${c.at} AS BIGINT), ${c.agentVersion ?? null},
+          CAST(${c.printer ? c.printer.ready : null} AS BOOLEAN), CAST(${c.printer ? json(c.printer.reasons) : null} AS ${d.jsonType}))`);
+        for (let n = chunk.length; n < 2 ** Math.ceil(Math.log2(chunk.length)); n++) rows.push(raw('(NULL, NULL, NULL, NULL, NULL, NULL)'));
+        const h = raw('terminal_health');
+        const touched = await x.all<{ user_id: string; terminal_id: string }>(sql`UPDATE terminal_health SET last_seen_at = v.column3,
+            agent_version = COALESCE(v.column4, ${h}.agent_version),
+            printer_ready = CASE WHEN v.column5 IS NULL THEN ${h}.printer_ready ELSE v.column5 END,
+            printer_checked_at = CASE WHEN v.column5 IS NULL THEN ${h}.printer_checked_at ELSE v.column3 END
+          FROM (VALUES ${join(rows)}) AS v
+          WHERE ${h}.user_id = v.column1 AND ${h}.terminal_id = v.column2 AND ${h}.online
+            AND (v.column6 IS NULL OR ${h}.printer_reasons = v.column6) AND ${h}.last_seen_at <= v.column3
+          RETURNING ${h}.user_id, ${h}.terminal_id`);
+        const done = new Set(touched.map((r) => `${r.user_id}\u0000${r.terminal_id}`));
+        missed.push(...chunk.filter((c) => !done.has(`${c.accountId}\u0000${c.terminalId}`)));
+      }
+      return missed;
     },
 
     recordContact(c) {
       // Read and written under the row's lock (SQLite: the write transaction), so of two contacts
       // (or a contact and the offline sweep) each change is seen, and announced, by one of them.
       return x.atomic(async (t): Promise<ContactChange> => {
-        const read = () => one<{ online: unknown; printer_reasons: unknown }>(t, sql`SELECT online, printer_reasons FROM terminal_health
+        const read = () => one<{ online: unknown; printer_reasons: unknown; last_seen_at: number | null }>(t, sql`SELECT online, printer_reasons, last_seen_at FROM terminal_health
           WHERE user_id = ${c.accountId} AND terminal_id = ${c.terminalId}${d.forUpdate}`);
         let before = await read();
         if (!before) {
@@ -74,6 +109,8 @@ export function terminalHealth(x: Exec): TerminalHealthRepository {
             ON CONFLICT (user_id, terminal_id) DO NOTHING`);
           before = await read();
         }
+        // A contact older than the one recorded (written late, by the fleet's batch) says nothing new.
+        if (before!.last_seen_at !== null && Number(before!.last_seen_at) > c.at.getTime()) return { cameOnline: false };
         const wasOnline = d.flag(before!.online);
         const reasonsBefore = before!.printer_reasons === null ? null : d.json<string[]>(before!.printer_reasons);
         const printer = c.printer

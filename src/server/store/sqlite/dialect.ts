@@ -18,6 +18,7 @@ export const SQLITE: Dialect = {
   insertOrder: raw('rowid'),
   bytewise: raw(''),
   emailKey: raw('email'),
+  jsonType: raw('TEXT'),
   freeText: raw('TEXT'),
   jsonTexts: (column, alias) => sql`json_each(${column}) AS ${raw(alias)}`,
   lock: () => undefined,
