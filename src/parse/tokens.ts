@@ -80,30 +80,17 @@ export interface PlainCommand {
   command: CommandName;
 }
 
-/**
- * A trie of the command tags' names as a transition table, so the `<name>` loop walks it as it
- * reads: from state `s`, the code unit `c` (64 to 127: the names are letters) leads to state
- * `TRIE[s * 64 + c - 64]`, 0 meaning none (state 0 is the root, never a target).
- */
-const TRIE_COLUMNS = 64;
-const trieStates: (PlainCommand | undefined)[] = [undefined];
-const trieEdges = new Map<number, number>();
-for (const [tag, command] of Object.entries(TAGS)) {
-  let state = 0;
-  for (let i = 0; i < tag.length; i++) {
-    const code = tag.charCodeAt(i);
-    if (code < 64 || code >= 64 + TRIE_COLUMNS) throw new Error(`tag name ${tag}: the command trie takes only letters`); // a programmer error, at load
-    const edge = state * TRIE_COLUMNS + code - 64;
-    let next = trieEdges.get(edge);
-    if (next === undefined) trieEdges.set(edge, (next = trieStates.push(undefined) - 1));
-    state = next;
-  }
-  trieStates[state] = { tag, command };
+/** A trie of the command tags' names, by UTF-16 code unit: the `<name>` loop walks it as it reads. */
+interface TrieNode {
+  next: (TrieNode | undefined)[];
+  plain: PlainCommand | undefined;
 }
-const TRIE = new Uint16Array(trieStates.length * TRIE_COLUMNS);
-for (const [edge, next] of trieEdges) TRIE[edge] = next;
-/** The command whose whole name leads to each state (undefined for a prefix). */
-const TRIE_PLAIN: readonly (PlainCommand | undefined)[] = trieStates;
+const COMMAND_TRIE: TrieNode = { next: [], plain: undefined };
+for (const [tag, command] of Object.entries(TAGS)) {
+  let node = COMMAND_TRIE;
+  for (let i = 0; i < tag.length; i++) node = node.next[tag.charCodeAt(i)] ??= { next: [], plain: undefined };
+  node.plain = { tag, command };
+}
 
 /**
  * The end of the tag at `at` when it is written `<name>` or `</name>` (almost every tag is), its
@@ -113,26 +100,24 @@ const TRIE_PLAIN: readonly (PlainCommand | undefined)[] = trieStates;
  */
 function plainTagEnd(source: string, at: number, found: { plain: PlainCommand | undefined }): number {
   let i = at + 1;
-  const closing = source.charCodeAt(i) === SLASH; // a closing tag is never a command
-  if (closing) i++;
+  let node: TrieNode | undefined = COMMAND_TRIE;
+  if (source.charCodeAt(i) === SLASH) {
+    i++;
+    node = undefined; // a closing tag is never a command
+  }
   const first = i;
   let c = source.charCodeAt(i);
   if (NAME_CHAR[c] !== 2) return -1;
-  if (!closing) {
-    // Along a command's name while the source follows one ...
-    let state = 0;
-    for (;;) {
-      const column = c - 64;
-      if (!(column >= 0 && column < TRIE_COLUMNS)) break; // (false for NaN, past the end)
-      const next = TRIE[state * TRIE_COLUMNS + column]!;
-      if (next === 0) break;
-      state = next;
-      c = source.charCodeAt(++i);
-    }
-    if (c === GT && i > first) {
-      found.plain = TRIE_PLAIN[state]; // a prefix of a command's name is an unknown tag (undefined)
-      return i + 1;
-    }
+  // Along a command's name (letters only) while the source follows one ...
+  while (node !== undefined) {
+    const next: TrieNode | undefined = c < 128 ? node.next[c] : undefined;
+    if (next === undefined) break;
+    node = next;
+    c = source.charCodeAt(++i);
+  }
+  if (c === GT && node !== undefined && i > first) {
+    found.plain = node.plain; // a prefix of a command's name is an unknown tag (plain undefined)
+    return i + 1;
   }
   // ... then any name.
   while (c < 128 && NAME_CHAR[c] !== 0) c = source.charCodeAt(++i);
