@@ -115,6 +115,9 @@ export class ByteWriter {
 
   /** Text within Latin-1, a byte a character, then mapped through `table` (Latin-1 → code page). */
   latin1Text(text: string, table: Int16Array): void {
+    // The pending ranges share one table: text under another (a writer is made per code page
+    // today, so never yet) first writes out what is pending under the one it had.
+    if (this.table !== table && this.mapped.length > 0) this.flush();
     const mapped = this.mapped;
     const from = this.length;
     const to = from + text.length;
