@@ -3,12 +3,13 @@ import { randomBytes } from 'node:crypto';
 import type { CredentialRepository } from '../repositories.js';
 import type { ApiKey } from '../types.js';
 import { tagSet } from './accounts.js';
+import { asTime, Table } from './columns.js';
 import { one, type Exec } from './exec.js';
 import { sql, type Sql } from './statement.js';
 
-interface KeyRow { id: string; user_id: string; name: string; prefix: string | null; created_at: number }
-
-const toKey = (r: KeyRow): ApiKey => ({ id: r.id, accountId: r.user_id, name: r.name, prefix: r.prefix, createdAt: new Date(r.created_at) });
+const KEY = new Table<ApiKey>({ id: 'id', accountId: 'user_id', name: 'name', prefix: 'prefix', createdAt: ['created_at', asTime] });
+/** …as stored: with the hash of the key, which is never read back. */
+const KEY_ROW = new Table<ApiKey & { keyHash: string }>({ ...KEY.columns, keyHash: 'key_hash' });
 
 /** Key ids are shown to operators and typed back (`bobina keys revoke --id`): short, random, never derived from the key. */
 const newKeyId = () => `key_${randomBytes(6).toString('hex')}`;
@@ -40,15 +41,10 @@ export function credentials(x: Exec): CredentialRepository {
     },
     async createApiKey(k) {
       const key: ApiKey = { id: newKeyId(), accountId: k.accountId, name: k.name, prefix: k.prefix, createdAt: new Date() };
-      await x.run(sql`INSERT INTO api_keys (key_hash, user_id, name, created_at, id, prefix)
-        VALUES (${k.keyHash}, ${k.accountId}, ${k.name}, ${key.createdAt}, ${key.id}, ${k.prefix})`);
+      await x.run(sql`INSERT INTO api_keys ${KEY_ROW.insert({ ...key, keyHash: k.keyHash })}`);
       return key;
     },
-    async listApiKeys(accountId) {
-      const rows = await x.all<KeyRow>(sql`SELECT id, user_id, name, prefix, created_at FROM api_keys WHERE user_id = ${accountId}
-        ORDER BY created_at, ${d.insertOrder}`);
-      return rows.map(toKey);
-    },
+    listApiKeys: (accountId) => KEY.all(x, sql`SELECT ${KEY.select()} FROM api_keys WHERE user_id = ${accountId} ORDER BY created_at, ${d.insertOrder}`),
     revokeApiKey: async (accountId, id) => (await x.run(sql`DELETE FROM api_keys WHERE user_id = ${accountId} AND id = ${id}`)) === 1,
     async storeTokens(accountId, t) {
       await x.batch([

@@ -7,55 +7,34 @@ import type { ClaimRoute, HistoryEntry, Intention, IntentionSummary, JobFilter, 
 import type { Dialect } from './dialect.js';
 import { one, type Exec } from './exec.js';
 import { idempotency } from './idempotency.js';
-import { date, empty, join, json, list, raw, sql, utf8, type Sql } from './statement.js';
+import { asBytes, asFlag, asJson, asText, asTime, Table } from './columns.js';
+import { empty, join, json, list, raw, sql, utf8, type Sql } from './statement.js';
 import { stuckJobs } from './stuck-jobs.js';
 
-/** A row as either driver returns it: `unknown` where they differ (the dialect reads those). */
-interface Row {
-  id: number; user_id: string; referencia: unknown; conteudo: unknown; terminal_id: string | null; impressora_id: number; codigo_impressora: string;
-  aguardar: unknown; status: string; bytes: Buffer; diagnostics: unknown; created_at: number; estado: JobState; motivos: unknown; tentativas: number;
-  confirmacao: Intention['confirmacao']; leased_to: string | null; lease_token: string | null; lease_expires_at: number | null; expires_at: number | null;
-  reprint: unknown; url_callback: string | null; ignored_reports: number; reprint_of: number | null; reprints: number; size: number;
-}
-interface HistoryRow { seq: number; estado: JobState; evento: string; motivos: unknown; origem: HistoryEntry['origem']; detalhe: unknown; at: number }
-
-/** Every column but the heavy ones (content, bytes, diagnostics), and the bytes' length. */
-const SUMMARY_COLUMNS = raw(`c.id, c.user_id, c.referencia, c.terminal_id, c.impressora_id, c.codigo_impressora, c.aguardar, c.status, c.created_at,
-  c.estado, c.motivos, c.tentativas, c.confirmacao, c.leased_to, c.lease_token, c.lease_expires_at, c.expires_at, c.reprint, c.url_callback,
-  c.ignored_reports, c.reprint_of, c.reprints, length(c.bytes) AS size`);
-
-const toSummary = (d: Dialect, r: Row): IntentionSummary => ({
-  id: r.id, accountId: r.user_id, referencia: d.text(r.referencia), terminalId: r.terminal_id, impressoraId: r.impressora_id,
-  codigoImpressora: r.codigo_impressora, aguardarClienteIniciarImpressao: d.flag(r.aguardar), status: r.status, createdAt: new Date(r.created_at),
-  estado: r.estado, motivos: d.json(r.motivos), tentativas: r.tentativas, confirmacao: r.confirmacao, leasedTo: r.leased_to, leaseToken: r.lease_token,
-  leaseExpiresAt: date(r.lease_expires_at), expiresAt: date(r.expires_at), reprint: d.flag(r.reprint), urlCallback: r.url_callback,
-  ignoredReports: r.ignored_reports, reprintOf: r.reprint_of, reprints: r.reprints, size: r.size,
+/** A job without its heavy columns (content, bytes, diagnostics): what lists read. */
+const SUMMARY = new Table<Omit<IntentionSummary, 'size'>>({
+  id: 'id', accountId: 'user_id', referencia: ['referencia', asText], terminalId: 'terminal_id', impressoraId: 'impressora_id',
+  codigoImpressora: 'codigo_impressora', aguardarClienteIniciarImpressao: ['aguardar', asFlag], status: 'status', createdAt: ['created_at', asTime],
+  estado: 'estado', motivos: ['motivos', asJson], tentativas: 'tentativas', confirmacao: 'confirmacao', leasedTo: 'leased_to', leaseToken: 'lease_token',
+  leaseExpiresAt: ['lease_expires_at', asTime], expiresAt: ['expires_at', asTime], reprint: ['reprint', asFlag], urlCallback: 'url_callback',
+  ignoredReports: 'ignored_reports', reprintOf: 'reprint_of', reprints: 'reprints',
 });
+const INTENTION = new Table<Intention>({
+  ...SUMMARY.columns, conteudo: ['conteudo', asText], bytes: ['bytes', asBytes], diagnostics: ['diagnostics', asJson],
+});
+/** …and its bytes' length. */
+const SUMMARY_COLUMNS = sql`${SUMMARY.select('c')}, length(c.bytes) AS size`;
+const toSummary = (d: Dialect, r: Record<string, unknown>): IntentionSummary => ({ ...SUMMARY.read(r, d), size: r.size as number });
 
-const toIntention = (d: Dialect, r: Row): Intention => {
-  const { size: _size, ...rest } = toSummary(d, { ...r, size: r.bytes.length });
-  return { ...rest, conteudo: d.text(r.conteudo)!, bytes: new Uint8Array(r.bytes), diagnostics: d.json(r.diagnostics) };
-};
-
-const toHistory = (d: Dialect, r: HistoryRow): HistoryEntry => ({
-  seq: r.seq, estado: r.estado, evento: r.evento, motivos: d.json(r.motivos), origem: r.origem, detalhe: d.text(r.detalhe), at: new Date(r.at),
+const HISTORY = new Table<HistoryEntry>({
+  seq: 'h.seq', estado: 'h.estado', evento: 'h.evento', motivos: ['h.motivos', asJson], origem: 'h.origem', detalhe: ['h.detalhe', asText], at: ['h.at', asTime],
 });
 
 /** SET clause for a patch: only the fields it carries. */
 function setClause(p: JobPatch): Sql {
-  const sets = [sql`estado = ${p.estado}`, sql`status = ${p.status}`];
-  if (p.motivos !== undefined) sets.push(sql`motivos = ${json(p.motivos)}`);
-  if (p.tentativasIncrement) sets.push(sql`tentativas = tentativas + 1`);
-  if (p.confirmacao !== undefined) sets.push(sql`confirmacao = ${p.confirmacao}`);
-  if (p.leasedTo !== undefined) sets.push(sql`leased_to = ${p.leasedTo}`);
-  if (p.leaseToken !== undefined) sets.push(sql`lease_token = ${p.leaseToken}`);
-  if (p.leaseExpiresAt !== undefined) sets.push(sql`lease_expires_at = ${p.leaseExpiresAt}`);
-  if (p.reprint !== undefined) sets.push(sql`reprint = ${p.reprint}`);
-  if (p.compiled !== undefined) {
-    const c = p.compiled;
-    sets.push(sql`bytes = ${c.bytes}`, sql`diagnostics = ${json(c.diagnostics)}`, sql`impressora_id = ${c.impressoraId}`, sql`codigo_impressora = ${c.codigoImpressora}`);
-  }
-  return join(sets);
+  const { tentativasIncrement, compiled, ...fields } = p;
+  const set = INTENTION.set({ ...fields, ...compiled });
+  return tentativasIncrement ? sql`${set}, tentativas = tentativas + 1` : set;
 }
 
 /**
@@ -114,10 +93,7 @@ export function intentions(x: Exec): IntentionRepository {
   const d = x.dialect;
   /** Jobs this transaction inserted: the number of their next history row, and their last row's state (none yet: null). */
   const inserted = new Map<number, { seq: number; estado: JobState | null }>();
-  const job = async (statement: Sql) => {
-    const r = await one<Row>(x, statement);
-    return r && toIntention(d, r);
-  };
+  const job = (statement: Sql) => INTENTION.one(x, statement);
   /** Jobs in one of `states` whose time in `column` is before `now`, soonest first. */
   const due = async (column: Sql, states: readonly JobState[], now: Date, limit: number) => {
     const rows = await x.all<{ user_id: string; id: number }>(sql`SELECT user_id, id FROM intentions
@@ -161,11 +137,7 @@ export function intentions(x: Exec): IntentionRepository {
       const confirmacao = i.confirmacao ?? 'none';
       const motivos = i.motivos ?? [];
       const expiresAt = i.expiresAt ?? null;
-      const r = await one<{ id: number }>(x, sql`INSERT INTO intentions (user_id, referencia, conteudo, terminal_id, impressora_id, codigo_impressora,
-        aguardar, status, bytes, diagnostics, created_at, estado, confirmacao, expires_at, motivos, url_callback, reprint_of)
-        VALUES (${i.accountId}, ${utf8(i.referencia)}, ${utf8(i.conteudo)}, ${i.terminalId}, ${i.impressoraId}, ${i.codigoImpressora},
-          ${i.aguardarClienteIniciarImpressao}, ${i.status}, ${i.bytes}, ${json(i.diagnostics)}, ${i.createdAt}, ${estado}, ${confirmacao},
-          ${expiresAt}, ${json(motivos)}, ${i.urlCallback ?? null}, ${i.reprintOf ?? null}) RETURNING id`);
+      const r = await one<{ id: number }>(x, sql`INSERT INTO intentions ${INTENTION.insert({ ...i, estado, confirmacao, motivos, expiresAt, urlCallback: i.urlCallback ?? null, reprintOf: i.reprintOf ?? null })} RETURNING id`);
       if (x.inTransaction) inserted.set(r!.id, { seq: 1, estado: null });
       return {
         ...i, id: r!.id, estado, confirmacao, motivos, tentativas: 0, leasedTo: null, leaseToken: null, leaseExpiresAt: null,
@@ -173,11 +145,8 @@ export function intentions(x: Exec): IntentionRepository {
       };
     },
     get: (accountId, id) => job(sql`SELECT * FROM intentions WHERE id = ${id} AND user_id = ${accountId}`),
-    async history(accountId, id) {
-      const rows = await x.all<HistoryRow>(sql`SELECT h.seq, h.estado, h.evento, h.motivos, h.origem, h.detalhe, h.at FROM job_history h
-        JOIN intentions i ON i.id = h.intention_id WHERE h.intention_id = ${id} AND i.user_id = ${accountId} ORDER BY h.seq`);
-      return rows.map((r) => toHistory(d, r));
-    },
+    history: (accountId, id) => HISTORY.all(x, sql`SELECT ${HISTORY.select()} FROM job_history h
+      JOIN intentions i ON i.id = h.intention_id WHERE h.intention_id = ${id} AND i.user_id = ${accountId} ORDER BY h.seq`),
     appendHistory: async (id, e) => (await append(id, e)).entry,
     appendTransition: (id, e) => append(id, e),
     update(ref, from, patch, guard) {
@@ -220,17 +189,14 @@ export function intentions(x: Exec): IntentionRepository {
         ORDER BY id LIMIT ${limit}`);
       return rows.map((r) => ({ accountId: route.accountId, id: r.id, codigoImpressora: r.codigo_impressora }));
     },
-    async listForRoute(route, states) {
-      const rows = await x.all<Row>(sql`SELECT * FROM intentions c WHERE ${routeWhere(route)} AND c.estado IN ${list(states)} ORDER BY c.id`);
-      return rows.map((r) => toIntention(d, r));
-    },
+    listForRoute: (route, states) => INTENTION.all(x, sql`SELECT * FROM intentions c WHERE ${routeWhere(route)} AND c.estado IN ${list(states)} ORDER BY c.id`),
     async listSummaries(route, states, afterId, limit) {
-      const rows = await x.all<Row>(sql`SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${routeWhere(route)}
+      const rows = await x.all<Record<string, unknown>>(sql`SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${routeWhere(route)}
         AND c.estado IN ${list(states)} AND c.id > ${afterId} ORDER BY c.id LIMIT ${limit}`);
       return rows.map((r) => toSummary(d, r));
     },
     async page(filter, limit) {
-      const rows = await x.all<Row>(sql`SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${listWhere(d, filter)}
+      const rows = await x.all<Record<string, unknown>>(sql`SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${listWhere(d, filter)}
         ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}`);
       return rows.map((r) => toSummary(d, r));
     },

@@ -4,32 +4,20 @@
 import { randomBytes } from 'node:crypto';
 import type { WebhookRepository } from '../repositories.js';
 import type { ClaimedWebhookMessage, WebhookAttempt, WebhookEndpoint, WebhookMessage, WebhookSecret } from '../types.js';
+import { asFlag, asJson, asTime, Table, type Codec } from './columns.js';
 import { endpointRefusal, rotatedSecrets } from '../webhook-rows.js';
 import type { Dialect } from './dialect.js';
 import { lock, one, type Exec } from './exec.js';
 import { date, empty, join, json, sql, type Sql } from './statement.js';
 
-interface EndpointRow {
-  id: string; user_id: string; url: string; events: unknown; secrets: unknown; enabled: unknown;
-  disabled_reason: string | null; failing_since: number | null; created_at: number;
-}
+const SECRETS: Codec = {
+  write: (v) => json((v as WebhookSecret[]).map((s) => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null }))),
+  read: (v, d) => d.json<Array<{ secret: string; expiresAt: number | null }>>(v).map((s) => ({ secret: s.secret, expiresAt: date(s.expiresAt) })),
+};
 
-interface MessageRow {
-  seq: number; id: string; user_id: string; endpoint_id: string | null; target: string; url: string; event_type: string;
-  intention_id: number; body: string; state: WebhookMessage['state']; attempts: number; next_attempt_at: number;
-  lease_until: number | null; window_start: number; created_at: number; delivered_at: number | null; last_error: string | null;
-}
-
-/** An attempt joined with its message (`id`, `state` and the addressing are the message's). */
-interface AttemptRow {
-  id: string; endpoint_id: string | null; url: string; event_type: string; intention_id: number; state: WebhookMessage['state'];
-  at: number; status_code: number | null; latency_ms: number; error: string | null;
-}
-
-const toEndpoint = (d: Dialect, r: EndpointRow): WebhookEndpoint => ({
-  id: r.id, accountId: r.user_id, url: r.url, events: d.json(r.events),
-  secrets: d.json<Array<{ secret: string; expiresAt: number | null }>>(r.secrets).map((s) => ({ secret: s.secret, expiresAt: date(s.expiresAt) })),
-  enabled: d.flag(r.enabled), disabledReason: r.disabled_reason, failingSince: date(r.failing_since), createdAt: new Date(r.created_at),
+const ENDPOINT = new Table<WebhookEndpoint>({
+  id: 'id', accountId: 'user_id', url: 'url', events: ['events', asJson], secrets: ['secrets', SECRETS], enabled: ['enabled', asFlag],
+  disabledReason: 'disabled_reason', failingSince: ['failing_since', asTime], createdAt: ['created_at', asTime],
 });
 
 /**
@@ -37,20 +25,21 @@ const toEndpoint = (d: Dialect, r: EndpointRow): WebhookEndpoint => ({
  * events, and SQLite cannot drop that without rebuilding the table); no job has id 0.
  */
 const NO_JOB = 0;
-const jobOf = (id: number) => (id === NO_JOB ? null : id);
+const JOB: Codec = { write: (v) => v ?? NO_JOB, read: (v) => (v === NO_JOB ? null : v) };
 
-const toMessage = (r: MessageRow): WebhookMessage => ({
-  id: r.id, accountId: r.user_id, endpointId: r.endpoint_id, url: r.url, eventType: r.event_type, intencaoImpressaoId: jobOf(r.intention_id),
-  body: r.body, state: r.state, attempts: r.attempts, nextAttemptAt: new Date(r.next_attempt_at), windowStart: new Date(r.window_start),
-  createdAt: new Date(r.created_at), deliveredAt: date(r.delivered_at), lastError: r.last_error,
+const MESSAGE = new Table<WebhookMessage>({
+  id: 'id', accountId: 'user_id', endpointId: 'endpoint_id', url: 'url', eventType: 'event_type', intencaoImpressaoId: ['intention_id', JOB],
+  body: 'body', state: 'state', attempts: 'attempts', nextAttemptAt: ['next_attempt_at', asTime], windowStart: ['window_start', asTime],
+  createdAt: ['created_at', asTime], deliveredAt: ['delivered_at', asTime], lastError: 'last_error',
 });
+/** …as queued: with the target it is limited by. */
+const QUEUED = new Table<WebhookMessage & { target: string }>({ ...MESSAGE.columns, target: 'target' });
 
-const toAttempt = (r: AttemptRow): WebhookAttempt => ({
-  messageId: r.id, endpointId: r.endpoint_id, url: r.url, eventType: r.event_type, intencaoImpressaoId: jobOf(r.intention_id),
-  at: new Date(r.at), statusCode: r.status_code, latencyMs: r.latency_ms, error: r.error, messageState: r.state,
+/** An attempt joined with its message (`id`, `state` and the addressing are the message's). */
+const ATTEMPT = new Table<WebhookAttempt>({
+  messageId: 'm.id', endpointId: 'm.endpoint_id', url: 'm.url', eventType: 'm.event_type', intencaoImpressaoId: ['m.intention_id', JOB],
+  at: ['a.at', asTime], statusCode: 'a.status_code', latencyMs: 'a.latency_ms', error: 'a.error', messageState: 'm.state',
 });
-
-const secretsJson = (secrets: readonly WebhookSecret[]) => json(secrets.map((s) => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null })));
 
 /** `a AND b AND …` of the conditions given (undefined: no condition). */
 const where = (conditions: Array<Sql | undefined>) => join(conditions.filter((c): c is Sql => c !== undefined), ' AND ');
@@ -84,14 +73,9 @@ const claim = (d: Dialect, now: Date, leaseUntil: Date, limit: number, perTarget
 
 export function webhooks(x: Exec): WebhookRepository {
   const d = x.dialect;
-  const endpoint = async (t: Exec, accountId: string, id: string, lockRow = empty) => {
-    const r = await one<EndpointRow>(t, sql`SELECT * FROM webhook_endpoints WHERE user_id = ${accountId} AND id = ${id}${lockRow}`);
-    return r && toEndpoint(d, r);
-  };
-  const message = async (statement: Sql) => {
-    const r = await one<MessageRow>(x, statement);
-    return r && toMessage(r);
-  };
+  const endpoint = (t: Exec, accountId: string, id: string, lockRow = empty) =>
+    ENDPOINT.one(t, sql`SELECT * FROM webhook_endpoints WHERE user_id = ${accountId} AND id = ${id}${lockRow}`);
+  const message = (statement: Sql) => MESSAGE.one(x, statement);
   return {
     createEndpoint(e, max) {
       // Checked and written under one lock on the account's endpoints (SQLite: the write transaction).
@@ -103,15 +87,11 @@ export function webhooks(x: Exec): WebhookRepository {
           id: `wh_${randomBytes(9).toString('base64url')}`, accountId: e.accountId, url: e.url, events: [...e.events],
           secrets: [{ secret: e.secret, expiresAt: null }], enabled: true, disabledReason: null, failingSince: null, createdAt: new Date(),
         };
-        await t.run(sql`INSERT INTO webhook_endpoints (id, user_id, url, events, secrets, enabled, disabled_reason, failing_since, created_at)
-          VALUES (${created.id}, ${created.accountId}, ${created.url}, ${json(created.events)}, ${secretsJson(created.secrets)}, ${true}, NULL, NULL, ${created.createdAt})`);
+        await t.run(sql`INSERT INTO webhook_endpoints ${ENDPOINT.insert(created)}`);
         return created;
       });
     },
-    async listEndpoints(accountId) {
-      const rows = await x.all<EndpointRow>(sql`SELECT * FROM webhook_endpoints WHERE user_id = ${accountId} ORDER BY created_at, ${d.insertOrder}`);
-      return rows.map((r) => toEndpoint(d, r));
-    },
+    listEndpoints: (accountId) => ENDPOINT.all(x, sql`SELECT * FROM webhook_endpoints WHERE user_id = ${accountId} ORDER BY created_at, ${d.insertOrder}`),
     getEndpoint: (accountId, id) => endpoint(x, accountId, id),
     async removeEndpoint(accountId, id) {
       // Its undelivered messages go dead together with the endpoint's removal.
@@ -133,7 +113,7 @@ export function webhooks(x: Exec): WebhookRepository {
         const found = await endpoint(t, accountId, id, d.forUpdate);
         if (!found) return undefined;
         const secrets = rotatedSecrets(found.secrets, secret, previousExpireAt, Date.now());
-        await t.run(sql`UPDATE webhook_endpoints SET secrets = ${secretsJson(secrets)} WHERE user_id = ${accountId} AND id = ${id}`);
+        await t.run(sql`UPDATE webhook_endpoints SET ${ENDPOINT.set({ secrets })} WHERE user_id = ${accountId} AND id = ${id}`);
         return { ...found, secrets };
       });
     },
@@ -143,10 +123,8 @@ export function webhooks(x: Exec): WebhookRepository {
     async enqueue(messages) {
       if (messages.length === 0) return;
       // One multi-row insert: the messages of one event are queued together or not at all.
-      const rows = messages.map((m) => sql`(${m.id}, ${m.accountId}, ${m.endpointId}, ${m.target}, ${m.url}, ${m.eventType}, ${m.intencaoImpressaoId ?? NO_JOB},
-        ${m.body}, 'pending', 0, ${m.createdAt}, NULL, ${m.createdAt}, ${m.createdAt}, NULL, NULL)`);
-      await x.run(sql`INSERT INTO webhook_messages (id, user_id, endpoint_id, target, url, event_type, intention_id, body, state, attempts,
-        next_attempt_at, lease_until, window_start, created_at, delivered_at, last_error) VALUES ${join(rows)}`);
+      const rows = messages.map((m) => ({ ...m, state: 'pending' as const, attempts: 0, nextAttemptAt: m.createdAt, windowStart: m.createdAt, deliveredAt: null, lastError: null }));
+      await x.run(sql`INSERT INTO webhook_messages ${QUEUED.insert(rows)}`);
     },
     claimDue(now, leaseUntil, limit, perTarget) {
       // The per-target limit counts leases other claims committed, so claims on one database take
@@ -155,8 +133,8 @@ export function webhooks(x: Exec): WebhookRepository {
       // messages of one target in flight, or find every due row locked by the other and take nothing.
       return x.atomic(async (t) => {
         await lock(t, 'webhook-claim');
-        const rows = await t.all<MessageRow>(claim(d, now, leaseUntil, limit, perTarget));
-        return rows.sort((a, b) => a.seq - b.seq).map((r): ClaimedWebhookMessage => ({ ...toMessage(r), leaseUntil: new Date(r.lease_until!) }));
+        const rows = await t.all<Record<string, unknown> & { seq: number; lease_until: number }>(claim(d, now, leaseUntil, limit, perTarget));
+        return rows.sort((a, b) => a.seq - b.seq).map((r): ClaimedWebhookMessage => ({ ...MESSAGE.read(r, d), leaseUntil: new Date(r.lease_until) }));
       });
     },
     async recordAttempt(m, a, outcome) {
@@ -177,22 +155,15 @@ export function webhooks(x: Exec): WebhookRepository {
     replay: (accountId, messageId, now) => message(sql`UPDATE webhook_messages SET state = 'pending', next_attempt_at = ${now}, window_start = ${now},
       lease_until = NULL, attempts = 0 WHERE user_id = ${accountId} AND id = ${messageId} RETURNING *`),
     getMessage: (accountId, messageId) => message(sql`SELECT * FROM webhook_messages WHERE user_id = ${accountId} AND id = ${messageId}`),
-    async listMessages(accountId, f) {
-      const rows = await x.all<MessageRow>(sql`SELECT * FROM webhook_messages WHERE ${where([
+    listMessages: (accountId, f) => MESSAGE.all(x, sql`SELECT * FROM webhook_messages WHERE ${where([
         sql`user_id = ${accountId}`, given(f.endpointId, (v) => sql`endpoint_id = ${v}`), given(f.intencaoImpressaoId, (v) => sql`intention_id = ${v}`),
-      ])} ORDER BY seq DESC LIMIT ${f.limit}`);
-      return rows.map(toMessage);
-    },
-    async listAttempts(accountId, f) {
-      const rows = await x.all<AttemptRow>(sql`
-        SELECT m.id, m.endpoint_id, m.url, m.event_type, m.intention_id, m.state, a.at, a.status_code, a.latency_ms, a.error
-        FROM webhook_attempts a JOIN webhook_messages m ON m.seq = a.message_seq
+      ])} ORDER BY seq DESC LIMIT ${f.limit}`),
+    listAttempts: (accountId, f) => ATTEMPT.all(x, sql`
+        SELECT ${ATTEMPT.select()} FROM webhook_attempts a JOIN webhook_messages m ON m.seq = a.message_seq
         WHERE ${where([
           sql`m.user_id = ${accountId}`, given(f.endpointId, (v) => sql`m.endpoint_id = ${v}`),
           given(f.intencaoImpressaoId, (v) => sql`m.intention_id = ${v}`), given(f.messageId, (v) => sql`m.id = ${v}`),
         ])}
-        ORDER BY a.id DESC LIMIT ${f.limit}`);
-      return rows.map(toAttempt);
-    },
+        ORDER BY a.id DESC LIMIT ${f.limit}`),
   };
 }
