@@ -7,7 +7,7 @@ import type { ClaimedWebhookMessage, WebhookAttempt, WebhookEndpoint, WebhookMes
 import { asFlag, asJson, asTime, Table, type Codec } from './columns.js';
 import { endpointRefusal, rotatedSecrets } from '../webhook-rows.js';
 import type { Dialect } from './dialect.js';
-import { lock, one, type Exec } from './exec.js';
+import { lock, type Exec } from './exec.js';
 import { date, empty, join, json, sql, type Sql } from './statement.js';
 
 const SECRETS: Codec = {
