@@ -2,7 +2,7 @@
 // has not landed yet are reported at their tag and print nothing; text and the partner's tags
 // print exactly as before; the state in force follows the commands really sent.
 import { describe, expect, it } from 'vitest';
-import { compile, lower, parse, type NodeType } from '../../src/index.js';
+import { lower, parse, type NodeType } from '../../src/index.js';
 import type { RawDiagnostic } from '../../src/diagnostics.js';
 import { COMMAND_LOWERINGS } from '../../src/lower/commands.js';
 import { lowerRaw } from '../../src/lower/index.js';

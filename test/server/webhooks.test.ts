@@ -13,7 +13,7 @@ import { afterFailure, DEFAULT_SCHEDULE } from '../../src/server/webhooks/retry.
 import { webhookSender, type SenderOptions, type WebhookSender } from '../../src/server/webhooks/sender.js';
 import type { WebhookMessage } from '../../src/server/store/types.js';
 import { ALICE, BOB, harness, login, type Harness } from './helpers.js';
-import { mostOpen, startReceiver, until, type Receiver } from './webhook-receiver.js';
+import { mostOpen, startReceiver, until } from './webhook-receiver.js';
 
 const LOCAL: AddressPolicy = { allowPrivate: true, httpHosts: ['127.0.0.1'] };
 const FAST: Partial<SenderOptions> = { pollMs: 20, timeoutMs: 2_000, retry: { firstDelayMs: 30, maxDelayMs: 200, windowMs: 60_000, jitter: 0 } };

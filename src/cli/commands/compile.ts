@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { compile, formatListing, type Diagnostic } from '../../index.js';
 import { parse } from '../args.js';
-import { EXIT, readInput, UsageError, type Command, type Io } from '../io.js';
+import { EXIT, readInput, UsageError, type Command } from '../io.js';
 
 const FORMATS = ['bin', 'hex', 'json'] as const;
 
