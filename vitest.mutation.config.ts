@@ -7,31 +7,15 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: [
-      // The same files the mutation score was measured with (bench/MUTATION.md): the tests of
-      // each compiler stage that see its bytes or diagnostics in process.
-      'test/compile/golden.test.ts',
-      'test/compile/limits.test.ts',
-      'test/compile/properties.test.ts',
-      'test/parse/parse.test.ts',
-      'test/parse/grammar.test.ts',
-      'test/lower/lower.test.ts',
-      'test/lower/failure.test.ts',
-      'test/lower/synthetic.test.ts',
-      'test/emit/*.test.ts',
-      'test/text/*.test.ts',
-      'test/profiles/profiles.test.ts',
-      'test/profiles/check.test.ts',
-      'test/profiles/data.test.ts',
-      'test/profiles/schema-interpreter.test.ts',
-      'test/profiles/printers-doc.test.ts',
-      // Not test/profiles/fallback.test.ts: its vi.mock of the TypeBox loader would leak into the
-      // other files of the shared module graph (isolate: false below).
-      'test/inspect/disassemble.test.ts',
-      'test/inspect/preview.test.ts',
-      'test/inspect/preview-notes.test.ts',
-      'test/inspect/selftest.test.ts',
-    ],
+    // Every test of the compiler's stages: each sees the bytes, diagnostics or values of its stage
+    // in process (a few read barcodes back with zbarimg). The list was written out file by file
+    // until 2026-11-28, and the tests issue 21 added (barcodes, images, layout, attributes,
+    // containers, the lexer oracle, the builder, …) were never in it: their code was judged by
+    // the older tests alone.
+    include: ['test/{compile,parse,lower,emit,text,profiles,inspect,builder}/*.test.ts'],
+    // Its vi.mock of the TypeBox loader would leak into the other files of the shared module
+    // graph (isolate: false below).
+    exclude: ['test/profiles/fallback.test.ts'],
     // Every test starts with the compiler's caches empty (see that file).
     setupFiles: ['test/support/fresh-caches.ts'],
     // A mutant can make a property test loop far longer than the code it tests; Stryker's own
