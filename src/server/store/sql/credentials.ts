@@ -1,7 +1,7 @@
 // credentials: API keys, access tokens and refresh tokens, stored only as sha256 hashes.
 import { randomBytes } from 'node:crypto';
 import type { CredentialRepository } from '../repositories.js';
-import type { ApiKey } from '../types.js';
+import type { ApiKey, TokenPair } from '../types.js';
 import { tagSet } from './accounts.js';
 import { asTime, Table } from './columns.js';
 import { one, type Exec } from './exec.js';
@@ -10,6 +10,10 @@ import { sql, type Sql } from './statement.js';
 const KEY = new Table<ApiKey>({ id: 'id', accountId: 'user_id', name: 'name', prefix: 'prefix', createdAt: ['created_at', asTime] });
 /** …as stored: with the hash of the key, which is never read back. */
 const KEY_ROW = new Table<ApiKey & { keyHash: string }>({ ...KEY.columns, keyHash: 'key_hash' });
+/** An access or a refresh token as written (both tables have these columns). */
+const TOKEN = new Table<{ hash: string; accountId: string; expiresAt: Date; family: TokenPair['family'] }>({
+  hash: 'token_hash', accountId: 'user_id', expiresAt: ['expires_at', asTime], family: 'family',
+});
 
 /** Key ids are shown to operators and typed back (`bobina keys revoke --id`): short, random, never derived from the key. */
 const newKeyId = () => `key_${randomBytes(6).toString('hex')}`;
@@ -48,8 +52,8 @@ export function credentials(x: Exec): CredentialRepository {
     revokeApiKey: async (accountId, id) => (await x.run(sql`DELETE FROM api_keys WHERE user_id = ${accountId} AND id = ${id}`)) === 1,
     async storeTokens(accountId, t) {
       await x.batch([
-        sql`INSERT INTO access_tokens (token_hash, user_id, expires_at, family) VALUES (${t.accessHash}, ${accountId}, ${t.accessExpiresAt}, ${t.family})`,
-        sql`INSERT INTO refresh_tokens (token_hash, user_id, expires_at, family) VALUES (${t.refreshHash}, ${accountId}, ${t.refreshExpiresAt}, ${t.family})`,
+        sql`INSERT INTO access_tokens ${TOKEN.insert({ hash: t.accessHash, accountId, expiresAt: t.accessExpiresAt, family: t.family })}`,
+        sql`INSERT INTO refresh_tokens ${TOKEN.insert({ hash: t.refreshHash, accountId, expiresAt: t.refreshExpiresAt, family: t.family })}`,
       ]);
     },
     async takeRefreshToken(hash, now, newFamily) {

@@ -24,7 +24,7 @@ const INTENTION = new Table<Intention>({
 });
 /** …and its bytes' length. */
 const SUMMARY_COLUMNS = sql`${SUMMARY.select('c')}, length(c.bytes) AS size`;
-const toSummary = (d: Dialect, r: Record<string, unknown>): IntentionSummary => ({ ...SUMMARY.read(r, d), size: r.size as number });
+const toSummary = (r: Record<string, unknown>, d: Dialect): IntentionSummary => ({ ...SUMMARY.read(r, d), size: r.size as number });
 
 const HISTORY = new Table<HistoryEntry>({
   seq: 'h.seq', estado: 'h.estado', evento: 'h.evento', motivos: ['h.motivos', asJson], origem: 'h.origem', detalhe: ['h.detalhe', asText], at: ['h.at', asTime],
@@ -193,12 +193,12 @@ export function intentions(x: Exec): IntentionRepository {
     async listSummaries(route, states, afterId, limit) {
       const rows = await x.all<Record<string, unknown>>(sql`SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${routeWhere(route)}
         AND c.estado IN ${list(states)} AND c.id > ${afterId} ORDER BY c.id LIMIT ${limit}`);
-      return rows.map((r) => toSummary(d, r));
+      return rows.map((r) => toSummary(r, d));
     },
     async page(filter, limit) {
       const rows = await x.all<Record<string, unknown>>(sql`SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${listWhere(d, filter)}
         ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}`);
-      return rows.map((r) => toSummary(d, r));
+      return rows.map((r) => toSummary(r, d));
     },
     async countReprint(ref) {
       return (await x.run(sql`UPDATE intentions SET reprints = reprints + 1 WHERE id = ${ref.id} AND user_id = ${ref.accountId}`)) === 1;
