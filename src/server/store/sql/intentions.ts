@@ -8,7 +8,7 @@ import type { Dialect } from './dialect.js';
 import { one, type Exec } from './exec.js';
 import { idempotency } from './idempotency.js';
 import { asBytes, asFlag, asJson, asText, asTime, Table } from './columns.js';
-import { empty, join, json, list, raw, sql, utf8, type Sql } from './statement.js';
+import { empty, given, join, json, list, raw, sql, utf8, where, type Sql } from './statement.js';
 import { stuckJobs } from './stuck-jobs.js';
 
 /** A job without its heavy columns (content, bytes, diagnostics): what lists read. */
@@ -65,18 +65,13 @@ const forPrinter = (d: Dialect, a: 's' | 'c') => sql`NOT EXISTS (SELECT 1 FROM $
  * size. referencia, of any length, is indexed by its first 64 characters (`REFERENCIA_KEY`).
  */
 function listWhere(d: Dialect, f: JobFilter): Sql {
-  const conditions: Sql[] = [];
-  if (f.accountId !== null) conditions.push(sql`c.user_id = ${f.accountId}`);
-  if (f.estado !== undefined) conditions.push(sql`c.estado = ${f.estado}`);
-  if (f.terminalId !== undefined) conditions.push(sql`c.terminal_id = ${f.terminalId}`);
-  if (f.referencia !== undefined) {
-    const value = sql`CAST(${utf8(f.referencia)} AS ${d.freeText})`;
-    conditions.push(sql`${REFERENCIA_KEY} = substr(${value}, 1, 64) AND c.referencia = ${value}`);
-  }
-  if (f.since !== undefined) conditions.push(sql`c.created_at >= ${f.since}`);
-  if (f.until !== undefined) conditions.push(sql`c.created_at <= ${f.until}`);
-  if (f.after !== undefined) conditions.push(sql`(c.created_at, c.id) < (${f.after.createdAt}, ${f.after.id})`);
-  return conditions.length ? join(conditions, ' AND ') : raw('1 = 1');
+  const referencia = (v: string) => sql`CAST(${utf8(v)} AS ${d.freeText})`;
+  return where([
+    given(f.accountId, (v) => sql`c.user_id = ${v}`), given(f.estado, (v) => sql`c.estado = ${v}`), given(f.terminalId, (v) => sql`c.terminal_id = ${v}`),
+    given(f.referencia, (v) => sql`${REFERENCIA_KEY} = substr(${referencia(v)}, 1, 64) AND c.referencia = ${referencia(v)}`),
+    given(f.since, (v) => sql`c.created_at >= ${v}`), given(f.until, (v) => sql`c.created_at <= ${v}`),
+    given(f.after, (v) => sql`(c.created_at, c.id) < (${v.createdAt}, ${v.id})`),
+  ]);
 }
 
 /** The expression intentions_list_referencia is on (written exactly as the index is, so the planners match it). */

@@ -21,6 +21,13 @@ export class Utf8 {
 /** The parts with `separator` between them (no parts: nothing). */
 export const join = (parts: readonly Sql[], separator = ', '): Sql => (parts.length === 0 ? empty : joinAll(parts, separator));
 
+/** `a AND b AND …` of the conditions given (none: `1 = 1`); `given` makes one only for a value that is there. */
+export const where = (conditions: ReadonlyArray<Sql | undefined>): Sql => {
+  const present = conditions.filter((c): c is Sql => c !== undefined);
+  return present.length === 0 ? raw('1 = 1') : joinAll(present, ' AND ');
+};
+export const given = <T>(value: T | null | undefined, condition: (v: T) => Sql) => (value === undefined || value === null ? undefined : condition(value));
+
 /** `(?, ?, ?)`: a parenthesised list of values, for `IN` (at least one: `IN ()` is no statement on PostgreSQL). */
 export const list = (values: readonly unknown[]): Sql => joinAll(values, ', ', '(', ')');
 

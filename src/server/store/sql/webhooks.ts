@@ -8,7 +8,7 @@ import { asFlag, asJson, asTime, Table, type Codec } from './columns.js';
 import { endpointRefusal, rotatedSecrets } from '../webhook-rows.js';
 import type { Dialect } from './dialect.js';
 import { lock, type Exec } from './exec.js';
-import { date, empty, join, json, sql, type Sql } from './statement.js';
+import { date, empty, given, join, json, sql, where, type Sql } from './statement.js';
 
 const SECRETS: Codec = {
   write: (v) => json((v as WebhookSecret[]).map((s) => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null }))),
@@ -40,10 +40,6 @@ const ATTEMPT = new Table<WebhookAttempt>({
   messageId: 'm.id', endpointId: 'm.endpoint_id', url: 'm.url', eventType: 'm.event_type', intencaoImpressaoId: ['m.intention_id', JOB],
   at: ['a.at', asTime], statusCode: 'a.status_code', latencyMs: 'a.latency_ms', error: 'a.error', messageState: 'm.state',
 });
-
-/** `a AND b AND …` of the conditions given (undefined: no condition). */
-const where = (conditions: Array<Sql | undefined>) => join(conditions.filter((c): c is Sql => c !== undefined), ' AND ');
-const given = <T>(value: T | null | undefined, condition: (v: T) => Sql) => (value === undefined || value === null ? undefined : condition(value));
 
 /**
  * The oldest due messages of each target, up to `perTarget` in flight per target counting those
