@@ -15,9 +15,10 @@ export default defineConfig({
     // stages-safety.test.ts: the stage API with hand-built nodes and ops (src/lower/hand-built.ts,
     // shape.ts), added 2026-11-28 after the src/lower run below it in bench/MUTATION.md.
     include: ['test/{compile,parse,lower,emit,text,profiles,inspect,builder}/*.test.ts', 'test/stages-safety.test.ts'],
-    // Its vi.mock of the TypeBox loader would leak into the other files of the shared module
-    // graph (isolate: false below).
-    exclude: ['test/profiles/fallback.test.ts'],
+    // fallback.test.ts: its vi.mock of the TypeBox loader would leak into the other files of the
+    // shared module graph (isolate: false below). inspect/cli.test.ts runs the built CLI as child
+    // processes: dist/, which Stryker does not mutate (and a sandbox has no build).
+    exclude: ['test/profiles/fallback.test.ts', 'test/inspect/cli.test.ts'],
     // Every test starts with the compiler's caches empty (see that file).
     setupFiles: ['test/support/fresh-caches.ts'],
     // A mutant can make a property test loop far longer than the code it tests; Stryker's own

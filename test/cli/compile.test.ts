@@ -94,4 +94,10 @@ describe('bobina printers', () => {
     expect(rows[3]).toMatchObject({ sizeMax: { width: 2, height: 2 }, missing: { invert: 'dropped' } });
     expect(rows[3].barcodes).toEqual({ ean13: 'native', ean8: 'native', upca: 'native', code39: 'native', code128: 'raster image', itf: 'native', codabar: 'native' });
   });
+
+  it('says the generic template claims nothing and removes what it cannot print', () => {
+    const rows = JSON.parse(bobina(['printers', '--json']).stdout.toString());
+    expect(rows[0]).toMatchObject({ code: 'GENERICA', capabilities: [], missing: { cut: 'removed', 'cut.partial': 'removed', condensed: 'removed', drawer: 'removed', bold: 'removed', size: 'removed', 'qr.native': 'as text' } });
+    expect(rows[3]).toMatchObject({ code: 'MAKER3DR800', missing: { 'cut.partial': 'full cut', invert: 'dropped', 'qr.native': 'raster image' } });
+  });
 });
