@@ -67,8 +67,8 @@ export const lowerBarcode: Lowering<BarcodeNode> = (node, ctx) => {
 /** Why the profile's native command cannot print this symbol as asked, or undefined when it can. */
 function nativeRefusal(node: BarcodeNode, symbol: BarSymbol, profile: Profile): string | undefined {
   const native = profile.barcode;
-  const type = native?.types[node.symbology];
-  if (!native || type === undefined || type === null) return `its profile has no native ${SYMBOLOGY_NAMES[node.symbology]} command`;
+  // A profile without `barcode` has none; with it, every symbology is a type byte or null (its schema).
+  if (native?.types[node.symbology] == null) return `its profile has no native ${SYMBOLOGY_NAMES[node.symbology]} command`;
   const { moduleRange: m, heightRange: h } = native;
   if (node.module < m.min || node.module > m.max) return `module ${node.module} is outside the ${m.min}–${m.max} dots its barcode command takes`;
   if (node.height < h.min || node.height > h.max) return `height ${node.height} is outside the ${h.min}–${h.max} dots its barcode command takes`;
