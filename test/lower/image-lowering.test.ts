@@ -100,3 +100,104 @@ describe('where the image comes from, and its width', () => {
     expect(lower({}, loadProfile('GENERICA'), { logo: PATTERN }).diagnostics.map((d) => d.code)).toEqual(['lower/image-unsupported']);
   });
 });
+
+describe('a bitmap given to compile, and values that are not one', () => {
+  const dotsOf = (r: { ops: Op[] }) => dots((r.ops[0] as Extract<Op, { op: 'image' }>).bitmap);
+  /** A 9×3 bitmap with 3 bytes a row; its padding bits are set, and are no dots of the image. */
+  const padded = (): Bitmap => ({
+    width: 9, height: 3, bytesPerRow: 3,
+    bits: Uint8Array.of(0b10000000, 0b10111111, 0xff, 0b01000001, 0b00111111, 0xff, 0b11111111, 0b11111111, 0xff),
+  });
+  const paddedDots = [[1, 0, 0, 0, 0, 0, 0, 0, 1], [0, 1, 0, 0, 0, 0, 0, 1, 0], [1, 1, 1, 1, 1, 1, 1, 1, 1]];
+
+  it('at its own width, with rows of whole bytes, it is printed as given (not copied)', () => {
+    const bitmap: Bitmap = { width: 16, height: 2, bytesPerRow: 2, bits: Uint8Array.of(0xf0, 0x0f, 0x81, 0x18) };
+    const op = lower({}, loadProfile('MAKER5T20'), { logo: bitmap }).ops[0] as Extract<Op, { op: 'image' }>;
+    expect(op.bitmap).toBe(bitmap);
+  });
+
+  it('rows padded past their width are repacked to the width: the same dots, no padding printed', () => {
+    const r = lower({}, loadProfile('MAKER5T20'), { logo: padded() });
+    expect((r.ops[0] as Extract<Op, { op: 'image' }>).bitmap).toMatchObject({ width: 9, height: 3, bytesPerRow: 2 });
+    expect(dotsOf(r)).toEqual(paddedDots);
+    const { bits } = (r.ops[0] as Extract<Op, { op: 'image' }>).bitmap;
+    expect(Array.from(bits)).toEqual([0b10000000, 0b10000000, 0b01000001, 0b00000000, 0b11111111, 0b10000000]);
+  });
+
+  it('scaled to twice its width, each dot becomes 2×2 dots, read from its own rows', () => {
+    const r = lower({ width: 18 }, loadProfile('MAKER5T20'), { logo: padded() });
+    const twice = paddedDots.flatMap((row) => [row.flatMap((d) => [d, d]), row.flatMap((d) => [d, d])]);
+    expect(dotsOf(r)).toEqual(twice);
+  });
+
+  it.each([
+    ['null', null],
+    ['a function with the fields of one', Object.assign(() => 0, { width: 8, height: 1, bytesPerRow: 1, bits: new Uint8Array(1) })],
+    ['width 0', { width: 0, height: 1, bytesPerRow: 0, bits: new Uint8Array(0) }],
+    ['height 0', { width: 8, height: 0, bytesPerRow: 1, bits: new Uint8Array(0) }],
+    ['a fractional width', { width: 8.5, height: 1, bytesPerRow: 2, bits: new Uint8Array(2) }],
+    ['a fractional height', { width: 8, height: 1.5, bytesPerRow: 1, bits: new Uint8Array(2) }],
+    ['a fractional bytesPerRow', { width: 8, height: 2, bytesPerRow: 1.5, bits: new Uint8Array(3) }],
+    ['rows narrower than the width', { width: 9, height: 1, bytesPerRow: 1, bits: new Uint8Array(2) }],
+    ['bits as a plain array', { width: 8, height: 1, bytesPerRow: 1, bits: [0xff] }],
+    ['fewer bits than its rows', { width: 8, height: 3, bytesPerRow: 1, bits: new Uint8Array(2) }],
+  ])('%s is neither PNG bytes nor a bitmap: an error at the tag, nothing printed', (_, value) => {
+    const r = lower({}, loadProfile('MAKER5T20'), { logo: value as Bitmap });
+    expect(r.ops).toEqual([]);
+    expect(r.diagnostics).toEqual([{ code: 'lower/image-unreadable', message: 'image "logo" is neither PNG bytes (a Uint8Array) nor a bitmap { width, height, bytesPerRow, bits }', start: 3, end: 30 }]);
+  });
+
+  it('the smallest bitmap of each shape is one', () => {
+    for (const bitmap of [
+      { width: 1, height: 1, bytesPerRow: 1, bits: Uint8Array.of(0x80) },
+      { width: 8, height: 2, bytesPerRow: 1, bits: Uint8Array.of(0xff, 0x01) },
+    ]) expect(lower({}, loadProfile('MAKER5T20'), { logo: bitmap }).ops).toEqual([{ op: 'image', bitmap, start: 3, end: 30 }]);
+  });
+});
+
+describe('names, data: URIs and limits, to the letter', () => {
+  it('an unknown name lists every name that was given', () => {
+    const r = lower({ src: 'logo' }, loadProfile('MAKER5T20'), { header: PATTERN, footer: PATTERN, stamp: PATTERN });
+    expect(r.diagnostics.map((d) => d.message)).toEqual(['no image named "logo" was given to compile (given: header, footer, stamp)']);
+  });
+
+  it('a data: URI is read whatever the case of its prefix, and only at the start of src', () => {
+    const t20 = loadProfile('MAKER5T20');
+    expect(lower({ src: `DATA:Image/PNG;Base64,${base64(PATTERN)}` }, t20).ops).toMatchObject([{ op: 'image', bitmap: { width: W, height: H } }]);
+    // A name that only contains such a prefix is a name.
+    const name = 'old data:image/png;base64,';
+    expect(lower({ src: name }, t20, { [name]: PATTERN }).ops).toMatchObject([{ op: 'image', bitmap: { width: W, height: H } }]);
+  });
+
+  it('an image of exactly maxImagePixels is printed; the printed size is the width by the height that keeps the proportions', () => {
+    const t20 = loadProfile('MAKER5T20');
+    expect(lower({}, t20, { logo: PATTERN }, { ...DEFAULT_LIMITS, maxImagePixels: 960 })).toMatchObject({ diagnostics: [], ops: [{ op: 'image' }] });
+    // 40×24 at 500 dots wide is 500×300.
+    expect(lower({ width: 500 }, t20, { logo: PATTERN }, { ...DEFAULT_LIMITS, maxImagePixels: 149_999 }).diagnostics.map((d) => d.message)).toEqual([
+      'the image as printed is 500×300 = 150000 pixels, more than 149999 (the limit maxImagePixels): not printed',
+    ]);
+    expect(lower({ width: 500 }, t20, { logo: PATTERN }, { ...DEFAULT_LIMITS, maxImagePixels: 150_000 }).ops).toMatchObject([{ bitmap: { width: 500, height: 300 } }]);
+  });
+
+  it('with no limits given, the default maxImagePixels holds', () => {
+    const t20 = loadProfile('MAKER5T20');
+    const ctx = lowerContext(t20, { images: { logo: PATTERN } });
+    const big = Math.ceil(Math.sqrt(DEFAULT_LIMITS.maxImagePixels)) + 1;
+    const huge = Uint8Array.from(writePng({ width: 1, height: 1, colour: 0, depth: 8, samples: () => [0] }));
+    new DataView(huge.buffer).setUint32(16, big);
+    new DataView(huge.buffer).setUint32(20, big);
+    lowerImage({ type: 'image', src: 'huge', dither: 'threshold', start: 0, end: 1 }, { ...ctx, images: { huge } });
+    expect(ctx.diagnostics.map((d) => d.message)).toEqual([`the image is ${big}×${big} = ${big * big} pixels, more than ${DEFAULT_LIMITS.maxImagePixels} (the limit maxImagePixels): not printed`]);
+  });
+
+  it('an unreadable PNG is only that, whatever width the tag asks for', () => {
+    const r = lower({ width: 600 }, loadProfile('MAKER5T20'), { logo: new TextEncoder().encode('not a png at all, but long enough to have a header') });
+    expect(r).toEqual({ ops: [], diagnostics: [{ code: 'lower/image-unreadable', message: 'unreadable PNG: not a PNG file (no PNG signature)', start: 3, end: 30 }] });
+  });
+
+  it('the generic template says it prints no images', () => {
+    expect(lower({}, loadProfile('GENERICA'), { logo: PATTERN }).diagnostics).toEqual([
+      { code: 'lower/image-unsupported', message: `${loadProfile('GENERICA').printer} prints no images: <image> is ignored`, start: 3, end: 30 },
+    ]);
+  });
+});

@@ -36,12 +36,15 @@ export function dither(image: Levels, method: Dither): Bitmap {
   let down = 0;
   for (let k = 0; k < n; k++) {
     step[k] = dy[k]! * width + dx[k]!;
+    // Stryker disable next-line UnaryOperator: `dx` for `-dx` makes `left` the reach to the right, which in both tables is at least the reach to the left: only more dots take the checked path, which gives the same levels
     left = Math.max(left, -dx[k]!);
     right = Math.max(right, dx[k]!);
+    // Stryker disable next-line MethodExpression: `down` only gates the unchecked path, and any index it then takes past the last row is past the image's levels, where a typed array drops the write (or into entries never read), as the checked path drops it
     down = Math.max(down, dy[k]!);
   }
   for (let y = 0; y < height; y++) {
     const row = y * bytesPerRow;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: a neighbour below the last row has an index past the image's levels, where a typed array drops the write (or into entries never read), as the checked path drops it: whichever rows take the unchecked path, the levels read are the same
     const inner = y + down < height;
     for (let x = 0, i = y * width; x < width; x++, i++) {
       const v = levels[i]!;

@@ -28,8 +28,9 @@ function spans(from: number, to: number): Array<{ start: number; weights: number
 /** The image at `width` dots wide and the height that keeps its proportions (at least one row). */
 export function scaleGrey(image: Grey, width: number): Levels {
   const height = Math.max(1, Math.round((image.height * width) / image.width));
-  // At its own size every weight is 1: the levels are the grey values as they are (the same floats).
-  if (width === image.width && height === image.height) return { width, height, levels: new Float32Array(image.grey) };
+  // At its own width (and so its own height) every weight is 1: the levels are the grey values as
+  // they are (the same floats).
+  if (width === image.width) return { width, height, levels: new Float32Array(image.grey) };
   const xs = spans(image.width, width);
   const ys = spans(image.height, height);
   // Rows first (each source row to `width` values), then columns.
