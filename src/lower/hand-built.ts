@@ -8,6 +8,7 @@
 // After:  [text "ap"] + warnings lower/condensed-unsupported, text/control-removed
 // Before: [{ op: 'feed', lines: -1 }]
 // After:  [] + error emit/invalid-op naming the field
+import { lazy } from '../caches.js';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { CommandNode, Document, Node, NodeType } from '../parse/ast.js';
 import { TAGS, type CommandName } from '../parse/tags.js';
@@ -29,9 +30,9 @@ const cellWidth: Field = (v) => {
   return 'columns' in w ? integer(1, 999)(w.columns) : integer(1, 999)(w.share);
 };
 // The tables below are made on first use (as the functions that read them): a bundle of compile()
-// alone, which never checks a hand-built value, then leaves them out.
-let made: { nodes: NodeShapes; ops: HandBuiltOps; tagOf: Record<CommandName, string> } | undefined;
-const tables = () => (made ??= { nodes: nodeShapes(), ops: handBuiltOps(), tagOf: Object.fromEntries(Object.entries(TAGS).map(([tag, command]) => [command, tag])) as Record<CommandName, string> });
+// alone, which never checks a hand-built value, then leaves them out. Kept as a cache of caches.ts,
+// so that mutation testing, which empties those before each test, sees a mutant in the tables.
+const tables = lazy((): { nodes: NodeShapes; ops: HandBuiltOps; tagOf: Record<CommandName, string> } => ({ nodes: nodeShapes(), ops: handBuiltOps(), tagOf: Object.fromEntries(Object.entries(TAGS).map(([tag, command]) => [command, tag])) as Record<CommandName, string> }));
 
 type NodeShapes = { readonly [K in NodeType]: Shape };
 
@@ -74,6 +75,7 @@ export function lowerDocument(ast: Document, profile: Profile, diagnostics: RawD
     if (wrong === undefined) children.push(node as Node);
     else diagnostics.push(invalid('lower/invalid-node', `lower(): node ${i}`, n, wrong));
   });
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: lowerRaw reads only the document's children (never its type or source), so no value of those two fields changes an op or a diagnostic
   return lowerRaw({ type: 'document', source: typeof ast.source === 'string' ? ast.source : '', children }, profile, diagnostics, options);
 }
 
@@ -133,7 +135,10 @@ const handBuiltOps = (): HandBuiltOps => ({
 
 /** Lowers IR ops built by hand again: a refused op is an error (emit/invalid-op) and prints nothing. */
 export function lowerOps(ops: readonly Op[], profile: Profile, diagnostics: RawDiagnostic[]): Op[] {
-  const ctx = lowerContext(profile, diagnostics, { limits: { maxImagePixels: Infinity } });
+  const ctx = lowerContext(profile, diagnostics, {
+    // Stryker disable next-line ObjectLiteral: an empty limits object leaves maxImagePixels undefined, and lowerImage's only use of it on a bitmap, `w * h > max`, is then false for every image, as with Infinity
+    limits: { maxImagePixels: Infinity },
+  });
   if (!Array.isArray(ops)) {
     diagnostics.push({ code: 'emit/invalid-op', message: `emit(): ops are ${show(ops)}, not an array of ops: nothing is printed`, start: 0, end: 0 });
     return ctx.out;
