@@ -88,6 +88,7 @@ interface OpRow<K extends OpName> {
 
 function command(name: CommandName, { start, end }: Op, ctx: LowerContext): void {
   // The tag it stands for, in the messages, as compile's name the tag.
+  // Stryker disable next-line StringLiteral: lowerings read no node's type (only lowerRaw dispatches on it, and these nodes never go through lowerRaw)
   const node: CommandNode = { type: 'command', command: name, tag: tables().tagOf[name], start, end };
   COMMAND_LOWERINGS[name](node, ctx);
 }
@@ -105,9 +106,11 @@ const handBuiltOps = (): HandBuiltOps => ({
   style: { shape: { style: oneOf('bold', 'underline', 'invert'), on: boolean }, lower: (op, ctx) => command(`${op.style}${op.on ? 'On' : 'Off'}`, op, ctx) },
   size: {
     shape: { width: numberAttribute('textSize', 'width'), height: numberAttribute('textSize', 'height') },
+    // Stryker disable next-line StringLiteral: lowerings read no node's type (only lowerRaw dispatches on it, and these nodes never go through lowerRaw)
     lower: ({ width, height, start, end }, ctx) => lowerTextSize({ type: 'textSize', width, height, start, end }, ctx),
   },
   // `latin1` is recomputed: a wrong claim would write text past Latin-1 as its low bytes.
+  // Stryker disable next-line StringLiteral: lowerings read no node's type (only lowerRaw dispatches on it, and these nodes never go through lowerRaw)
   text: { shape: { text: string, latin1: optional(oneOf(true)) }, lower: ({ text, start, end }, ctx) => lowerText({ type: 'text', value: text, start, end }, ctx) },
   cut: { shape: { partial: boolean }, lower: (op, ctx) => command(op.partial ? 'cutPartial' : 'cutFull', op, ctx) },
   // The line count is the command's one byte (ESC d n), or n line feeds.
@@ -115,11 +118,13 @@ const handBuiltOps = (): HandBuiltOps => ({
   drawer: { shape: {}, lower: (op, ctx) => command('drawerOpen', op, ctx) },
   qr: {
     shape: { data: string, size: optional(numberAttribute('qrcode', 'size')), ecc: optional(stringAttribute('qrcode', 'ecc')) },
+    // Stryker disable next-line StringLiteral: lowerings read no node's type (only lowerRaw dispatches on it, and these nodes never go through lowerRaw)
     lower: ({ data, size, ecc, start, end }, ctx) => lowerQr({ type: 'qrcode', data, dataStart: start, ...(size !== undefined && { size }), ...(ecc !== undefined && { ecc }), start, end }, ctx),
   },
   barcode: {
     // `values` is lowering's own (recomputed from the data), so whatever it holds is not read.
     shape: { symbology: stringAttribute('barcode', 'type'), data: string, height: numberAttribute('barcode', 'height'), module: numberAttribute('barcode', 'module'), text: stringAttribute('barcode', 'text') },
+    // Stryker disable next-line StringLiteral: lowerings read no node's type (only lowerRaw dispatches on it, and these nodes never go through lowerRaw)
     lower: ({ symbology, data, height, module, text, start, end }, ctx) => lowerBarcode({ type: 'barcode', symbology, data, dataStart: start, height, module, text, start, end }, ctx),
   },
   image: {
@@ -128,7 +133,17 @@ const handBuiltOps = (): HandBuiltOps => ({
     // already, so no pixel limit applies to it.
     lower: ({ bitmap, start, end }, ctx) => {
       ctx.images = { [BITMAP]: bitmap };
-      lowerImage({ type: 'image', src: BITMAP, dither: 'threshold', start, end }, ctx);
+      lowerImage(
+        {
+          // Stryker disable next-line StringLiteral: lowerings read no node's type (only lowerRaw dispatches on it, and these nodes never go through lowerRaw)
+          type: 'image',
+          src: BITMAP,
+          dither: 'threshold',
+          start,
+          end,
+        },
+        ctx,
+      );
     },
   },
 });
