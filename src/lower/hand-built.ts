@@ -8,6 +8,7 @@
 // After:  [text "ap"] + warnings lower/condensed-unsupported, text/control-removed
 // Before: [{ op: 'feed', lines: -1 }]
 // After:  [] + error emit/invalid-op naming the field
+import { lazy } from '../caches.js';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { CommandNode, Document, Node, NodeType } from '../parse/ast.js';
 import { TAGS, type CommandName } from '../parse/tags.js';
@@ -29,9 +30,9 @@ const cellWidth: Field = (v) => {
   return 'columns' in w ? integer(1, 999)(w.columns) : integer(1, 999)(w.share);
 };
 // The tables below are made on first use (as the functions that read them): a bundle of compile()
-// alone, which never checks a hand-built value, then leaves them out.
-let made: { nodes: NodeShapes; ops: HandBuiltOps; tagOf: Record<CommandName, string> } | undefined;
-const tables = () => (made ??= { nodes: nodeShapes(), ops: handBuiltOps(), tagOf: Object.fromEntries(Object.entries(TAGS).map(([tag, command]) => [command, tag])) as Record<CommandName, string> });
+// alone, which never checks a hand-built value, then leaves them out. Kept as a cache of caches.ts,
+// so that mutation testing, which empties those before each test, sees a mutant in the tables.
+const tables = lazy((): { nodes: NodeShapes; ops: HandBuiltOps; tagOf: Record<CommandName, string> } => ({ nodes: nodeShapes(), ops: handBuiltOps(), tagOf: Object.fromEntries(Object.entries(TAGS).map(([tag, command]) => [command, tag])) as Record<CommandName, string> }));
 
 type NodeShapes = { readonly [K in NodeType]: Shape };
 
@@ -74,6 +75,7 @@ export function lowerDocument(ast: Document, profile: Profile, diagnostics: RawD
     if (wrong === undefined) children.push(node as Node);
     else diagnostics.push(invalid('lower/invalid-node', `lower(): node ${i}`, n, wrong));
   });
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: lowerRaw reads only the document's children (never its type or source), so no value of those two fields changes an op or a diagnostic
   return lowerRaw({ type: 'document', source: typeof ast.source === 'string' ? ast.source : '', children }, profile, diagnostics, options);
 }
 
@@ -86,6 +88,7 @@ interface OpRow<K extends OpName> {
 
 function command(name: CommandName, { start, end }: Op, ctx: LowerContext): void {
   // The tag it stands for, in the messages, as compile's name the tag.
+  // Stryker disable next-line StringLiteral: lowerings read no node's type (only lowerRaw dispatches on it, and these nodes never go through lowerRaw)
   const node: CommandNode = { type: 'command', command: name, tag: tables().tagOf[name], start, end };
   COMMAND_LOWERINGS[name](node, ctx);
 }
@@ -103,9 +106,11 @@ const handBuiltOps = (): HandBuiltOps => ({
   style: { shape: { style: oneOf('bold', 'underline', 'invert'), on: boolean }, lower: (op, ctx) => command(`${op.style}${op.on ? 'On' : 'Off'}`, op, ctx) },
   size: {
     shape: { width: numberAttribute('textSize', 'width'), height: numberAttribute('textSize', 'height') },
+    // Stryker disable next-line StringLiteral: lowerings read no node's type (only lowerRaw dispatches on it, and these nodes never go through lowerRaw)
     lower: ({ width, height, start, end }, ctx) => lowerTextSize({ type: 'textSize', width, height, start, end }, ctx),
   },
   // `latin1` is recomputed: a wrong claim would write text past Latin-1 as its low bytes.
+  // Stryker disable next-line StringLiteral: lowerings read no node's type (only lowerRaw dispatches on it, and these nodes never go through lowerRaw)
   text: { shape: { text: string, latin1: optional(oneOf(true)) }, lower: ({ text, start, end }, ctx) => lowerText({ type: 'text', value: text, start, end }, ctx) },
   cut: { shape: { partial: boolean }, lower: (op, ctx) => command(op.partial ? 'cutPartial' : 'cutFull', op, ctx) },
   // The line count is the command's one byte (ESC d n), or n line feeds.
@@ -113,11 +118,13 @@ const handBuiltOps = (): HandBuiltOps => ({
   drawer: { shape: {}, lower: (op, ctx) => command('drawerOpen', op, ctx) },
   qr: {
     shape: { data: string, size: optional(numberAttribute('qrcode', 'size')), ecc: optional(stringAttribute('qrcode', 'ecc')) },
+    // Stryker disable next-line StringLiteral: lowerings read no node's type (only lowerRaw dispatches on it, and these nodes never go through lowerRaw)
     lower: ({ data, size, ecc, start, end }, ctx) => lowerQr({ type: 'qrcode', data, dataStart: start, ...(size !== undefined && { size }), ...(ecc !== undefined && { ecc }), start, end }, ctx),
   },
   barcode: {
     // `values` is lowering's own (recomputed from the data), so whatever it holds is not read.
     shape: { symbology: stringAttribute('barcode', 'type'), data: string, height: numberAttribute('barcode', 'height'), module: numberAttribute('barcode', 'module'), text: stringAttribute('barcode', 'text') },
+    // Stryker disable next-line StringLiteral: lowerings read no node's type (only lowerRaw dispatches on it, and these nodes never go through lowerRaw)
     lower: ({ symbology, data, height, module, text, start, end }, ctx) => lowerBarcode({ type: 'barcode', symbology, data, dataStart: start, height, module, text, start, end }, ctx),
   },
   image: {
@@ -126,14 +133,27 @@ const handBuiltOps = (): HandBuiltOps => ({
     // already, so no pixel limit applies to it.
     lower: ({ bitmap, start, end }, ctx) => {
       ctx.images = { [BITMAP]: bitmap };
-      lowerImage({ type: 'image', src: BITMAP, dither: 'threshold', start, end }, ctx);
+      lowerImage(
+        {
+          // Stryker disable next-line StringLiteral: lowerings read no node's type (only lowerRaw dispatches on it, and these nodes never go through lowerRaw)
+          type: 'image',
+          src: BITMAP,
+          dither: 'threshold',
+          start,
+          end,
+        },
+        ctx,
+      );
     },
   },
 });
 
 /** Lowers IR ops built by hand again: a refused op is an error (emit/invalid-op) and prints nothing. */
 export function lowerOps(ops: readonly Op[], profile: Profile, diagnostics: RawDiagnostic[]): Op[] {
-  const ctx = lowerContext(profile, diagnostics, { limits: { maxImagePixels: Infinity } });
+  const ctx = lowerContext(profile, diagnostics, {
+    // Stryker disable next-line ObjectLiteral: an empty limits object leaves maxImagePixels undefined, and lowerImage's only use of it on a bitmap, `w * h > max`, is then false for every image, as with Infinity
+    limits: { maxImagePixels: Infinity },
+  });
   if (!Array.isArray(ops)) {
     diagnostics.push({ code: 'emit/invalid-op', message: `emit(): ops are ${show(ops)}, not an array of ops: nothing is printed`, start: 0, end: 0 });
     return ctx.out;
