@@ -55,43 +55,44 @@ describe('a known pattern, printed dot for dot', { timeout: 60_000 }, () => {
 });
 
 describe('where the image comes from, and its width', () => {
-  const t20 = loadProfile('MAKER5T20');
+  // Loaded when each test runs, not when the file is collected (bench/MUTATION.md).
+  const t20 = () => loadProfile('MAKER5T20');
 
   it('a name given to compile: PNG bytes, or a bitmap used as it is', () => {
     const bitmap: Bitmap = { width: 9, height: 2, bytesPerRow: 2, bits: Uint8Array.of(0xff, 0x80, 0x00, 0x00) };
-    expect(lower({}, t20, { logo: bitmap }).ops).toEqual([{ op: 'image', bitmap, start: 3, end: 30 }]);
-    expect(lower({ width: 18 }, t20, { logo: bitmap }).ops[0]).toMatchObject({ bitmap: { width: 18, height: 4 } });
-    expect(lower({ width: 80 }, t20, { logo: PATTERN }).ops[0]).toMatchObject({ bitmap: { width: 80, height: 48 } });
+    expect(lower({}, t20(), { logo: bitmap }).ops).toEqual([{ op: 'image', bitmap, start: 3, end: 30 }]);
+    expect(lower({ width: 18 }, t20(), { logo: bitmap }).ops[0]).toMatchObject({ bitmap: { width: 18, height: 4 } });
+    expect(lower({ width: 80 }, t20(), { logo: PATTERN }).ops[0]).toMatchObject({ bitmap: { width: 80, height: 48 } });
   });
 
   it('by default its own width, at most the printable width; a wider width is a warning', () => {
     const wide = writePng({ width: 1000, height: 10, colour: 0, depth: 8, samples: () => [255] });
-    expect(lower({}, t20, { logo: wide }).ops[0]).toMatchObject({ bitmap: { width: 576, height: 6 } });
-    const r = lower({ width: 600 }, t20, { logo: PATTERN });
+    expect(lower({}, t20(), { logo: wide }).ops[0]).toMatchObject({ bitmap: { width: 576, height: 6 } });
+    const r = lower({ width: 600 }, t20(), { logo: PATTERN });
     expect(r.ops[0]).toMatchObject({ bitmap: { width: 576 } });
     expect(r.diagnostics).toEqual([{ code: 'lower/image-too-wide', message: 'image width 600 dots is wider than the 576 printable dots of Epson TM-T20: scaled to 576', start: 3, end: 30 }]);
   });
 
   it('an unknown name, an unreadable PNG, a bad data: URI: errors at the tag, nothing printed', () => {
     const codes = (r: { ops: Op[]; diagnostics: RawDiagnostic[] }) => [r.ops.length, r.diagnostics.map((d) => `${d.code}: ${d.message}`)];
-    expect(codes(lower({ src: 'logo' }, t20))).toEqual([0, ['lower/image-unknown: no image named "logo" was given to compile (pass it as images: { name: pngBytes })']]);
-    expect(codes(lower({ src: 'lgo' }, t20, { logo: PATTERN }))).toEqual([0, ['lower/image-unknown: no image named "lgo" was given to compile (given: logo)']]);
-    expect(codes(lower({ src: 'toString' }, t20, { logo: PATTERN }))[1]).toEqual([expect.stringMatching(/^lower\/image-unknown/)]);
-    expect(codes(lower({}, t20, { logo: new TextEncoder().encode('not a png') }))).toEqual([0, ['lower/image-unreadable: unreadable PNG: not a PNG file (no PNG signature)']]);
-    expect(codes(lower({ src: 'data:image/png;base64,@@@' }, t20))).toEqual([0, ['lower/image-unreadable: the data: URI is not valid base64']]);
-    expect(codes(lower({ src: 'data:image/gif;base64,R0lG' }, t20))).toEqual([0, ['lower/image-unreadable: only data:image/png;base64 URIs are read']]);
-    expect(codes(lower({}, t20, { logo: { width: 9, height: 2, bytesPerRow: 1, bits: new Uint8Array(2) } }))[1]).toEqual([expect.stringMatching(/neither PNG bytes/)]);
+    expect(codes(lower({ src: 'logo' }, t20()))).toEqual([0, ['lower/image-unknown: no image named "logo" was given to compile (pass it as images: { name: pngBytes })']]);
+    expect(codes(lower({ src: 'lgo' }, t20(), { logo: PATTERN }))).toEqual([0, ['lower/image-unknown: no image named "lgo" was given to compile (given: logo)']]);
+    expect(codes(lower({ src: 'toString' }, t20(), { logo: PATTERN }))[1]).toEqual([expect.stringMatching(/^lower\/image-unknown/)]);
+    expect(codes(lower({}, t20(), { logo: new TextEncoder().encode('not a png') }))).toEqual([0, ['lower/image-unreadable: unreadable PNG: not a PNG file (no PNG signature)']]);
+    expect(codes(lower({ src: 'data:image/png;base64,@@@' }, t20()))).toEqual([0, ['lower/image-unreadable: the data: URI is not valid base64']]);
+    expect(codes(lower({ src: 'data:image/gif;base64,R0lG' }, t20()))).toEqual([0, ['lower/image-unreadable: only data:image/png;base64 URIs are read']]);
+    expect(codes(lower({}, t20(), { logo: { width: 9, height: 2, bytesPerRow: 1, bits: new Uint8Array(2) } }))[1]).toEqual([expect.stringMatching(/neither PNG bytes/)]);
     const damaged = Uint8Array.from(PATTERN);
     damaged.fill(0, 50, 70);
-    expect(codes(lower({}, t20, { logo: damaged }))[1]).toEqual([expect.stringMatching(/^lower\/image-unreadable: unreadable PNG/)]);
+    expect(codes(lower({}, t20(), { logo: damaged }))[1]).toEqual([expect.stringMatching(/^lower\/image-unreadable: unreadable PNG/)]);
   });
 
   it('an image past maxImagePixels, as given or as printed, is an error before it is decoded', () => {
     const limits = { ...DEFAULT_LIMITS, maxImagePixels: 959 };
-    expect(lower({}, t20, { logo: PATTERN }, limits).diagnostics.map((d) => d.message)).toEqual(['the image is 40×24 = 960 pixels, more than 959 (the limit maxImagePixels): not printed']);
+    expect(lower({}, t20(), { logo: PATTERN }, limits).diagnostics.map((d) => d.message)).toEqual(['the image is 40×24 = 960 pixels, more than 959 (the limit maxImagePixels): not printed']);
     const tall = writePng({ width: 1, height: 4000, colour: 0, depth: 8, samples: () => [0] });
-    expect(lower({}, t20, { logo: tall }, { ...DEFAULT_LIMITS, maxImagePixels: 100_000 }).diagnostics.map((d) => d.code)).toEqual([]);
-    expect(lower({ width: 576 }, t20, { logo: tall }, { ...DEFAULT_LIMITS, maxImagePixels: 100_000 }).diagnostics.map((d) => d.message)).toEqual([
+    expect(lower({}, t20(), { logo: tall }, { ...DEFAULT_LIMITS, maxImagePixels: 100_000 }).diagnostics.map((d) => d.code)).toEqual([]);
+    expect(lower({ width: 576 }, t20(), { logo: tall }, { ...DEFAULT_LIMITS, maxImagePixels: 100_000 }).diagnostics.map((d) => d.message)).toEqual([
       'the image as printed is 576×2304000 = 1327104000 pixels, more than 100000 (the limit maxImagePixels): not printed',
     ]);
   });
