@@ -74,6 +74,8 @@ export function decodePng(bytes: Uint8Array, maxPixels: number): Grey | { error:
     if (error instanceof Unreadable) return { error: error.message };
     // A damaged zlib stream is the file's fault too.
     if (error instanceof DamagedData) return { error: `damaged image data (${error.message})` };
+    // A size within maxPixels (Infinity allows any) whose buffers this process cannot allocate.
+    if (error instanceof RangeError) return { error: `too large to decode here (${error.message})` };
     throw error;
   }
 }
