@@ -41,7 +41,7 @@ describe('PNG header', () => {
     const good = png(ihdr(1, 1, 8, 0), idat([0, 0]), IEND);
     for (let i = 0; i < 8; i++) {
       const bad = Uint8Array.from(good);
-      bad[i] ^= 0x20;
+      bad[i]! ^= 0x20;
       expect(pngSize(bad)).toEqual({ error: 'not a PNG file (no PNG signature)' });
       expect(decodePng(bad, 1e6)).toEqual({ error: 'not a PNG file (no PNG signature)' });
     }
@@ -131,12 +131,13 @@ describe('PNG chunks', () => {
 
 describe('PNG pixels', () => {
   it('a palette index past PLTE is an error, a tRNS shorter than PLTE leaves the rest opaque', () => {
-    const palette = plte([0, 0, 0], [0, 0, 0], [255, 255, 255]);
+    const palette = plte([0, 0, 0], [255, 255, 255], [100, 100, 100]);
     expect(decodePng(png(ihdr(2, 1, 8, 3), plte([0, 0, 0], [255, 255, 255]), idat([0, 1, 2]), IEND), 1e6)).toEqual({
       error: 'palette index 2 past the 2 colours of PLTE',
     });
-    // Index 0 is transparent (white), index 1 has no tRNS entry: opaque black.
-    expect(grey(decodePng(png(ihdr(3, 1, 8, 3), palette, trns(0), idat([0, 0, 1, 2]), IEND), 1e6))).toEqual([255, 0, 255]);
+    // Index 0 (black) is transparent: white; indexes 1 and 2 have no tRNS entry: opaque.
+    expect(grey(decodePng(png(ihdr(3, 1, 8, 3), palette, trns(0), idat([0, 0, 1, 2]), IEND), 1e6))).toEqual([255, 255, 100]);
+    expect(grey(decodePng(png(ihdr(3, 1, 8, 3), palette, trns(0, 0, 0), idat([0, 0, 1, 2]), IEND), 1e6))).toEqual([255, 255, 255]);
   });
 
   it('a grey or RGB colour key applies only when tRNS holds all of it', () => {
@@ -144,10 +145,11 @@ describe('PNG pixels', () => {
     expect(grey(decodePng(png(ihdr(2, 1, 8, 0), trns(0, 0x40), idat([0, 0x40, 0x41]), IEND), 1e6))).toEqual([255, 0x41]);
     // One byte is no key.
     expect(grey(decodePng(png(ihdr(2, 1, 8, 0), trns(0x40), idat([0, 0, 0x40]), IEND), 1e6))).toEqual([0, 0x40]);
-    // RGB key (0, 0, 0) in 6 bytes: black is white; with its last byte missing it is no key.
-    const rgb = idat([0, 0, 0, 0, 1, 0, 0]);
-    expect(grey(decodePng(png(ihdr(2, 1, 8, 2), trns(0, 0, 0, 0, 0, 0), rgb, IEND), 1e6))).toEqual([255, 0]);
-    expect(grey(decodePng(png(ihdr(2, 1, 8, 2), trns(0, 0, 0, 0, 0), rgb, IEND), 1e6))).toEqual([0, 0]);
+    // RGB key (0, 0, 0) in 6 bytes: black is white, a colour that matches it in two channels is not;
+    // with the key's last byte missing there is no key. Luma of 200 in R, G, B: 59.8, 117.4, 22.8.
+    const rgb = idat([0, 0, 0, 0, 200, 0, 0, 0, 200, 0, 0, 0, 200]);
+    expect(grey(decodePng(png(ihdr(4, 1, 8, 2), trns(0, 0, 0, 0, 0, 0), rgb, IEND), 1e6))).toEqual([255, 60, 117, 23]);
+    expect(grey(decodePng(png(ihdr(4, 1, 8, 2), trns(0, 0, 0, 0, 0), rgb, IEND), 1e6))).toEqual([0, 60, 117, 23]);
   });
 
   it('16-bit samples keep their low byte: in a colour key, and rounded to 8 bits', () => {
