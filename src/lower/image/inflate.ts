@@ -160,8 +160,8 @@ export function unzlib(zlib: Uint8Array, dest: Uint8Array): Uint8Array {
       const k = symbol - 257;
       if (k >= 29) damaged('bad length code');
       const length = LENGTH_BASE[k]! + r.bits(LENGTH_EXTRA[k]!);
+      // Below 30: a distance code has at most 30 symbols (ndist ≤ 30 is checked; the fixed one has 30).
       const d = r.decode(codes.distances);
-      if (d >= 30) damaged('bad distance code');
       const distance = DISTANCE_BASE[d]! + r.bits(DISTANCE_EXTRA[d]!);
       if (distance > out) damaged('a distance back past the start');
       const end = Math.min(dest.length, out + length);
