@@ -73,6 +73,10 @@ class Bits {
     for (let i = length - 1; i >= 0; i--) this.put((code >> i) & 1, 1);
     return this;
   }
+  /** Bits written so far. */
+  get size(): number {
+    return this.bytes.length * 8 + this.n;
+  }
   /** Pads to a byte (before a stored block's length). */
   align(): this {
     if (this.n) this.flush();
@@ -234,6 +238,14 @@ describe('inflating hand-written streams', () => {
     // An incomplete code: 'a' and end of block are 00 and 01; 1… is no code at all.
     const incomplete = block(257, 1, [...zeros(97), 2, [18, 127], [18, 9], 2, 1]).code(0, 2).put(0xffff, 15).zlib();
     expect(() => unzlib(incomplete, new Uint8Array(9))).toThrow(new DamagedData('no such Huffman code'));
+    // The same with the stream ending right after those 15 bits: no 16th bit is read.
+    const exact = [0, 1, 2, 3].map((n) => {
+      const bits = block(257, 1, [...zeros(97), 2, [18, 127], [18, 9], 2, 1]);
+      for (let i = 0; i < n; i++) bits.code(0, 2);
+      return bits.put(0xffff, 15);
+    }).find((bits) => bits.size % 8 === 0);
+    expect(exact).toBeDefined();
+    expect(() => unzlib(exact!.zlib(), new Uint8Array(9))).toThrow(new DamagedData('no such Huffman code'));
   });
 
   it('the most codes a dynamic block may have: 286 literal/length and 30 distance codes', () => {
