@@ -184,6 +184,9 @@ describe('inflating hand-written streams', () => {
     expect(() => unzlib(stored(3, 0, 0xfc, 0xff, 7, 8), new Uint8Array(4))).toThrow(new DamagedData('the data ends inside a block'));
     // The block holds more than the buffer: the buffer is filled and the rest is not read.
     expect(unzlib(stored(4, 0, 0xfb, 0xff, 1, 2, 3, 4), new Uint8Array(3))).toEqual(Uint8Array.of(1, 2, 3));
+    // The same after a first block of one byte: only what is left of the buffer is taken.
+    const two = new Bits().put(0, 1).put(0, 2).raw(1, 0, 0xfe, 0xff, 9).put(1, 1).put(0, 2).raw(4, 0, 0xfb, 0xff, 1, 2, 3, 4).zlib();
+    expect(unzlib(two, new Uint8Array(3))).toEqual(Uint8Array.of(9, 1, 2));
   });
 
   it('a stored block after a Huffman block starts at the next whole byte', () => {
@@ -267,6 +270,8 @@ describe('inflating hand-written streams', () => {
     expect(() => unzlib(Uint8Array.of(0x78, 0xbb, 0, 0, 0, 0, 3, 0), new Uint8Array(4))).toThrow(new DamagedData('not a zlib stream'));
     expect(() => unzlib(Uint8Array.of(0x78, 0x9d, 3, 0), new Uint8Array(4))).toThrow(new DamagedData('not a zlib stream'));
     expect(() => unzlib(Uint8Array.of(0x79, 0x9c, 3, 0), new Uint8Array(4))).toThrow(new DamagedData('not a zlib stream'));
+    // 0x7709: method 7, though 0x7709 % 31 = 0 and FDICT is clear.
+    expect(() => unzlib(Uint8Array.of(0x77, 0x09, 3, 0), new Uint8Array(4))).toThrow(new DamagedData('not a zlib stream'));
     expect(unzlib(Uint8Array.of(0x78, 0x9c, 3, 0), new Uint8Array(4))).toEqual(new Uint8Array(0));
   });
 
