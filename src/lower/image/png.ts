@@ -74,6 +74,8 @@ export function decodePng(bytes: Uint8Array, maxPixels: number): Grey | { error:
     if (error instanceof Unreadable) return { error: error.message };
     // A damaged zlib stream is the file's fault too.
     if (error instanceof DamagedData) return { error: `damaged image data (${error.message})` };
+    // A size within maxPixels (Infinity allows any) whose buffers this process cannot allocate.
+    if (error instanceof RangeError) return { error: `too large to decode here (${error.message})` };
     throw error;
   }
 }
@@ -105,7 +107,8 @@ function decode(bytes: Uint8Array, maxPixels: number): Grey {
   const passes = h.interlace ? ADAM7 : ([[0, 0, 1, 1]] as const);
   const sizes = passes.map(([x0, y0, dx, dy]) => [Math.ceil((h.width - x0) / dx), Math.ceil((h.height - y0) / dy)] as const);
   let expected = 0;
-  for (const [w, rows] of sizes) if (w > 0 && rows > 0) expected += rows * (1 + Math.ceil((w * bitsPerPixel) / 8));
+  // An empty pass has no scanlines, not even filter bytes. (rows is never below 0: y0 < dy.)
+  for (const [w, rows] of sizes) if (w > 0) expected += rows * (1 + Math.ceil((w * bitsPerPixel) / 8));
   const zipped = new Uint8Array(idatLength);
   let k = 0;
   for (const chunk of idat) {
@@ -121,7 +124,7 @@ function decode(bytes: Uint8Array, maxPixels: number): Grey {
   let offset = 0;
   passes.forEach(([x0, y0, dx, dy], p) => {
     const [w, rows] = sizes[p]!;
-    if (w <= 0 || rows <= 0) return;
+    if (w <= 0) return;
     const rowBytes = Math.ceil((w * bitsPerPixel) / 8);
     let prev: Uint8Array = new Uint8Array(rowBytes);
     for (let r = 0; r < rows; r++) {
