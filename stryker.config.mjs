@@ -30,6 +30,9 @@ export default {
   ignoreStatic: true,
   // A mutant that loops (parser, sanitiser) is stopped after its tests' dry-run time × 1.5 + this.
   timeoutMS: 5_000,
+  // The initial run (every compiler test once, with per-test coverage) takes 2–4 minutes on 2 idle
+  // cores and longer beside other work; Stryker's default limit for it is 5 minutes.
+  dryRunTimeoutMinutes: 30,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
   // Re-runs only the mutants whose code or covering tests changed since the last run.
