@@ -94,12 +94,15 @@ function catchUp(ctx: LowerContext, L: LineState, upto: number): void {
 }
 
 function endLine(ctx: LowerContext, L: LineState, at: number): void {
-  if (L.over && L.start >= 0) {
-    const font = fontInForce(ctx.profile, ctx.state);
+  // Only text sets `over`, so a line that is over has a start.
+  if (L.over) {
+    // In the font its last text was measured in (text is measured on the line, so there is one),
+    // not the font in force now: a command after the line's end may have changed it.
+    const font = L.font!;
     const wide = Math.ceil(L.used / font.cost);
     ctx.diagnostics.push({
       code: 'text/line-too-long',
-      message: `this printed line is ${wide} columns wide and ${ctx.profile.printer} prints ${font.columns} columns of ${fontName(ctx.state)}: the printer breaks it where the paper ends (compile with wrap: 'word' to wrap it at spaces)`,
+      message: `this printed line is ${wide} columns wide and ${ctx.profile.printer} prints ${font.columns} columns of ${fontName({ condensed: L.fontCondensed, width: L.fontWidth })}: the printer breaks it where the paper ends (compile with wrap: 'word' to wrap it at spaces)`,
       start: L.start,
       end: Math.max(at, L.start),
     });
@@ -157,7 +160,8 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
       L.end = offsetAt(offsets, line, segEnd - from);
     }
     if (lf < 0) break;
-    endLine(ctx, L, offsetAt(offsets, line, lf + 1 - from));
+    // The line ends just past its line break: the first character of the next line.
+    endLine(ctx, L, offsetAt(offsets, line + 1, lf + 1 - from));
     i = lf + 1;
   }
   if (edits.length === 0) return;
@@ -173,7 +177,8 @@ function measure(L: LineState, font: Font, op: TextOp, text: string, from: numbe
     const c = text.charCodeAt(k);
     const units = c >= 0xd800 && c <= 0xdbff && k + 1 < to ? 2 : 1;
     const space = c === 32 || c === 9;
-    let cost = c === 9 ? tab(L.used, font) : font.cost;
+    // (A tab is a space: at the end of a line it is the break, so a tab's cost never changes below.)
+    const cost = c === 9 ? tab(L.used, font) : font.cost;
     if (L.used > 0 && L.used + cost > font.line) {
       if (!wrap) L.over = true;
       else if (space) {
@@ -194,7 +199,6 @@ function measure(L: LineState, font: Font, op: TextOp, text: string, from: numbe
           edits.push({ at: k, replace: false });
           L.used = 0;
         }
-        if (c === 9) cost = tab(L.used, font);
       }
     }
     if (wrap && space) L.candidate = { op, index: k, usedAfter: L.used + cost };

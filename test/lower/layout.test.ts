@@ -46,6 +46,12 @@ describe('a cell', () => {
     expect(wrapWords('ab Parafusos', 4)).toEqual(['ab', 'Para', 'fuso', 's']);
   });
 
+  it('fills a line to exactly its width before it wraps, down to one column', () => {
+    expect(wrapWords('Café com leite', 8)).toEqual(['Café com', 'leite']);
+    expect(wrapWords('ab cd', 1)).toEqual(['a', 'b', 'c', 'd']);
+    expect(() => wrapWords('ab', 0)).toThrow(RangeError);
+  });
+
   it('aligns left, right or centre within its width', () => {
     expect([alignIn('ab', 6, 'left'), alignIn('ab', 6, 'right'), alignIn('ab', 5, 'center')]).toEqual(['ab    ', '    ab', ' ab  ']);
   });
@@ -99,6 +105,34 @@ describe('<row> and <rule/>', () => {
     const { diagnostics } = lower(parse('<row><cell width="48">a</cell><cell>b</cell></row>').ast, 'MAKER5T20');
     expect(diagnostics.map((d) => d.code)).toEqual(['lower/row-too-wide']);
     expect(lower(parse('<row><cell width="48">a</cell><cell></cell></row>').ast, 'MAKER5T20').diagnostics).toEqual([]);
+  });
+
+  it('pads a row of fixed cells narrower than the paper on the right, and prints a tab in a cell as a space', () => {
+    expect(printed('<row><cell width="4">ab</cell><cell width="6" align="right">cd</cell></row>', 'MAKER5T20')).toBe('ab      cd' + ' '.repeat(38));
+    expect(printed('<row><cell width="3">ab\tcd</cell></row>', 'MAKER5T20')).toBe('ab ' + ' '.repeat(45) + '\ncd ' + ' '.repeat(45));
+  });
+
+  it('prints nothing for a row without cells, not even a line break', () => {
+    expect(printed('ab<row></row>cd', 'MAKER5T20')).toBe('abcd');
+  });
+
+  it('names share cells as N* in the warning of a row that does not fit', () => {
+    const { diagnostics } = lower(parse('<row><cell width="48">a</cell><cell width="2*">b</cell></row>').ast, 'MAKER5T20');
+    expect(diagnostics[0]!.message).toContain('(48 + 2*) do not fit the 48 columns');
+  });
+
+  it('draws a rule with a dash when its character is not one character', () => {
+    expect(printed('<rule char="ab"/>', 'MAKER5T20')).toBe('-'.repeat(48));
+    expect(printed('<rule char="€"/>', 'MAKER5T20')).toBe('-'.repeat(48));
+  });
+
+  it('measures text after a row on the same line from the row on, and never wraps inside the row', () => {
+    const source = '<row><cell>a</cell></row>xyz';
+    const { diagnostics } = compile(source, { printer: 'MAKER5T20' });
+    expect(diagnostics.map((d) => [d.code, d.span.start.offset, d.span.end.offset])).toEqual([['text/line-too-long', 0, source.length]]);
+    const wrapped = compile(source + '\n<rule/>', { printer: 'MAKER5T20', wrap: 'word' });
+    expect(wrapped.diagnostics).toEqual([]);
+    expect(Buffer.from(wrapped.bytes).toString('latin1')).toContain('a' + ' '.repeat(47) + '\nxyz\n' + '-'.repeat(48));
   });
 
   it('sanitises cell text and the rule character for the code page', () => {

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile, disassemble, listProfiles, loadProfile, lower, parse, type Profile } from '../../src/index.js';
+import { lowerRaw } from '../../src/lower/index.js';
 import { withOverride } from '../../src/profiles/index.js';
 import { attributeValue, conteudo } from '../support/arbitraries.js';
 
@@ -136,5 +137,23 @@ describe('a raster barcode under a style', () => {
       'bold off', 'size 1x1', '"AB12\\n"', 'bold on', 'size 2x1',
       '"x"',
     ]);
+  });
+});
+
+describe('<textSize> past the largest size', () => {
+  it('is clamped with a warning when only its height is too large', () => {
+    const { ops, diagnostics } = lower(parse('<textSize width="2" height="5">').ast, 'MAKER3DR800');
+    expect(ops.map((o) => (o.op === 'size' ? `${o.width}x${o.height}` : o.op))).toEqual(['2x2']);
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['lower/text-size-clamped', 'Daruma DR800 prints text at most 2 wide × 2 high: <textSize width="2" height="5"> prints 2 × 2'],
+    ]);
+  });
+
+  it('is 8 × 8 on a profile that names no largest size', () => {
+    const profile = { ...loadProfile('MAKER5T20'), sizeMax: undefined };
+    const raw: Parameters<typeof lowerRaw>[2] = [];
+    const ops = lowerRaw(parse('<textSize width="8" height="7">').ast, profile, raw);
+    expect(ops.map((o) => (o.op === 'size' ? `${o.width}x${o.height}` : o.op))).toEqual(['8x7']);
+    expect(raw).toEqual([]);
   });
 });
