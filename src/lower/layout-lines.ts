@@ -141,6 +141,9 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
   const text = op.text;
   /** With wrap, where a line break goes in this op: a space replaced (replace) or a break inserted (only wrap adds any). */
   const edits: { at: number; replace: boolean }[] = wrap ? [] : NO_EDITS;
+  // The next tab, or on UTF-8 (astral characters kept) the next surrogate pair: a segment with
+  // one is measured character by character (a pair is one character, two code units).
+  const astral = ctx.text.codepage.table === null;
   let nextTab = -1;
   for (let i = from, line = 0; ; line++) {
     const lf = text.indexOf('\n', i);
@@ -148,7 +151,7 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
     if (segEnd > i) {
       if (L.start < 0) L.start = offsetAt(offsets, line, i - from);
       if (nextTab >= 0 && nextTab < i) nextTab = -1;
-      if (nextTab < 0) nextTab = text.indexOf('\t', i) >>> 0; // none: 2^32 - 1
+      if (nextTab < 0) nextTab = astral ? nextTabOrPair(text, i) : text.indexOf('\t', i) >>> 0; // none: 2^32 - 1
       const n = segEnd - i;
       if (nextTab >= segEnd && L.used + n * font.cost <= font.line) {
         if (wrap) {
@@ -169,6 +172,14 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
   // A break point left in this op moves with the breaks inserted before it.
   const candidate = L.candidate;
   if (candidate?.op === op) for (const e of edits) if (!e.replace && e.at <= candidate.index) candidate.index++;
+}
+
+const TAB_OR_PAIR = /[\t\ud800-\udbff]/g;
+
+/** Index of the first tab or high surrogate in `text` from `from`; none: 2^32 - 1. */
+function nextTabOrPair(text: string, from: number): number {
+  TAB_OR_PAIR.lastIndex = from;
+  return TAB_OR_PAIR.exec(text)?.index ?? 2 ** 32 - 1;
 }
 
 /** Character by character: tabs, surrogate pairs, and a line that runs past the paper. */

@@ -60,6 +60,16 @@ describe('text/line-too-long', () => {
     expect(compile('g'.repeat(49), { printer: 'GENERICA' }).diagnostics.filter(long)).toHaveLength(1);
   });
 
+  it('counts a character outside the BMP as one column on the UTF-8 template, in any text of the line', () => {
+    const e = '😀';
+    const codes = (source: string) => compile(source, { printer: 'GENERICA' }).diagnostics.map((d) => d.code);
+    expect(codes(e.repeat(20) + '&lt;' + 'x'.repeat(27))).toEqual([]);
+    expect(codes(e.repeat(20) + '&lt;' + 'x'.repeat(28))).toEqual(['text/line-too-long']);
+    expect(codes(e.repeat(48) + '\n' + 'x'.repeat(48))).toEqual([]);
+    expect(wrapped(e.repeat(20) + ' ab&lt;' + 'x'.repeat(20), 'GENERICA').text).toBe(e.repeat(20) + ' ab<' + 'x'.repeat(20));
+    expect(wrapped(e.repeat(40) + ' ab&lt;' + 'x'.repeat(20), 'GENERICA').text).toBe(e.repeat(40) + '\nab<' + 'x'.repeat(20));
+  });
+
   it('spans the whole line and its line break when the line ends in CRLF or CR, or sanitising changed its text', () => {
     // Sanitised text (a CR, a control character, an escape) is mapped to the source line by line;
     // each span still runs from the line's first column to the start of the next line.
