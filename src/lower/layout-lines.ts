@@ -66,7 +66,18 @@ function endsLine(op: OpName): boolean {
 
 /** A fresh line state; every field present from the start, so its shape never changes while lowering. */
 export function newLineState(): LineState {
-  return { used: 0, start: -1, end: 0, over: false, seen: 0, candidate: undefined, font: undefined, fontCondensed: false, fontWidth: 1 };
+  return {
+    used: 0,
+    start: -1,
+    end: 0,
+    over: false,
+    seen: 0,
+    candidate: undefined,
+    font: undefined,
+    // Stryker disable next-line BooleanLiteral: read only beside `font`, which is undefined until currentFont sets all three
+    fontCondensed: false,
+    fontWidth: 1,
+  };
 }
 
 /** fontInForce, made again only when the font state changed since the last text measured. */
@@ -90,6 +101,7 @@ function catchUp(ctx: LowerContext, L: LineState, upto: number): void {
     const op = ctx.out[i]!;
     if (endsLine(op.op)) endLine(ctx, L, op.start);
   }
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: trackText sets seen right after its catchUp, and ops caught up twice end a line nothing was measured on in between twice
   if (upto > L.seen) L.seen = upto;
 }
 
@@ -150,8 +162,12 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
     const segEnd = lf < 0 ? text.length : lf;
     if (segEnd > i) {
       if (L.start < 0) L.start = offsetAt(offsets, line, i - from);
+      // These two only choose between the fast path below and measure(), which counts a segment
+      // that has no tab or pair and fits exactly as the fast path does.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: a stale or recomputed index only sends a segment to measure(), which counts a tab- and pair-free segment that fits as the fast path does
       if (nextTab >= 0 && nextTab < i) nextTab = -1;
-      if (nextTab < 0) nextTab = astral ? nextTabOrPair(text, i) : text.indexOf('\t', i) >>> 0; // none: 2^32 - 1
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: searching again finds the same index, and never searching sends every segment to measure(), which counts as the fast path does
+      if (nextTab < 0) nextTab = nextTabOrPair(text, i, astral);
       const n = segEnd - i;
       if (nextTab >= segEnd && L.used + n * font.cost <= font.line) {
         if (wrap) {
@@ -176,9 +192,12 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
 
 const TAB_OR_PAIR = /[\t\ud800-\udbff]/g;
 
-/** Index of the first tab or high surrogate in `text` from `from`; none: 2^32 - 1. */
-function nextTabOrPair(text: string, from: number): number {
+/** Index of the first tab (or with `astral`, high surrogate) in `text` from `from`; none: 2^32 - 1. */
+function nextTabOrPair(text: string, from: number, astral: boolean): number {
+  // Stryker disable next-line StringLiteral: searching '' finds `from` itself, which only sends the segment to measure()
+  if (!astral) return text.indexOf('\t', from) >>> 0;
   TAB_OR_PAIR.lastIndex = from;
+  // Stryker disable next-line ArithmeticOperator: any index past every segment's end means none
   return TAB_OR_PAIR.exec(text)?.index ?? 2 ** 32 - 1;
 }
 

@@ -66,6 +66,9 @@ describe('text/line-too-long', () => {
     expect(codes(e.repeat(20) + '&lt;' + 'x'.repeat(27))).toEqual([]);
     expect(codes(e.repeat(20) + '&lt;' + 'x'.repeat(28))).toEqual(['text/line-too-long']);
     expect(codes(e.repeat(48) + '\n' + 'x'.repeat(48))).toEqual([]);
+    expect(codes('ab' + e.repeat(20) + '&lt;' + 'x'.repeat(25))).toEqual([]);
+    expect(codes('a' + '\t'.repeat(6))).toEqual([]);
+    expect(codes('a' + '\t'.repeat(6) + 'b')).toEqual(['text/line-too-long']);
     expect(wrapped(e.repeat(20) + ' ab&lt;' + 'x'.repeat(20), 'GENERICA').text).toBe(e.repeat(20) + ' ab<' + 'x'.repeat(20));
     expect(wrapped(e.repeat(40) + ' ab&lt;' + 'x'.repeat(20), 'GENERICA').text).toBe(e.repeat(40) + '\nab<' + 'x'.repeat(20));
   });
