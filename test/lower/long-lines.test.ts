@@ -68,6 +68,8 @@ describe('text/line-too-long', () => {
     expect(codes(e.repeat(48) + '\n' + 'x'.repeat(48))).toEqual([]);
     expect(codes('ab' + e.repeat(20) + '&lt;' + 'x'.repeat(25))).toEqual([]);
     expect(codes('a' + '\t'.repeat(6))).toEqual([]);
+    // The first and the last high surrogate: U+10000 and U+10FFFD.
+    expect(codes('\u{10000}'.repeat(48) + '\n' + 'x'.repeat(40) + '\u{10FFFD}'.repeat(8))).toEqual([]);
     expect(codes('a' + '\t'.repeat(6) + 'b')).toEqual(['text/line-too-long']);
     expect(wrapped(e.repeat(20) + ' ab&lt;' + 'x'.repeat(20), 'GENERICA').text).toBe(e.repeat(20) + ' ab<' + 'x'.repeat(20));
     expect(wrapped(e.repeat(40) + ' ab&lt;' + 'x'.repeat(20), 'GENERICA').text).toBe(e.repeat(40) + '\nab<' + 'x'.repeat(20));
@@ -147,6 +149,12 @@ describe("wrap: 'word'", () => {
   it('breaks at a space that starts the line, and does not break the word after it that fits', () => {
     expect(wrapped(' ' + 'x'.repeat(48)).text).toBe('\n' + 'x'.repeat(48));
     expect(wrapped('ab\n ' + 'x'.repeat(49)).text).toBe('ab\n\n' + 'x'.repeat(48) + '\nx');
+  });
+
+  it('breaks a line only at a space on that line, never at one on a line already ended', () => {
+    // The last space of a line (or one that became the break) is no break point for the next line.
+    expect(wrapped('ab cd\n' + 'x'.repeat(50)).text).toBe('ab cd\n' + 'x'.repeat(48) + '\nxx');
+    expect(wrapped('aaa ' + 'b'.repeat(44) + ' ' + 'c'.repeat(50)).text).toBe('aaa ' + 'b'.repeat(44) + '\n' + 'c'.repeat(48) + '\ncc');
   });
 
   it('breaks at a space in the text before a font change on the same line', () => {
