@@ -140,6 +140,13 @@ describe('a raster barcode under a style', () => {
   });
 });
 
+describe('a raster barcode under a taller size', () => {
+  it('prints its human-readable line at 1 × 1 too, and the height in force again after', () => {
+    const { ops } = lower(parse('<textSize height="2"><barcode type="code128" text="below">AB12</barcode>').ast, 'MAKER3DR800');
+    expect(ops.filter((o) => o.op === 'size' || o.op === 'text').map((o) => (o.op === 'size' ? `size ${o.width}x${o.height}` : JSON.stringify(o.text)))).toEqual(['size 1x2', 'size 1x1', '"AB12\\n"', 'size 1x2']);
+  });
+});
+
 describe('<textSize> past the largest size', () => {
   it('is clamped with a warning when only its height is too large', () => {
     const { ops, diagnostics } = lower(parse('<textSize width="2" height="5">').ast, 'MAKER3DR800');
