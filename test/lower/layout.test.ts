@@ -80,11 +80,12 @@ describe('a cell', () => {
   it('fills a line to exactly its width before it wraps, down to one column', () => {
     expect(wrapWords('Café com leite', 8)).toEqual(['Café com', 'leite']);
     expect(wrapWords('ab cd', 1)).toEqual(['a', 'b', 'c', 'd']);
-    expect(() => wrapWords('ab', 0)).toThrow(RangeError);
+    expect(() => wrapWords('ab', 0)).toThrow(new RangeError('wrapWords: width 0 is not at least 1'));
   });
 
   it('aligns left, right or centre within its width', () => {
     expect([alignIn('ab', 6, 'left'), alignIn('ab', 6, 'right'), alignIn('ab', 5, 'center')]).toEqual(['ab    ', '    ab', ' ab  ']);
+    expect([alignIn('abc', 3, 'right'), alignIn('abcd', 3, 'center'), alignIn('', 2, 'right')]).toEqual(['abc', 'abcd', '  ']);
   });
 });
 
