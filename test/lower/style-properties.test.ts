@@ -147,6 +147,14 @@ describe('a raster barcode under a taller size', () => {
   });
 });
 
+describe('<textSize> on a printer without sizes', () => {
+  it('is ignored with a warning naming the tag, at its span', () => {
+    const { diagnostics } = compile('<textSize width="2">x', { printer: { extends: 'MAKER5T20', commands: { size: null } } });
+    expect(diagnostics.map((d) => [d.code, d.span.start.offset, d.span.end.offset])).toEqual([['lower/style-unsupported', 0, 20]]);
+    expect(diagnostics[0]!.message).toMatch(/: <textSize> is ignored$/);
+  });
+});
+
 describe('<textSize> past the largest size', () => {
   it('is clamped with a warning when only its height is too large', () => {
     const { ops, diagnostics } = lower(parse('<textSize width="2" height="5">').ast, 'MAKER3DR800');
