@@ -54,7 +54,8 @@ export function cellWidths(cells: readonly Pick<CellNode, 'width'>[], columns: n
   if (fixed > columns) return undefined;
   const left = columns - fixed;
   const widths = cells.map(({ width }) => ('columns' in width ? width.columns : Math.floor((left * width.share) / shares)));
-  let spare = shares === 0 ? 0 : left - widths.reduce((sum, w, i) => sum + ('share' in cells[i]!.width ? w : 0), 0);
+  // (Without share cells the sum is 0 and no cell takes the spare.)
+  let spare = left - widths.reduce((sum, w, i) => sum + ('share' in cells[i]!.width ? w : 0), 0);
   for (let i = 0; i < cells.length && spare > 0; i++) {
     if ('share' in cells[i]!.width) {
       widths[i]! += 1;

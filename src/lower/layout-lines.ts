@@ -66,7 +66,18 @@ function endsLine(op: OpName): boolean {
 
 /** A fresh line state; every field present from the start, so its shape never changes while lowering. */
 export function newLineState(): LineState {
-  return { used: 0, start: -1, end: 0, over: false, seen: 0, candidate: undefined, font: undefined, fontCondensed: false, fontWidth: 1 };
+  return {
+    used: 0,
+    start: -1,
+    end: 0,
+    over: false,
+    seen: 0,
+    candidate: undefined,
+    font: undefined,
+    // Stryker disable next-line BooleanLiteral: read only beside `font`, which is undefined until currentFont sets all three
+    fontCondensed: false,
+    fontWidth: 1,
+  };
 }
 
 /** fontInForce, made again only when the font state changed since the last text measured. */
@@ -90,16 +101,20 @@ function catchUp(ctx: LowerContext, L: LineState, upto: number): void {
     const op = ctx.out[i]!;
     if (endsLine(op.op)) endLine(ctx, L, op.start);
   }
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: trackText sets seen right after its catchUp, and ops caught up twice end a line nothing was measured on in between twice
   if (upto > L.seen) L.seen = upto;
 }
 
 function endLine(ctx: LowerContext, L: LineState, at: number): void {
-  if (L.over && L.start >= 0) {
-    const font = fontInForce(ctx.profile, ctx.state);
+  // Only text sets `over`, so a line that is over has a start.
+  if (L.over) {
+    // In the font its last text was measured in (text is measured on the line, so there is one),
+    // not the font in force now: a command after the line's end may have changed it.
+    const font = L.font!;
     const wide = Math.ceil(L.used / font.cost);
     ctx.diagnostics.push({
       code: 'text/line-too-long',
-      message: `this printed line is ${wide} columns wide and ${ctx.profile.printer} prints ${font.columns} columns of ${fontName(ctx.state)}: the printer breaks it where the paper ends (compile with wrap: 'word' to wrap it at spaces)`,
+      message: `this printed line is ${wide} columns wide and ${ctx.profile.printer} prints ${font.columns} columns of ${fontName({ condensed: L.fontCondensed, width: L.fontWidth })}: the printer breaks it where the paper ends (compile with wrap: 'word' to wrap it at spaces)`,
       start: L.start,
       end: Math.max(at, L.start),
     });
@@ -138,14 +153,21 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
   const text = op.text;
   /** With wrap, where a line break goes in this op: a space replaced (replace) or a break inserted (only wrap adds any). */
   const edits: { at: number; replace: boolean }[] = wrap ? [] : NO_EDITS;
+  // The next tab, or on UTF-8 (astral characters kept) the next surrogate pair: a segment with
+  // one is measured character by character (a pair is one character, two code units).
+  const astral = ctx.text.codepage.table === null;
   let nextTab = -1;
   for (let i = from, line = 0; ; line++) {
     const lf = text.indexOf('\n', i);
     const segEnd = lf < 0 ? text.length : lf;
     if (segEnd > i) {
       if (L.start < 0) L.start = offsetAt(offsets, line, i - from);
+      // These two only choose between the fast path below and measure(), which counts a segment
+      // that has no tab or pair and fits exactly as the fast path does.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: a stale or recomputed index only sends a segment to measure(), which counts a tab- and pair-free segment that fits as the fast path does
       if (nextTab >= 0 && nextTab < i) nextTab = -1;
-      if (nextTab < 0) nextTab = text.indexOf('\t', i) >>> 0; // none: 2^32 - 1
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: searching again finds the same index, and never searching sends every segment to measure(), which counts as the fast path does
+      if (nextTab < 0) nextTab = nextTabOrPair(text, i, astral);
       const n = segEnd - i;
       if (nextTab >= segEnd && L.used + n * font.cost <= font.line) {
         if (wrap) {
@@ -157,7 +179,8 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
       L.end = offsetAt(offsets, line, segEnd - from);
     }
     if (lf < 0) break;
-    endLine(ctx, L, offsetAt(offsets, line, lf + 1 - from));
+    // The line ends just past its line break: the first character of the next line.
+    endLine(ctx, L, offsetAt(offsets, line + 1, lf + 1 - from));
     i = lf + 1;
   }
   if (edits.length === 0) return;
@@ -167,13 +190,25 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
   if (candidate?.op === op) for (const e of edits) if (!e.replace && e.at <= candidate.index) candidate.index++;
 }
 
+const TAB_OR_PAIR = /[\t\ud800-\udbff]/g;
+
+/** Index of the first tab (or with `astral`, high surrogate) in `text` from `from`; none: 2^32 - 1. */
+function nextTabOrPair(text: string, from: number, astral: boolean): number {
+  // Stryker disable next-line StringLiteral: searching '' finds `from` itself, which only sends the segment to measure()
+  if (!astral) return text.indexOf('\t', from) >>> 0;
+  TAB_OR_PAIR.lastIndex = from;
+  // Stryker disable next-line ArithmeticOperator: any index past every segment's end means none
+  return TAB_OR_PAIR.exec(text)?.index ?? 2 ** 32 - 1;
+}
+
 /** Character by character: tabs, surrogate pairs, and a line that runs past the paper. */
 function measure(L: LineState, font: Font, op: TextOp, text: string, from: number, to: number, wrap: boolean, edits: { at: number; replace: boolean }[]): void {
   for (let k = from; k < to; ) {
     const c = text.charCodeAt(k);
     const units = c >= 0xd800 && c <= 0xdbff && k + 1 < to ? 2 : 1;
     const space = c === 32 || c === 9;
-    let cost = c === 9 ? tab(L.used, font) : font.cost;
+    // (A tab is a space: at the end of a line it is the break, so a tab's cost never changes below.)
+    const cost = c === 9 ? tab(L.used, font) : font.cost;
     if (L.used > 0 && L.used + cost > font.line) {
       if (!wrap) L.over = true;
       else if (space) {
@@ -194,7 +229,6 @@ function measure(L: LineState, font: Font, op: TextOp, text: string, from: numbe
           edits.push({ at: k, replace: false });
           L.used = 0;
         }
-        if (c === 9) cost = tab(L.used, font);
       }
     }
     if (wrap && space) L.candidate = { op, index: k, usedAfter: L.used + cost };

@@ -42,6 +42,19 @@ describe('an internal failure while lowering', () => {
     expect(diagnostics[0]!.message).toContain('TypeError: modules is undefined');
   });
 
+  it('is lower/internal-error with the thrown value when it is not an Error at all', () => {
+    QRCode.create = () => {
+      throw 'qrcode exploded';
+    };
+    const { diagnostics } = compile(receipt, { printer: 'MAKER5T20' });
+    expect(diagnostics.map((d) => d.code)).toEqual(['lower/internal-error']);
+    expect(diagnostics[0]!.message).toMatch(/^internal error while lowering <qrcode> \(qrcode exploded\): a bug in bobina/);
+    QRCode.create = () => {
+      throw null;
+    };
+    expect(compile(receipt, { printer: 'MAKER5T20' }).diagnostics[0]!.message).toMatch(/^internal error while lowering <qrcode> \(null\)/);
+  });
+
   it('still reports data no QR symbol holds as lower/qr-too-long', () => {
     const { diagnostics } = compile(`<qrcode>${'x'.repeat(3000)}</qrcode>`, { printer: 'MAKER5T20' });
     expect(diagnostics.map((d) => d.code)).toEqual(['lower/qr-too-long']);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { compile, escape, listProfiles, lower, parse, type Op } from '../../src/index.js';
 import { cellWidths, fontInForce } from '../../src/lower/layout-columns.js';
 import { alignIn, wrapWords } from '../../src/lower/layout-wrap.js';
-import { loadProfile } from '../../src/profiles/index.js';
+import { loadProfile, withOverride } from '../../src/profiles/index.js';
 
 const texts = (ops: Op[]) => ops.filter((o) => o.op === 'text').map((o) => (o as { text: string }).text).join('');
 const printed = (source: string, printer: string) => texts(lower(parse(source).ast, printer).ops);
@@ -19,6 +19,34 @@ describe('the columns in force', () => {
     expect(fontInForce(t20, { condensed: false, width: 2 }).columns).toBe(24);
     expect(fontInForce(t20, { condensed: true, width: 3 }).columns).toBe(21);
     expect(fontInForce(loadProfile('MAKER1MP4200'), { condensed: false }).columns).toBe(36);
+  });
+
+  it('let a line exactly as wide as the paper print with no info, on every printer, in every font', () => {
+    for (const { code } of listProfiles()) {
+      const profile = loadProfile(code);
+      for (const font of ['', '<textCondensedOn>', '<textSize width="3">', '<textCondensedOn><textSize width="5">']) {
+        const { columns } = fontInForce(profile, { condensed: font.includes('Condensed') && profile.caps.has('condensed'), width: profile.caps.has('size') ? Math.min(Number(/width="(\d)"/.exec(font)?.[1] ?? 1), profile.sizeMax?.width ?? 8) : 1 });
+        const diagnostics = compile(font + 'x'.repeat(columns) + '\n' + 'y'.repeat(columns + 1) + '\n', { printer: code }).diagnostics;
+        expect(diagnostics.filter((d) => d.code === 'text/line-too-long').map((d) => d.span.start.line), `${code} ${font}`).toEqual([2]);
+      }
+    }
+  });
+
+  it('measure a full line exactly for any columns a profile gives, so it is never taken as too long', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 8, max: 120 }), fc.integer({ min: 8, max: 160 }), fc.integer({ min: 0, max: 20 }), (normal, condensed, mixed) => {
+        const profile = withOverride(loadProfile('MAKER5T20'), { columns: { normal, condensed } });
+        const n = Math.min(mixed, normal);
+        // n normal columns, then condensed text up to the paper's end: the line takes the paper exactly.
+        const rest = Math.floor(((normal - n) * condensed) / normal);
+        const full = (normal - n) * condensed === rest * normal;
+        const source = 'x'.repeat(normal) + '\n<textCondensedOn>' + 'c'.repeat(condensed) + '\n<textCondensedOff>' + 'n'.repeat(n) + '<textCondensedOn>' + 'c'.repeat(rest) + '\n';
+        const long = compile(source, { printer: profile }).diagnostics.filter((d) => d.code === 'text/line-too-long');
+        expect(long).toEqual([]);
+        if (full) expect(compile(source.slice(0, -1) + 'c\n', { printer: profile }).diagnostics.filter((d) => d.code === 'text/line-too-long')).toHaveLength(1);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('measure a character of any font as the share of the line it takes', () => {
@@ -35,6 +63,9 @@ describe('the columns in force', () => {
     expect(cellWidths([{ width: { share: 1 } }, { width: { share: 1 } }, { width: { share: 1 } }], 10)).toEqual([4, 3, 3]);
     expect(cellWidths([{ width: { columns: 30 } }, { width: { columns: 30 } }], 48)).toBeUndefined();
     expect(cellWidths([{ width: { columns: 48 } }, { width: { share: 1 } }], 48)).toEqual([48, 0]);
+    // The spare column goes to the first share cell, not to the fixed one before it.
+    expect(cellWidths([{ width: { columns: 3 } }, { width: { share: 1 } }, { width: { share: 1 } }], 48)).toEqual([3, 23, 22]);
+    expect(cellWidths([{ width: { columns: 3 } }, { width: { columns: 4 } }], 48)).toEqual([3, 4]);
   });
 });
 
@@ -46,8 +77,15 @@ describe('a cell', () => {
     expect(wrapWords('ab Parafusos', 4)).toEqual(['ab', 'Para', 'fuso', 's']);
   });
 
+  it('fills a line to exactly its width before it wraps, down to one column', () => {
+    expect(wrapWords('Café com leite', 8)).toEqual(['Café com', 'leite']);
+    expect(wrapWords('ab cd', 1)).toEqual(['a', 'b', 'c', 'd']);
+    expect(() => wrapWords('ab', 0)).toThrow(new RangeError('wrapWords: width 0 is not at least 1'));
+  });
+
   it('aligns left, right or centre within its width', () => {
     expect([alignIn('ab', 6, 'left'), alignIn('ab', 6, 'right'), alignIn('ab', 5, 'center')]).toEqual(['ab    ', '    ab', ' ab  ']);
+    expect([alignIn('abc', 3, 'right'), alignIn('abcd', 3, 'center'), alignIn('', 2, 'right')]).toEqual(['abc', 'abcd', '  ']);
   });
 });
 
@@ -99,6 +137,34 @@ describe('<row> and <rule/>', () => {
     const { diagnostics } = lower(parse('<row><cell width="48">a</cell><cell>b</cell></row>').ast, 'MAKER5T20');
     expect(diagnostics.map((d) => d.code)).toEqual(['lower/row-too-wide']);
     expect(lower(parse('<row><cell width="48">a</cell><cell></cell></row>').ast, 'MAKER5T20').diagnostics).toEqual([]);
+  });
+
+  it('pads a row of fixed cells narrower than the paper on the right, and prints a tab in a cell as a space', () => {
+    expect(printed('<row><cell width="4">ab</cell><cell width="6" align="right">cd</cell></row>', 'MAKER5T20')).toBe('ab      cd' + ' '.repeat(38));
+    expect(printed('<row><cell width="3">ab\tcd</cell></row>', 'MAKER5T20')).toBe('ab ' + ' '.repeat(45) + '\ncd ' + ' '.repeat(45));
+  });
+
+  it('prints nothing for a row without cells, not even a line break', () => {
+    expect(printed('ab<row></row>cd', 'MAKER5T20')).toBe('abcd');
+  });
+
+  it('names share cells as N* in the warning of a row that does not fit', () => {
+    const { diagnostics } = lower(parse('<row><cell width="48">a</cell><cell width="2*">b</cell></row>').ast, 'MAKER5T20');
+    expect(diagnostics[0]!.message).toContain('(48 + 2*) do not fit the 48 columns');
+  });
+
+  it('draws a rule with a dash when its character is not one character', () => {
+    expect(printed('<rule char="ab"/>', 'MAKER5T20')).toBe('-'.repeat(48));
+    expect(printed('<rule char="€"/>', 'MAKER5T20')).toBe('-'.repeat(48));
+  });
+
+  it('measures text after a row on the same line from the row on, and never wraps inside the row', () => {
+    const source = '<row><cell>a</cell></row>xyz';
+    const { diagnostics } = compile(source, { printer: 'MAKER5T20' });
+    expect(diagnostics.map((d) => [d.code, d.span.start.offset, d.span.end.offset])).toEqual([['text/line-too-long', 0, source.length]]);
+    const wrapped = compile(source + '\n<rule/>', { printer: 'MAKER5T20', wrap: 'word' });
+    expect(wrapped.diagnostics).toEqual([]);
+    expect(Buffer.from(wrapped.bytes).toString('latin1')).toContain('a' + ' '.repeat(47) + '\nxyz\n' + '-'.repeat(48));
   });
 
   it('sanitises cell text and the rule character for the code page', () => {

@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile, lower, parse, type Op } from '../../src/index.js';
 import { lowerRaw } from '../../src/lower/index.js';
+import { fontInForce } from '../../src/lower/layout-columns.js';
+import { wrapWords } from '../../src/lower/layout-wrap.js';
 import { loadProfile } from '../../src/profiles/index.js';
 
 const long = (d: { code: string }) => d.code === 'text/line-too-long';
@@ -57,6 +59,69 @@ describe('text/line-too-long', () => {
   it('is reported on the generic template too (48 columns of text)', () => {
     expect(compile('g'.repeat(49), { printer: 'GENERICA' }).diagnostics.filter(long)).toHaveLength(1);
   });
+
+  it('counts a character outside the BMP as one column on the UTF-8 template, in any text of the line', () => {
+    const e = '😀';
+    const codes = (source: string) => compile(source, { printer: 'GENERICA' }).diagnostics.map((d) => d.code);
+    expect(codes(e.repeat(20) + '&lt;' + 'x'.repeat(27))).toEqual([]);
+    expect(codes(e.repeat(20) + '&lt;' + 'x'.repeat(28))).toEqual(['text/line-too-long']);
+    expect(codes(e.repeat(48) + '\n' + 'x'.repeat(48))).toEqual([]);
+    expect(codes('ab' + e.repeat(20) + '&lt;' + 'x'.repeat(25))).toEqual([]);
+    expect(codes('a' + '\t'.repeat(6))).toEqual([]);
+    // The first and the last high surrogate: U+10000 and U+10FFFD.
+    expect(codes('\u{10000}'.repeat(48) + '\n' + 'x'.repeat(40) + '\u{10FFFD}'.repeat(8))).toEqual([]);
+    expect(codes('a' + '\t'.repeat(6) + 'b')).toEqual(['text/line-too-long']);
+    expect(wrapped(e.repeat(20) + ' ab&lt;' + 'x'.repeat(20), 'GENERICA').text).toBe(e.repeat(20) + ' ab<' + 'x'.repeat(20));
+    expect(wrapped(e.repeat(40) + ' ab&lt;' + 'x'.repeat(20), 'GENERICA').text).toBe(e.repeat(40) + '\nab<' + 'x'.repeat(20));
+  });
+
+  it('spans the whole line and its line break when the line ends in CRLF or CR, or sanitising changed its text', () => {
+    // Sanitised text (a CR, a control character, an escape) is mapped to the source line by line;
+    // each span still runs from the line's first column to the start of the next line.
+    const spans = (source: string) => compile(source, { printer: 'MAKER5T20' }).diagnostics.filter(long).map(at);
+    const x = 'x'.repeat(49);
+    expect(spans(`ab\n${x}\ncd`)).toEqual(['2:1-3:1']);
+    expect(spans(`ab\r\n${x}\r\ncd`)).toEqual(['2:1-3:1']);
+    expect(spans(`ab\r${x}\rcd`)).toEqual(['2:1-3:1']);
+    expect(spans(`ab\r\n${x}\r\n${x}\r\n`)).toEqual(['2:1-3:1', '3:1-4:1']);
+    expect(spans('x'.repeat(30) + '\u0001' + 'y'.repeat(30) + '\nz')).toEqual(['1:1-2:1']);
+    expect(spans('x'.repeat(30) + '&lt;' + 'y'.repeat(30) + '\r\nz')).toEqual(['1:1-2:1']);
+  });
+
+  it('spans each line wider than the paper, and only those, for any line breaks, escapes and control characters', () => {
+    // Pieces of a line and the columns each prints: a control character prints nothing. (It comes
+    // with a letter: a text that sanitising leaves empty after its last line break ends its span at
+    // the text's end, past the next line's start.)
+    const piece = fc.constantFrom(['a', 1], ['é', 1], [' ', 1], ['&lt;', 1], ['\u0001a', 1], ['x'.repeat(20), 20]);
+    const line = fc.tuple(fc.array(piece, { maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r'));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), fc.boolean(), (lines, lastEnds) => {
+        let source = '';
+        const expected: [number, number][] = [];
+        lines.forEach(([pieces, eol], k) => {
+          const begin = source.length;
+          // (A lone CR before an empty line ending in LF would make a CRLF.)
+          if (pieces.length === 0 && source.endsWith('\r')) pieces = [['a', 1]];
+          source += pieces.map(([p]) => p).join('') + (k < lines.length - 1 || lastEnds ? eol : '');
+          if (pieces.reduce((n, [, w]) => n + (w as number), 0) > 48) expected.push([begin, source.length]);
+        });
+        const { diagnostics } = compile(source, { printer: 'MAKER5T20' });
+        expect(diagnostics.filter(long).map((d) => [d.span.start.offset, d.span.end.offset])).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('names the width in the font the line was printed in, not in a font set after it', () => {
+    const message = (source: string) => compile(source, { printer: 'MAKER5T20' }).diagnostics.filter(long).map((d) => d.message.slice(0, d.message.indexOf(':')));
+    const normal = 'this printed line is 50 columns wide and Epson TM-T20 prints 48 columns of normal text';
+    expect(message('x'.repeat(50) + '<paperCutFull><textCondensedOn>y')).toEqual([normal]);
+    expect(message('x'.repeat(50) + '<paperCutFull><textSize width="2">y')).toEqual([normal]);
+    expect(message('x'.repeat(50) + '<textCondensedOn>')).toEqual([normal]);
+    // A line that mixes fonts, in the font of its last text: 40 × 1/48 + 13 × 1/64 of the line is 66.3 condensed columns.
+    expect(message('n'.repeat(40) + '<textCondensedOn>' + 'c'.repeat(13) + '\n')).toEqual(['this printed line is 67 columns wide and Epson TM-T20 prints 64 columns of condensed text']);
+    expect(message('<textSize width="2">' + 'x'.repeat(25) + '<textSize><paperCutFull>')).toEqual(['this printed line is 25 columns wide and Epson TM-T20 prints 24 columns of normal text at width 2']);
+  });
 });
 
 /** Columns a line of one font takes, tabs to stops of 8. */
@@ -81,6 +146,17 @@ describe("wrap: 'word'", () => {
     expect(wrapped('ab ' + 'x'.repeat(100)).text).toBe('ab\n' + 'x'.repeat(48) + '\n' + 'x'.repeat(48) + '\nxxxx');
   });
 
+  it('breaks at a space that starts the line, and does not break the word after it that fits', () => {
+    expect(wrapped(' ' + 'x'.repeat(48)).text).toBe('\n' + 'x'.repeat(48));
+    expect(wrapped('ab\n ' + 'x'.repeat(49)).text).toBe('ab\n\n' + 'x'.repeat(48) + '\nx');
+  });
+
+  it('breaks a line only at a space on that line, never at one on a line already ended', () => {
+    // The last space of a line (or one that became the break) is no break point for the next line.
+    expect(wrapped('ab cd\n' + 'x'.repeat(50)).text).toBe('ab cd\n' + 'x'.repeat(48) + '\nxx');
+    expect(wrapped('aaa ' + 'b'.repeat(44) + ' ' + 'c'.repeat(50)).text).toBe('aaa ' + 'b'.repeat(44) + '\n' + 'c'.repeat(48) + '\ncc');
+  });
+
   it('breaks at a space in the text before a font change on the same line', () => {
     // 34 of 48 normal columns and 20 of 64 condensed do not fit; 30 and 20 do.
     const { text } = wrapped('abc ' + 'n'.repeat(30) + '<textCondensedOn>' + 'c'.repeat(20));
@@ -95,6 +171,38 @@ describe("wrap: 'word'", () => {
 
   it('is checked: anything but none or word is a usage error', () => {
     expect(() => compile('x', { printer: 5, wrap: 'char' as 'word' })).toThrow(TypeError);
+  });
+
+  it('wraps as a cell wraps its words, whatever style tags cut the text into ops', () => {
+    // Words one space apart: the printed lines are those of wrapWords at the columns in force,
+    // filled as far as they go. A break at a space in an earlier op of the line edits that op.
+    const word = fc.array(fc.constantFrom('a', 'b', 'ç', '1', '&lt;'), { minLength: 1, maxLength: 60 });
+    const paragraph = fc.array(word, { maxLength: 12 });
+    const tag = fc.constantFrom('<textBoldOn>', '<textBoldOff>', '<textUnderlineOn>', '&amp;lt;');
+    fc.assert(
+      fc.property(
+        fc.array(paragraph, { minLength: 1, maxLength: 3 }),
+        fc.array(fc.tuple(fc.nat(), tag), { maxLength: 6 }),
+        fc.constantFrom('MAKER5T20', 'MAKER1MP4200', 'GENERICA'),
+        fc.constantFrom('', '<textCondensedOn>', '<textSize width="2">', '<textSize width="3">'),
+        (paragraphs, tags, printer, font) => {
+          // Source pieces: characters (an escape is one) with tags between them; '&amp;lt;' prints '&lt;'.
+          const pieces = paragraphs.map((words) => words.map((w) => w.join('')).join(' ')).join('\n').match(/&lt;|[^]/g) ?? [];
+          const plain = pieces.map((p) => (p === '&lt;' ? '<' : p));
+          for (const [at, t] of tags) {
+            const k = at % (pieces.length + 1);
+            pieces.splice(k, 0, t);
+            plain.splice(k, 0, t === '&amp;lt;' ? '&lt;' : '');
+          }
+          const profile = loadProfile(printer);
+          const f = fontInForce(profile, { condensed: font !== '' && font.includes('Condensed') && profile.caps.has('condensed'), width: profile.caps.has('size') ? Number(/\d/.exec(font)?.[0] ?? 1) : 1 });
+          const { text, codes } = wrapped(font + pieces.join(''), printer);
+          expect(text).toBe(wrapWords(plain.join(''), f.columns).join('\n'));
+          expect(codes.filter((c) => c === 'text/line-too-long')).toEqual([]);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps every printed line within the columns and every character, for any words', () => {

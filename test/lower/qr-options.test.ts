@@ -17,7 +17,10 @@ function lower(node: Partial<QrCodeNode>, printer: Profile) {
 
 describe('<qrcode size ecc>', () => {
   it('without them: the op has neither, as before', () => {
-    expect(lower({}, loadProfile('MAKER4I9')).ops).toEqual([{ op: 'qr', data: 'https://example.com/r/123', start: 0, end: 43 }]);
+    // Strictly: no size or ecc key at all, not one that is undefined.
+    expect(lower({}, loadProfile('MAKER4I9')).ops).toStrictEqual([{ op: 'qr', data: 'https://example.com/r/123', start: 0, end: 43 }]);
+    expect(lower({ size: 4 }, loadProfile('MAKER4I9')).ops).toStrictEqual([{ op: 'qr', data: 'https://example.com/r/123', size: 4, start: 0, end: 43 }]);
+    expect(lower({ ecc: 'Q' }, loadProfile('MAKER4I9')).ops).toStrictEqual([{ op: 'qr', data: 'https://example.com/r/123', ecc: 'Q', start: 0, end: 43 }]);
   });
 
   it('native GS ( k takes the size and the error correction of the tag (Epson: 31 43 n, 31 45 30+e)', () => {

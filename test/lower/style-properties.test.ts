@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile, disassemble, listProfiles, loadProfile, lower, parse, type Profile } from '../../src/index.js';
+import { lowerRaw } from '../../src/lower/index.js';
 import { withOverride } from '../../src/profiles/index.js';
 import { attributeValue, conteudo } from '../support/arbitraries.js';
 
@@ -140,5 +141,38 @@ describe('a raster barcode under a style', () => {
       'bold off', 'size 1x1', '"AB12\\n"', 'bold on', 'size 2x1',
       '"x"',
     ]);
+  });
+});
+
+describe('a raster barcode under a taller size', () => {
+  it('prints its human-readable line at 1 × 1 too, and the height in force again after', () => {
+    const { ops } = lower(parse('<textSize height="2"><barcode type="code128" text="below">AB12</barcode>').ast, 'MAKER3DR800');
+    expect(ops.filter((o) => o.op === 'size' || o.op === 'text').map((o) => (o.op === 'size' ? `size ${o.width}x${o.height}` : JSON.stringify(o.text)))).toEqual(['size 1x2', 'size 1x1', '"AB12\\n"', 'size 1x2']);
+  });
+});
+
+describe('<textSize> on a printer without sizes', () => {
+  it('is ignored with a warning naming the tag, at its span', () => {
+    const { diagnostics } = compile('<textSize width="2">x', { printer: { extends: 'MAKER5T20', commands: { size: null } } });
+    expect(diagnostics.map((d) => [d.code, d.span.start.offset, d.span.end.offset])).toEqual([['lower/style-unsupported', 0, 20]]);
+    expect(diagnostics[0]!.message).toMatch(/: <textSize> is ignored$/);
+  });
+});
+
+describe('<textSize> past the largest size', () => {
+  it('is clamped with a warning when only its height is too large', () => {
+    const { ops, diagnostics } = lower(parse('<textSize width="2" height="5">').ast, 'MAKER3DR800');
+    expect(ops.map((o) => (o.op === 'size' ? `${o.width}x${o.height}` : o.op))).toEqual(['2x2']);
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['lower/text-size-clamped', 'Daruma DR800 prints text at most 2 wide × 2 high: <textSize width="2" height="5"> prints 2 × 2'],
+    ]);
+  });
+
+  it('is 8 × 8 on a profile that names no largest size', () => {
+    const profile = { ...loadProfile('MAKER5T20'), sizeMax: undefined };
+    const raw: Parameters<typeof lowerRaw>[2] = [];
+    const ops = lowerRaw(parse('<textSize width="8" height="7">').ast, profile, raw);
+    expect(ops.map((o) => (o.op === 'size' ? `${o.width}x${o.height}` : o.op))).toEqual(['8x7']);
+    expect(raw).toEqual([]);
   });
 });
