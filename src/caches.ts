@@ -34,6 +34,19 @@ export function lazy<T>(build: () => T): () => T {
   };
 }
 
+/** What once() built, by the function that built it. */
+const builtOnce = cacheMap<() => unknown, unknown>();
+
+/**
+ * `build()`'s result, built on the first call with that function and kept until clearCaches().
+ * Unlike lazy(), nothing runs when the caller's module loads, so a bundle that never calls it
+ * leaves `build` (and what only it uses) out.
+ */
+export function once<T>(build: () => T): T {
+  if (!builtOnce.has(build)) builtOnce.set(build, build());
+  return builtOnce.get(build) as T;
+}
+
 /** Empties every cache: the next use builds again. */
 export function clearCaches(): void {
   for (const cache of caches) cache.clear();

@@ -8,7 +8,7 @@
 // After:  [text "ap"] + warnings lower/condensed-unsupported, text/control-removed
 // Before: [{ op: 'feed', lines: -1 }]
 // After:  [] + error emit/invalid-op naming the field
-import { lazy } from '../caches.js';
+import { once } from '../caches.js';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { CommandNode, Document, Node, NodeType } from '../parse/ast.js';
 import { TAGS, type CommandName } from '../parse/tags.js';
@@ -30,9 +30,13 @@ const cellWidth: Field = (v) => {
   return 'columns' in w ? integer(1, 999)(w.columns) : integer(1, 999)(w.share);
 };
 // The tables below are made on first use (as the functions that read them): a bundle of compile()
-// alone, which never checks a hand-built value, then leaves them out. Kept as a cache of caches.ts,
-// so that mutation testing, which empties those before each test, sees a mutant in the tables.
-const tables = lazy((): { nodes: NodeShapes; ops: HandBuiltOps; tagOf: Record<CommandName, string> } => ({ nodes: nodeShapes(), ops: handBuiltOps(), tagOf: Object.fromEntries(Object.entries(TAGS).map(([tag, command]) => [command, tag])) as Record<CommandName, string> }));
+// alone, which never checks a hand-built value, then leaves them out (once(): no call when this
+// module loads). Kept by caches.ts, so that mutation testing, which empties those before each
+// test, sees a mutant in the tables.
+const buildTables = (): { nodes: NodeShapes; ops: HandBuiltOps; tagOf: Record<CommandName, string> } => ({
+  nodes: nodeShapes(), ops: handBuiltOps(), tagOf: Object.fromEntries(Object.entries(TAGS).map(([tag, command]) => [command, tag])) as Record<CommandName, string>,
+});
+const tables = () => once(buildTables);
 
 type NodeShapes = { readonly [K in NodeType]: Shape };
 
