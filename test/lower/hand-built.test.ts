@@ -4,9 +4,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile, emit, listProfiles, lower, type Bitmap, type Document, type Node, type Op } from '../../src/index.js';
+import { hex } from '../support/hex.js';
 
 const at = { start: 0, end: 0 };
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const said = (r: { diagnostics: { code: string; message: string }[] }) => r.diagnostics.map((d) => `${d.code}: ${d.message}`);
 /** The bytes and diagnostics of `ops` alone (no prologue) on printer 5 (the Epson TM-T20). */
 const emitted = (ops: unknown[], printer = 5) => emit(ops as Op[], printer, { prologue: false });

@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS, loadProfile, renderPage, type Bitmap, type Op, type Pro
 import { lowerImage, type ImageSources } from '../../src/lower/image.js';
 import type { ImageNode } from '../../src/parse/ast.js';
 import { lowerContext } from '../support/lower-context.js';
-import { rasterImages } from '../support/raster.js';
+import { bitmapDots, rasterImages } from '../support/raster.js';
 import { writePng } from '../support/png-writer.js';
 
 /** A 40×24 pattern: a 1-dot frame, a diagonal, and a checkerboard block. */
@@ -24,7 +24,7 @@ function lower(node: Partial<ImageNode>, printer: Profile, images?: ImageSources
   return { ops: ctx.out, diagnostics: ctx.diagnostics };
 }
 
-const dots = (b: Bitmap) => Array.from({ length: b.height }, (_, y) => Array.from({ length: b.width }, (_, x) => (b.bits[y * b.bytesPerRow + (x >> 3)]! & (0x80 >> (x & 7)) ? 1 : 0)));
+const dots = bitmapDots;
 
 // fast-check runs are CPU-bound: a timeout that holds on a loaded 2-core machine.
 describe('a known pattern, printed dot for dot', { timeout: 60_000 }, () => {

@@ -9,6 +9,7 @@ import { decodeBase64 } from '../../src/lower/image/base64.js';
 import { dither, type Dither } from '../../src/lower/image/dither.js';
 import type { Grey } from '../../src/lower/image/png.js';
 import { scaleGrey, type Levels } from '../../src/lower/image/scale.js';
+import { bitmapDots } from '../support/raster.js';
 
 /** The textbook kernels: where a dot's error goes, [dx, dy, weight], in the order they are usually written. */
 const KERNELS: Record<Dither, Array<[number, number, number]>> = {
@@ -41,7 +42,7 @@ function textbookDither(image: Levels, method: Dither): number[][] {
 
 /** The bitmap's dots (1 = black), and whether every padding bit past the width is white. */
 function read(b: Bitmap): { dots: number[][]; padding: number } {
-  const dots = Array.from({ length: b.height }, (_, y) => Array.from({ length: b.width }, (_, x) => (b.bits[y * b.bytesPerRow + (x >> 3)]! & (0x80 >> (x & 7)) ? 1 : 0)));
+  const dots = bitmapDots(b);
   let padding = 0;
   for (let y = 0; y < b.height; y++) for (let x = b.width; x < b.bytesPerRow * 8; x++) padding += b.bits[y * b.bytesPerRow + (x >> 3)]! & (0x80 >> (x & 7)) ? 1 : 0;
   return { dots, padding };

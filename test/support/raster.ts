@@ -63,3 +63,8 @@ export function toRgba(image: Image, margin = 16): { data: Uint8ClampedArray; wi
   }
   return { data, width, height };
 }
+
+/** A bitmap's dots row by row (1 = black), up to its width: what prints. */
+export function bitmapDots(b: { width: number; height: number; bytesPerRow: number; bits: Uint8Array }): number[][] {
+  return Array.from({ length: b.height }, (_, y) => Array.from({ length: b.width }, (_, x) => (b.bits[y * b.bytesPerRow + (x >> 3)]! & (0x80 >> (x & 7)) ? 1 : 0)));
+}
