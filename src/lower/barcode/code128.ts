@@ -24,13 +24,14 @@ export const SHIFT = 98;
 export const CODE = { A: 101, B: 100, C: 99 } as const;
 const STOP = 106;
 
-type CodeSet = 'A' | 'B' | 'C';
-const SETS: readonly CodeSet[] = ['B', 'C', 'A']; // the order ties are broken in
+/**
+ * The sets the encoder writes in. Set A adds control characters, which never get here (only
+ * printable ASCII does, all of it in set B), so it is never shorter; it is left to the decoders
+ * (emit's barcode-native.ts, inspect's barcode-draw.ts), which read values given by hand.
+ */
+type CodeSet = 'B' | 'C';
+const other = (set: CodeSet): CodeSet => (set === 'B' ? 'C' : 'B');
 
-const inA = (c: number) => c < 96;
-const inB = (c: number) => c >= 32;
-const valueA = (c: number) => (c >= 32 ? c - 32 : c + 64);
-const valueB = (c: number) => c - 32;
 const isDigit = (s: string, i: number) => {
   const c = s.charCodeAt(i);
   return c >= 48 && c <= 57;
@@ -38,48 +39,42 @@ const isDigit = (s: string, i: number) => {
 
 /**
  * stay[i][set]: the fewest symbol characters for data[i…] when the character at i is written in
- * `set` (no switch first). A switch costs one character, and two switches in a row never pay.
+ * `set` (no switch first). A switch costs one character.
  */
 function plan(data: string): Array<Record<CodeSet, number>> {
   const n = data.length;
   const stay: Array<Record<CodeSet, number>> = new Array(n + 1);
   const best: Array<Record<CodeSet, number>> = new Array(n + 1);
-  stay[n] = { A: 0, B: 0, C: 0 };
-  best[n] = { A: 0, B: 0, C: 0 };
+  stay[n] = best[n] = { B: 0, C: 0 };
   for (let i = n - 1; i >= 0; i--) {
-    const c = data.charCodeAt(i);
     const s: Record<CodeSet, number> = {
-      A: (inA(c) ? 1 : 2) + best[i + 1]!.A,
-      B: (inB(c) ? 1 : 2) + best[i + 1]!.B,
+      B: 1 + best[i + 1]!.B,
       C: i + 1 < n && isDigit(data, i) && isDigit(data, i + 1) ? 1 + best[i + 2]!.C : Infinity,
     };
     stay[i] = s;
-    best[i] = { A: Math.min(s.A, 1 + s.B, 1 + s.C), B: Math.min(s.B, 1 + s.A, 1 + s.C), C: Math.min(s.C, 1 + s.A, 1 + s.B) };
+    best[i] = { B: Math.min(s.B, 1 + s.C), C: Math.min(s.C, 1 + s.B) };
   }
   return stay;
 }
 
-/** The symbol values, start code first, without check and stop: the shortest for `data`. */
+/** The symbol values, start code first, without check and stop: the shortest for `data` (ties go to set B). */
 export function code128Values(data: string): number[] {
   const stay = plan(data);
-  let set: CodeSet = SETS.reduce((a, b) => (stay[0]![b] < stay[0]![a] ? b : a));
+  let set: CodeSet = stay[0]!.C < stay[0]!.B ? 'C' : 'B';
   const values: number[] = [START[set]];
   for (let i = 0; i < data.length; ) {
-    if (stay[i]![set] > Math.min(...SETS.map((t) => 1 + stay[i]![t]))) {
-      const to: CodeSet = SETS.reduce((a, b) => (b !== set && (a === set || stay[i]![b] < stay[i]![a]) ? b : a));
-      values.push(CODE[to]);
-      set = to;
+    if (stay[i]![set] > 1 + stay[i]![other(set)]) {
+      set = other(set);
+      values.push(CODE[set]);
     }
     const c = data.charCodeAt(i);
     if (set === 'C') {
       values.push((c - 48) * 10 + data.charCodeAt(i + 1) - 48);
       i += 2;
-      continue;
+    } else {
+      values.push(c - 32);
+      i++;
     }
-    const here = set === 'A' ? inA(c) : inB(c);
-    if (!here) values.push(SHIFT);
-    values.push((set === 'A') === here ? valueA(c) : valueB(c));
-    i++;
   }
   return values;
 }
