@@ -95,7 +95,7 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
   const started = app;
   // Its own port, bound to loopback, closed with the app (its hook added before the app listens).
   const exposed = metrics && o.metrics?.port !== undefined
-    ? await metricsServer(metrics, o.metrics.port, started.log).catch(async (err: unknown) => {
+    ? await metricsServer(metrics, o.metrics.port, started.log, o.connections?.requestTimeoutMs).catch(async (err: unknown) => {
       await started.close();
       throw err;
     })

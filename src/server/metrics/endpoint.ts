@@ -40,12 +40,14 @@ export const METRICS_MAX_CONNECTIONS = 16;
 /**
  * GET /metrics alone, on 127.0.0.1:`port` (0: any free port); anything else is 404 route-not-found.
  * Its requests are logged by `log` (the service's logger: the same redaction and serializers), each
- * line marked `server: "metrics"`. The service's request deadline (30 s) holds here too, and at most
- * METRICS_MAX_CONNECTIONS connections are open at once. A port it cannot bind is an error that
- * names the metrics port.
+ * line marked `server: "metrics"`. The service's request deadline (`requestTimeoutMs`, as
+ * --request-timeout sets it) holds here too, and at most METRICS_MAX_CONNECTIONS connections are
+ * open at once. A port it cannot bind is an error that names the metrics port.
  */
-export async function metricsServer(metrics: ServiceMetrics, port: number, log: FastifyBaseLogger): Promise<{ url: string; close: () => Promise<void> }> {
-  const app = Fastify({ loggerInstance: log.child({ server: 'metrics' }), ...SERVER_OPTIONS, ...deadlineOptions(DEFAULT_CONNECTION_LIMITS.requestTimeoutMs) });
+export async function metricsServer(
+  metrics: ServiceMetrics, port: number, log: FastifyBaseLogger, requestTimeoutMs = DEFAULT_CONNECTION_LIMITS.requestTimeoutMs,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = Fastify({ loggerInstance: log.child({ server: 'metrics' }), ...SERVER_OPTIONS, ...deadlineOptions(requestTimeoutMs) });
   answerHeaders(app);
   installErrorHandlers(app);
   app.get('/metrics', async (_request, reply) => exposition(metrics, reply));
