@@ -11,9 +11,9 @@ const ZERO = 80;
 /** The escape before an absolute code unit (four hex digits). */
 const ABSOLUTE = '~';
 
-/** A distance writable as one character: printable ASCII, but not `"`, `\` or the escape. */
+/** A distance writable as one character: printable ASCII below the escape `~`, but not `"` or `\`. */
 function writable(code: number): boolean {
-  return code >= 0x20 && code <= 0x7e && code !== 0x22 && code !== 0x5c && code !== 0x7e;
+  return code >= 0x20 && code < 0x7e && code !== 0x22 && code !== 0x5c;
 }
 
 /** The high half of a page (128 code units), packed. */

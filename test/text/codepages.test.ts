@@ -31,6 +31,17 @@ describe('code pages', () => {
     );
   });
 
+  it('writes a distance as one character from " " (−48) to "}" (+45) but for `"` and `\\`, otherwise "~" and the code unit', () => {
+    // One character after byte 0x7F: its distance from U+007F.
+    const packed = (distance: number) => packHigh(String.fromCharCode(0x7f + distance));
+    expect([-48, 0, 1, 45].map(packed)).toEqual([' ', 'P', 'Q', '}']);
+    expect(packed(-49)).toBe('~004e');
+    expect(packed(46)).toBe('~00ad'); // "~" itself is the escape
+    expect(packed(0x22 - 80)).toBe('~0051'); // '"'
+    expect(packed(0x5c - 80)).toBe('~008b'); // '\\'
+    expect(packHigh('\u2500\u2501')).toBe('~2500Q');
+  });
+
   it('takes any other single-byte page from iconv-lite', () => {
     expect(builtinChars('iso-8859-2')).toBeUndefined();
     for (const name of ['constructor', '__proto__', 'toString']) expect(builtinChars(name)).toBeUndefined();

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile, listProfiles } from '../../src/index.js';
+import { compatibilityForm, strippedForm, tableForm } from '../../src/text/transliterate.js';
 import { hex } from '../support/hex.js';
 
 const cp850 = listProfiles().flatMap((p) => (p.codepage.encoding === 'cp850' ? [p.code] : []));
@@ -238,6 +239,14 @@ describe('the sanitiser, character class by character class (exact bytes and dia
       ['warning', 'text/replaced', 'lone surrogate U+DC00 replaced by "?"', 3, 4],
     ]],
     ['UTF-8 output: an astral character and its mark print as they are', '😀\u0301x', 0, 'f09f9880cc81780a', []],
+    ['a mark after a removed DEL is not joined to it, so the DEL never comes back', 'x\x7f\u0301', 5, '783f0a', [
+      ['warning', 'text/control-removed', 'control character U+007F removed: text cannot send printer commands', 2, 3],
+      ['warning', 'text/replaced', `U+0301 "\u0301" ${T20}: printed as "?"`, 3, 4],
+    ]],
+    ['UTF-8 output: a mark after a removed C1 control is not joined to it', 'x\u0085\u0301', 0, '78cc810a', [
+      ['warning', 'text/control-removed', 'control character U+0085 removed: text cannot send printer commands', 2, 3],
+    ]],
+    ['UTF-8 output: the character before a zero-width one is copied as it is (the ohm sign stays U+2126)', '\u2126\u200b', 0, 'e284a60a', []],
   ];
   it.each(cases)('%s', (_what, source, printer, bytes, expected) => {
     const r = compile(source, { printer });
@@ -255,12 +264,46 @@ describe('more exact edges', () => {
   });
 });
 
+describe('a character above Latin-1 that the code page has', () => {
+  it('is sent as it is, a combining mark too: CP1258 writes Vietnamese tones as marks after the letter', () => {
+    const cp1258 = { extends: 'MAKER5T20', codepage: { encoding: 'cp1258', select: null } };
+    const r = compile('a\u0301', { printer: cp1258 });
+    expect(hex(r.bytes)).toBe('1b4061ec0a');
+    expect(r.diagnostics).toEqual([]);
+  });
+});
+
+describe('each fallback form, asked with a page of its own', () => {
+  const any = () => true;
+  /** Printable ASCII but "." and "/". */
+  const noDotOrSlash = (s: string) => /^[\x20-\x2d\x30-\x7e]*$/.test(s);
+
+  it('the table gives a stand-in only where it has one the page can print', () => {
+    expect(tableForm('\u2026', any)).toBe('...');
+    expect(tableForm('\u2026', noDotOrSlash)).toBeUndefined();
+    expect(tableForm('x', any)).toBeUndefined();
+  });
+
+  it('the compatibility form only where it differs, and with every part printable (the fraction slash as "/")', () => {
+    expect(compatibilityForm('\u00bd', any)).toBe('1\u20442');
+    expect(compatibilityForm('\u00bd', (s) => s !== '\u2044')).toBe('1/2');
+    expect(compatibilityForm('\u00bd', noDotOrSlash)).toBeUndefined();
+    expect(compatibilityForm('a', any)).toBeUndefined();
+  });
+
+  it('the letter without its accents only where it differs', () => {
+    expect(strippedForm('\u015d', any)).toBe('s');
+    expect(strippedForm('s', any)).toBeUndefined();
+  });
+});
+
 describe('surrogates and marks at the edges of their ranges (exact bytes and diagnostics)', () => {
   const T20 = 'is not in CP850 on Epson TM-T20';
   const cases: [string, string, number, string, (string | number)[][]][] = [
     ['UTF-8 output keeps a no-break space as it is', 'a\u00a0b', 0, '61c2a0620a', []],
     ['UTF-8 output keeps U+E000, the first code point after the surrogates', '\ue000', 0, 'ee80800a', []],
     ['an astral combining mark stays with its letter', 'a\u{1D167}', 5, '3f0a', [['warning', 'text/replaced', `U+0061 U+1D167 "a\u{1D167}" ${T20}: printed as "?"`, 1, 4]]],
+    ['so does one whose high surrogate is D800 (U+101FD)', 'a\u{101FD}', 5, '3f0a', [['warning', 'text/replaced', `U+0061 U+101FD "a\u{101FD}" ${T20}: printed as "?"`, 1, 4]]],
     ['U+10000 (D800 DC00) is one character', '\u{10000}', 5, '3f0a', [['warning', 'text/replaced', `U+10000 "\u{10000}" ${T20}: printed as "?"`, 1, 3]]],
     ['a high surrogate before U+E000 is not a pair', '\ud800\ue000', 5, '3f3f0a', [
       ['warning', 'text/replaced', `U+D800 "\ud800" ${T20}: printed as "?"`, 1, 2],
