@@ -51,7 +51,7 @@ export function epsonCode128(values: readonly number[]): number[] {
     shifted = false;
     const byte = reading === 'C' ? v : reading === 'B' || v < 64 ? v + 32 : v - 64;
     out.push(byte);
-    if (byte === BRACE && reading !== 'C') out.push(BRACE);
+    if (byte === BRACE) out.push(BRACE); // set C bytes are 0–99, never `{`
   }
   return out;
 }

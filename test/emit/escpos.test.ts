@@ -24,6 +24,8 @@ describe('ESC/POS bytes', () => {
   it('leaves out the job start when emitting ops that continue a job (prologue: false)', () => {
     expect(hex(emit(lowered('ab', 5), 5, { prologue: false }).bytes)).toBe('61620a');
     expect(hex(emit(lowered('ab', 5), 5).bytes)).toBe('1b401b740261620a');
+    // Text first, with nothing before it: "é" is still mapped through CP850 (0x82).
+    expect(hex(emit(lowered('é', 5), 5, { prologue: false }).bytes)).toBe('820a');
   });
 });
 

@@ -21,7 +21,8 @@ const PRINTERS: [string, PrinterRef][] = [
 
 describe('emit records', () => {
   it.each(PRINTERS)('give every command of %s a label for people', (_name, printer) => {
-    const { records } = compile(EVERYTHING, { printer, records: true });
+    // A barcode too: Epson's four commands (GS h, GS w, GS H, GS k) or Daruma's ESC b.
+    const { records } = compile(`${EVERYTHING}<barcode type="ean8">9638507</barcode>`, { printer, records: true });
     expect(records!.length).toBeGreaterThanOrEqual(5);
     expect(records!.filter((r) => r.label.trim() === '')).toEqual([]);
   });

@@ -1,7 +1,8 @@
-// The byte writer without Node's Buffer (src/emit/writer.ts), held to Node's own writers;
-// kept because mutants of src/emit survived without them (`npm run mutation`, bench/MUTATION.md).
+// The byte writer (src/emit/writer.ts): Latin-1 text under code page tables, and, without Node's
+// Buffer, held to Node's own writers; kept because mutants of src/emit survived without them
+// (`npm run mutation`, bench/MUTATION.md).
 import { describe, expect, it } from 'vitest';
-import { WEB_WRITERS } from '../../src/emit/writer.js';
+import { ByteWriter, WEB_WRITERS } from '../../src/emit/writer.js';
 import { hex } from '../support/hex.js';
 
 describe('the byte writer without Node\'s Buffer (browsers, workers)', () => {
@@ -28,5 +29,19 @@ describe('the byte writer without Node\'s Buffer (browsers, workers)', () => {
   it('writes UTF-8 only within the room given', () => {
     expect(web('utf8', 'abcdef', 4, 3)).toEqual(node('utf8', 'abcdef', 4, 3));
     expect(web('utf8', 'xy', 1, 2)).toEqual(node('utf8', 'xy', 1, 2));
+  });
+});
+
+describe('Latin-1 text under a code page table', () => {
+  /** Latin-1 → code page tables that differ only at "é" (0xE9). */
+  const table = (e: number) => Int16Array.from({ length: 256 }, (_, i) => (i === 0xe9 ? e : i));
+
+  it('maps each text through the table it came with, also when the next text has another', () => {
+    const out = new ByteWriter(false);
+    out.latin1Text('é', table(0x82));
+    out.latin1Text('aé', table(0x90));
+    out.chars('\n');
+    out.latin1Text('é', table(0x82));
+    expect(hex(out.finish())).toBe('8261900a82');
   });
 });

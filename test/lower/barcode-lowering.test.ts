@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { emit } from '../../src/emit/index.js';
 import { epsonCode128 } from '../../src/emit/barcode-native.js';
-import { disassemble, listProfiles, loadProfile, renderPage, renderPng, type Op, type Profile } from '../../src/index.js';
+import { compile, disassemble, listProfiles, loadProfile, renderPage, renderPng, type Op, type Profile } from '../../src/index.js';
 import { code128FromEpson } from '../../src/inspect/barcode-draw.js';
-import { code128Values } from '../../src/lower/barcode/code128.js';
+import { code128Values, SHIFT, START } from '../../src/lower/barcode/code128.js';
 import { SYMBOLOGIES, type Symbology } from '../../src/lower/barcode/index.js';
 import { lowerBarcode } from '../../src/lower/barcode.js';
 import type { BarcodeNode } from '../../src/parse/ast.js';
@@ -61,6 +61,11 @@ describe('bytes per model, as the sources give them', { timeout: 60_000 }, () =>
     expect(hex(emit(ops, dr800, { prologue: false }).bytes)).toBe('1B 6A 01 1B 62 02 03 3C 01 39 36 33 38 35 30 37 00');
   });
 
+  it("Daruma's native CODE128 (ESC b 5, which the self-test tries) takes the data as ASCII, the printer choosing the code sets", () => {
+    const bytes = compile('<barcode type="code128" text="none">Ab{12</barcode>', { printer: { extends: 'MAKER3DR800', barcode: { types: { code128: 5 } } } }).bytes;
+    expect(hex(bytes)).toBe('1B 40 1B 62 05 02 50 00 41 62 7B 31 32 00');
+  });
+
   it('the disassembler names each command and reads the barcode back', () => {
     const t20 = loadProfile('MAKER5T20');
     const bytes = emit(lower({ symbology: 'code39', data: 'AB-1', text: 'both' }, t20).ops, t20, { prologue: false }).bytes;
@@ -84,6 +89,17 @@ describe('bytes per model, as the sources give them', { timeout: 60_000 }, () =>
       }),
     );
     expect(epsonCode128(code128Values('a{b'))).toEqual([0x7b, 0x42, 0x61, 0x7b, 0x7b, 0x62]);
+    // 98 is a shift in sets A and B, two digits in set C.
+    expect(epsonCode128(code128Values('9812'))).toEqual([0x7b, 0x43, 98, 12]);
+  });
+
+  it("Epson's CODE128 form of set A and shifts, which only values given by hand have (the encoder writes sets B and C)", () => {
+    const { A, B } = START;
+    // Set A: "A" (33), NUL (64), TAB (73), "_" (63); {S shifts one value to set B ("a", 65).
+    expect(epsonCode128([A, 33, 64, 73, 63, SHIFT, 65, 33])).toEqual([0x7b, 0x41, 0x41, 0x00, 0x09, 0x5f, 0x7b, 0x53, 0x61, 0x41]);
+    // Set B: {S shifts one value to set A (TAB, 73).
+    expect(epsonCode128([B, 65, SHIFT, 73, 65])).toEqual([0x7b, 0x42, 0x61, 0x7b, 0x53, 0x09, 0x61]);
+    for (const values of [[A, 33, 64, 73, 63, SHIFT, 65, 33], [B, 65, SHIFT, 73, 65]]) expect(code128FromEpson(Uint8Array.from(epsonCode128(values)))?.values).toEqual(values);
   });
 });
 
