@@ -21,7 +21,8 @@ const PRINTERS: [string, PrinterRef][] = [
 
 describe('emit records', () => {
   it.each(PRINTERS)('give every command of %s a label for people', (_name, printer) => {
-    const { records } = compile(EVERYTHING, { printer, records: true });
+    // Under a style and a size, sent again after the GS k Q bracket.
+    const { records } = compile(`<textBoldOn><textSize width="2">${EVERYTHING}`, { printer, records: true });
     expect(records!.length).toBeGreaterThanOrEqual(5);
     expect(records!.filter((r) => r.label.trim() === '')).toEqual([]);
   });
