@@ -1,6 +1,6 @@
 // The pipeline as one call, and each stage with resolved diagnostics: parse → lower → emit.
 import { resolveDiagnostics, type Diagnostic } from './diagnostics.js';
-import { emit as emitOps, type EmitRecord } from './emit/index.js';
+import { emit as emitOps, type EmitOptions, type EmitRecord } from './emit/index.js';
 import { formatListing } from './inspect/listing.js';
 import { DiagnosticSink, OutputLimitReached, outputTooLarge, resolveLimits, tagCountError, type CompileLimits } from './limits.js';
 import type { ImageSources } from './lower/image.js';
@@ -92,7 +92,7 @@ function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limi
     if (!(error instanceof OutputLimitReached)) throw error;
     at = error;
   }
-  if (!records) at = limitWithRecords(ops, profile, source, limits.maxOutputBytes) ?? at;
+  if (!records) at = limitWithRecords(ops, profile, { source, maxBytes: limits.maxOutputBytes }) ?? at;
   raw.force(outputTooLarge(limits.maxOutputBytes, at.start, at.end));
   return refused();
 }
@@ -101,11 +101,11 @@ function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limi
  * Where the output limit is found when records are kept. The limit is checked where the emitter
  * marks a record: once per text op without records, once per printed line with them. A job over
  * the limit is emitted again with records (only then, so the common path pays nothing), so that
- * compile() names the span listing() names.
+ * compile() names the span listing() names, and emit() the same span with records or without.
  */
-function limitWithRecords(ops: readonly Op[], profile: Profile, source: string, maxBytes: number): OutputLimitReached | undefined {
+export function limitWithRecords(ops: readonly Op[], profile: Profile, options: Omit<EmitOptions, 'records'>): OutputLimitReached | undefined {
   try {
-    emitOps(ops, profile, { records: true, source, maxBytes });
+    emitOps(ops, profile, { ...options, records: true });
   } catch (error) {
     if (error instanceof OutputLimitReached) return error;
     throw error;

@@ -89,6 +89,20 @@ describe('emit() on malformed ops', () => {
     expect(out.bytes.length).toBe(0);
     expect(codes(out)).toEqual(['limit/output-too-large']);
   });
+
+  it('names the printed line where the output passes the limit, with records or without, as compile() does', () => {
+    // Without records the emitter checks a text op once: emit() named the op (0–24) or the job end
+    // (24–24), and let '\n\n' through at 7 bytes, since no mark follows its last line.
+    const span = (r: ReturnType<typeof emit>) => [r.bytes.length, ...r.diagnostics.map((d) => [d.code, d.span.start.offset, d.span.end.offset])];
+    for (const [source, printer, start, end] of [['aaaaaaaaaa\nbbbbbbbbbb\ncc', 0, 11, 22], ['aaaaaaaaaa\nbbbbbbbbbb\ncc', 5, 11, 22], ['\n\n', 5, 1, 2]] as const) {
+      const ops = lower(parse(source).ast, printer).ops;
+      const want = [0, ['limit/output-too-large', start, end]];
+      for (const records of [false, true]) expect(span(emit(ops, printer, { source, maxBytes: 5, records })), `${printer} ${records}`).toEqual(want);
+      expect(compile(source, { printer, limits: { maxOutputBytes: 5 } }).diagnostics).toEqual(emit(ops, printer, { source, maxBytes: 5 }).diagnostics);
+    }
+    // Without the source, the last op.
+    expect(span(emit(lower(parse('\n\n').ast, 5).ops, 5, { maxBytes: 5 }))).toEqual([0, ['limit/output-too-large', 0, 2]]);
+  });
 });
 
 describe('lower() on hand-built documents', () => {

@@ -10,11 +10,13 @@ import type { ByteWriter } from './writer.js';
 const BEYOND_LATIN1 = /[^\x00-\xff]/;
 
 /** `latin1`: the caller knows every character is at most U+00FF (otherwise this checks). */
+// Stryker disable next-line BooleanLiteral: the default is used only by generic.ts, which passes a null table: UTF-8, returned before `latin1` is read
 export function writeText(out: ByteWriter, text: string, table: CodepageTable, latin1 = false): void {
   if (table === null) {
     out.utf8(text);
     return;
   }
+  // Stryker disable next-line LogicalOperator,BlockStatement: they send Latin-1 text down the per-character path below, which writes the same bytes (ASCII as itself, the rest through the same table)
   if (latin1 || !BEYOND_LATIN1.test(text)) {
     out.latin1Text(text, table);
     return;

@@ -48,6 +48,17 @@ describe('ASCII on a code page that has another character at an ASCII byte', () 
   });
 });
 
+describe('command bytes from 0x80 up after Latin-1 text', () => {
+  // Latin-1 text is mapped through the code page after the commands around it are written (one
+  // native write, writer.ts): only the text's own bytes are, wherever it ends in a 4-byte word.
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])('are written as the profile gives them, after %i letters', (n) => {
+    const letters = '61'.repeat(n);
+    // A feed of 200 lines: ESC d C8 (C8 is "È" in Latin-1, D4 in CP850).
+    expect(hex(compile(`${'a'.repeat(n)}<paperFeed>`, { printer: { extends: 'MAKER5T20', feedLines: 200 } }).bytes)).toBe(`1b401b7402${letters}1b64c8`);
+    expect(hex(compile(`${'a'.repeat(n)}<textBoldOn>`, { printer: { extends: 'MAKER5T20', commands: { boldOn: '80 FF C8' } } }).bytes)).toBe(`1b401b7402${letters}80ffc80a`);
+  });
+});
+
 describe('raster bands', () => {
   /** Rows of each GS v 0 band (its header's yL yH). */
   const bandRows = (printer: PrinterRef) => {

@@ -1,7 +1,9 @@
 // The generic template's plain-text emitter: line ends, alignment, ops it has no use for, records;
 // kept because mutants of src/emit survived without them (`npm run mutation`, bench/MUTATION.md).
 import { describe, expect, it } from 'vitest';
-import { compile, emit, listProfiles, type Op } from '../../src/index.js';
+import { emit as emitOps } from '../../src/emit/index.js';
+import { compile, emit, listProfiles, loadProfile, lower, parse, type Op } from '../../src/index.js';
+import type { OutputLimitReached } from '../../src/limits.js';
 
 describe('the generic template', () => {
   const text = (s: string) => Buffer.from(compile(s, { printer: 0 }).bytes).toString('utf8');
@@ -23,6 +25,23 @@ describe('the generic template', () => {
     const out = emit(made, 0, { records: true });
     expect(Buffer.from(out.bytes).toString('utf8')).toBe('ab\n');
     expect(out.records!.map((r) => r.op)).toEqual(['line']);
+    // The emitter itself, where emit() has not dropped them: no line ends at them either.
+    expect(Buffer.from(emitOps(made, loadProfile(0)).bytes).toString('utf8')).toBe('ab\n');
+  });
+
+  it('checks the output limit once per text op without records: per-line spans are work done only for records', () => {
+    // compile() and emit() then take the span from a pass with records (test/stages-safety.test.ts).
+    const source = 'aaaaaaaaaa\nbbbbbbbbbb\ncc';
+    const ops = lower(parse(source).ast, 0).ops;
+    const span = (records: boolean) => {
+      try {
+        emitOps(ops, loadProfile(0), { source, maxBytes: 5, records });
+      } catch (error) {
+        return [(error as OutputLimitReached).start, (error as OutputLimitReached).end];
+      }
+    };
+    expect(span(false)).toEqual([0, 24]);
+    expect(span(true)).toEqual([11, 22]);
   });
 
   it('keeps records without the source (one span per op)', () => {

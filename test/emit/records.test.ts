@@ -21,8 +21,9 @@ const PRINTERS: [string, PrinterRef][] = [
 
 describe('emit records', () => {
   it.each(PRINTERS)('give every command of %s a label for people', (_name, printer) => {
-    // A barcode too: Epson's four commands (GS h, GS w, GS H, GS k) or Daruma's ESC b.
-    const { records } = compile(`${EVERYTHING}<barcode type="ean8">9638507</barcode>`, { printer, records: true });
+    // Under a style and a size, sent again after the GS k Q bracket; and a barcode: Epson's four
+    // commands (GS h, GS w, GS H, GS k) or Daruma's ESC b.
+    const { records } = compile(`<textBoldOn><textSize width="2">${EVERYTHING}<barcode type="ean8">9638507</barcode>`, { printer, records: true });
     expect(records!.length).toBeGreaterThanOrEqual(5);
     expect(records!.filter((r) => r.label.trim() === '')).toEqual([]);
   });

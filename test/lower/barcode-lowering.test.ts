@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { emit } from '../../src/emit/index.js';
 import { epsonCode128 } from '../../src/emit/barcode-native.js';
-import { compile, disassemble, listProfiles, loadProfile, renderPage, renderPng, type Op, type Profile } from '../../src/index.js';
+import { compile, disassemble, listProfiles, loadProfile, renderPage, renderPng, type Op, type Profile, type ProfileInput } from '../../src/index.js';
+import escposBase from '../../src/profiles/builtin/escpos-base.json' with { type: 'json' };
 import { code128FromEpson } from '../../src/inspect/barcode-draw.js';
 import { code128Values, SHIFT, START } from '../../src/lower/barcode/code128.js';
 import { SYMBOLOGIES, type Symbology } from '../../src/lower/barcode/index.js';
@@ -182,5 +183,16 @@ describe('a barcode op built by hand (the stage API)', () => {
     // The check digit and the code sets come from the data, whatever the op says.
     const t20 = loadProfile('MAKER5T20');
     expect(hex(emit([op('789100031550', 'ean13')], t20, { prologue: false }).bytes)).toContain('1D 6B 43 0C');
+    // CODE128 values too: none, or wrong ones, in the op.
+    expect(hex(emit([op('AB', 'code128')], t20, { prologue: false }).bytes)).toContain('1D 6B 49 04 7B 42 41 42');
+    expect(hex(emit([{ ...op('AB', 'code128'), values: [105, 1, 2] } as Op], t20, { prologue: false }).bytes)).toContain('1D 6B 49 04 7B 42 41 42');
+  });
+
+  it('prints nothing for a symbology it does not know, and a raster image on a profile with no native barcode command at all', () => {
+    const op = (symbology: string): Op => ({ op: 'barcode', symbology: symbology as Symbology, data: '12345678', height: 60, module: 2, text: 'none', start: 0, end: 1 });
+    expect(emit([op('upce')], loadProfile('MAKER5T20'), { prologue: false }).bytes).toEqual(new Uint8Array(0));
+    const { barcode: _, $comment: __, ...base } = escposBase;
+    const rasterOnly = loadProfile({ ...base, id: 90, code: 'RASTERONLY', nome: 'Raster only', isGeneric: false, printer: 'Raster only' } as ProfileInput);
+    expect(emit([op('itf')], rasterOnly, { prologue: false, records: true }).records!.map((r) => r.op)).toEqual(['raster']);
   });
 });

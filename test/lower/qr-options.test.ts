@@ -32,6 +32,18 @@ describe('<qrcode size ecc>', () => {
     expect(bytes).toContain('1D 28 6B 03 00 31 45 33');
   });
 
+  it("native GS ( k takes either alone, and the profile's value for the other", () => {
+    const i9 = loadProfile('MAKER4I9');
+    const bytes = (node: Partial<QrCodeNode>) => hex(emit(lower(node, i9).ops, i9, { prologue: false }).bytes);
+    const { moduleSize, ecc } = i9.qr;
+    const sizeOf = (n: number) => `1D 28 6B 03 00 31 43 0${n}`;
+    const eccOf = (e: string) => `1D 28 6B 03 00 31 45 3${'LMQH'.indexOf(e)}`;
+    expect(moduleSize).not.toBe(8);
+    expect(ecc).not.toBe('H');
+    expect(bytes({ size: 8 })).toContain(`${sizeOf(8)} ${eccOf(ecc)}`);
+    expect(bytes({ ecc: 'H' })).toContain(`${sizeOf(moduleSize)} ${eccOf('H')}`);
+  });
+
   it("a native size outside the command's range is clamped into it (Daruma ESC 0x81: 3..7)", () => {
     const dr800 = loadProfile({ extends: 'MAKER3DR800', qr: { command: 'daruma-esc-81' } });
     const bytes = emit(lower({ size: 12, ecc: 'Q' }, dr800).ops, dr800, { prologue: false }).bytes;
