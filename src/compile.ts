@@ -1,6 +1,6 @@
 // The pipeline as one call, and each stage with resolved diagnostics: parse → lower → emit.
 import { resolveDiagnostics, type Diagnostic } from './diagnostics.js';
-import { emit as emitOps, type EmitOptions, type EmitRecord } from './emit/index.js';
+import { emit as emitOps, limitWithRecords, type EmitRecord } from './emit/index.js';
 import { formatListing } from './inspect/listing.js';
 import { DiagnosticSink, OutputLimitReached, outputTooLarge, resolveLimits, tagCountError, type CompileLimits } from './limits.js';
 import type { ImageSources } from './lower/image.js';
@@ -95,22 +95,6 @@ function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limi
   if (!records) at = limitWithRecords(ops, profile, { source, maxBytes: limits.maxOutputBytes }) ?? at;
   raw.force(outputTooLarge(limits.maxOutputBytes, at.start, at.end));
   return refused();
-}
-
-/**
- * Where the output limit is found when records are kept. The limit is checked where the emitter
- * marks a record: once per text op without records, once per printed line with them. A job over
- * the limit is emitted again with records (only then, so the common path pays nothing), so that
- * compile() names the span listing() names, and emit() the same span with records or without.
- */
-export function limitWithRecords(ops: readonly Op[], profile: Profile, options: Omit<EmitOptions, 'records'>): OutputLimitReached | undefined {
-  try {
-    emitOps(ops, profile, { ...options, records: true });
-  } catch (error) {
-    if (error instanceof OutputLimitReached) return error;
-    throw error;
-  }
-  return undefined;
 }
 
 /**

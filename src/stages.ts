@@ -2,8 +2,7 @@
 // given and lower it as compile lowers its own (lower/hand-built.ts), so neither throws on anything
 // their types allow: what a printer cannot do, or a malformed node or op, is a diagnostic.
 import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from './diagnostics.js';
-import { limitWithRecords } from './compile.js';
-import { emit as emitOps, type EmitOptions, type EmitRecord } from './emit/index.js';
+import { emit as emitOps, limitWithRecords, type EmitOptions, type EmitRecord } from './emit/index.js';
 import { OutputLimitReached, outputTooLarge } from './limits.js';
 import { lowerDocument, lowerOps } from './lower/hand-built.js';
 import type { ImageSources } from './lower/image.js';

@@ -1,4 +1,5 @@
 // emit: IR → bytes for a profile (ESC/POS or plain text), optionally with command records.
+import { OutputLimitReached } from '../limits.js';
 import type { Op } from '../lower/ir.js';
 import type { Profile } from '../profiles/index.js';
 import { emitEscPos } from './escpos.js';
@@ -33,6 +34,22 @@ export function emit(ops: readonly Op[], profile: Profile, options: EmitOptions 
   }
   const bytes = out.finish();
   return out.records ? { bytes, records: out.records } : { bytes };
+}
+
+/**
+ * Where the output limit is found when records are kept. The limit is checked where the emitter
+ * marks a record: once per text op without records, once per printed line with them. A job over
+ * the limit is emitted again with records (only then, so the common path pays nothing), so that
+ * compile() names the span listing() names, and emit() the same span with records or without.
+ */
+export function limitWithRecords(ops: readonly Op[], profile: Profile, options: Omit<EmitOptions, 'records'>): OutputLimitReached | undefined {
+  try {
+    emit(ops, profile, { ...options, records: true });
+  } catch (error) {
+    if (error instanceof OutputLimitReached) return error;
+    throw error;
+  }
+  return undefined;
 }
 
 export type { EmitRecord, RecordOp } from './records.js';
