@@ -105,6 +105,7 @@ export function createProfile(input: ProfileInput): Profile {
   // Over a built-in template (its data checked by the tests), only the keys the input gives can
   // fail the schema: those are checked, and the full check runs only to explain a failure. (A
   // baseline is not a template: a profile over one is checked whole.)
+  // Stryker disable next-line LogicalOperator,StringLiteral: they only leave the fast path off, and the whole check gives the same verdict
   const overTemplate = findTemplate(input.extends ?? '') !== undefined;
   if (!(overTemplate && CheckOverride(data, Object.keys(input)))) checkSchema(data);
   return build(data as ProfileData);
@@ -187,7 +188,9 @@ function capabilities(data: ProfileData): Set<Capability> {
 function checkSchema(data: Record<string, unknown>): asserts data is ProfileData {
   if (Check(data)) return;
   const verdict = typeboxVerdict(ProfileSchema, data);
+  // Stryker disable next-line OptionalChaining: only without TypeBox, which loads in Node 20.19+; test/profiles/fallback.test.ts kills it, outside the mutation run (vi.mock)
   if (verdict?.valid) return;
+  // Stryker disable next-line OptionalChaining,ArrayDeclaration,StringLiteral: only without TypeBox, which loads in Node 20.19+; test/profiles/fallback.test.ts kills them, outside the mutation run (vi.mock)
   const problems = verdict?.problems ?? ['it does not match the profile schema (run on Node 20.19+ or 22.12+ for the details)'];
   throw new ProfileError(`invalid printer profile ${describe(data)}: ${problems.join('; ')}`);
 }

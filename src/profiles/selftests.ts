@@ -6,7 +6,6 @@ import dr800 from './builtin/selftest/dr800.json' with { type: 'json' };
 import mp4200 from './builtin/selftest/mp4200.json' with { type: 'json' };
 import t20 from './builtin/selftest/t20.json' with { type: 'json' };
 import tp450 from './builtin/selftest/tp450.json' with { type: 'json' };
-import { TEMPLATES } from './builtin/index.js';
 import { loadProfile, type PrinterRef, type Profile } from './index.js';
 import type { ProfileData } from './schema.js';
 
@@ -24,7 +23,6 @@ const TEMPLATE_SELFTESTS: readonly (SelfTestData | undefined)[] = [undefined, mp
  */
 export function profileSelftest(printer: PrinterRef): SelfTestData {
   const profile: Profile = loadProfile(printer);
-  const id = profile.id;
-  const builtIn = Number.isInteger(id) && id >= 0 && id < TEMPLATES.length;
-  return { ...(builtIn ? TEMPLATE_SELFTESTS[id] : undefined), ...profile.selftest };
+  // No entry (undefined) for an id past the templates: the profile's own data alone.
+  return { ...TEMPLATE_SELFTESTS[profile.id], ...profile.selftest };
 }

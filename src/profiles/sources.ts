@@ -38,9 +38,7 @@ function builtinSources(own: Sources, data: object): Sources {
  */
 export function profileSources(printer: PrinterRef): Sources {
   const profile: Profile = loadProfile(printer);
-  const id = profile.id;
-  const builtIn = Number.isInteger(id) && id >= 0 && id < TEMPLATES.length;
-  const template = builtIn ? builtinSources(TEMPLATE_SOURCES[id]!, TEMPLATES[id]!) : {};
-  if (builtIn && profile === loadProfile(id)) return template;
-  return { ...template, ...(profile.sources ?? {}) };
+  const id = profile.id; // an integer ≥ 0 (the schema)
+  const template = id < TEMPLATES.length ? builtinSources(TEMPLATE_SOURCES[id]!, TEMPLATES[id]!) : {};
+  return { ...template, ...profile.sources };
 }

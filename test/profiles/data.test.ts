@@ -2,6 +2,7 @@
 // change with it, with no model name anywhere in the passes.
 import { describe, expect, it } from 'vitest';
 import { compile, loadProfile, renderPage, type ProfileInput } from '../../src/index.js';
+import { parseChoice } from '../../src/profiles/bytes.js';
 import { hex } from '../support/hex.js';
 
 const bytesOf = (conteudo: string, printer: ProfileInput | number) => hex(compile(conteudo, { printer }).bytes);
@@ -50,6 +51,18 @@ describe('profile data', () => {
     const own = { extends: 'MAKER3DR800', commands: { size: 'w[1C70|1C71] 1B 77 h' } } as ProfileInput;
     const page = renderPage(compile('<textSize width="2">ab<textSize>c\n', { printer: own }).bytes, { printer: own });
     expect(page.marks.flatMap((m) => (m.kind === 'text' ? [[m.text, m.charWidth]] : []))).toEqual([['ab', 24], ['c', 12]]);
+  });
+
+  it('sends a height choice h[A|B] by the height, and an empty option as no bytes', () => {
+    const own = { extends: 'MAKER3DR800', commands: { size: 'w[|1B0E00] h[|1C21]' } } as ProfileInput;
+    expect(bytesOf('<textSize height="2">a\n', own)).toBe('1b40' + '1c21' + '610a');
+    expect(bytesOf('<textSize width="2">a\n', own)).toBe('1b40' + '1b0e00' + '610a');
+  });
+
+  it('reads a choice only from a whole word (the disassembler asks of every word of a size command)', () => {
+    expect(parseChoice('h[|1C21]')).toEqual({ param: 'h', options: [new Uint8Array(0), Uint8Array.of(0x1c, 0x21)] });
+    expect(parseChoice('1Bw[14|1B]')).toBeUndefined();
+    expect(parseChoice('w[14|1B]1B')).toBeUndefined();
   });
 
   it('refuses a size choice with one option, an odd hex digit or no parameter letter', () => {

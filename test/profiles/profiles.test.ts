@@ -157,6 +157,12 @@ describe('profileSources', () => {
     expect(sources['qr.command']).toEqual(profileSources(5)['qr.command']);
   });
 
+  it('gives a profile object whose id is past the templates its own sources only', () => {
+    const own = { confidence: 'H' as const, source: 'measured on our printer' };
+    expect(profileSources({ extends: 'MAKER5T20', id: 7, sources: { 'commands.cutFull': own } })).toEqual({ 'commands.cutFull': own });
+    expect(profileSources({ extends: 'MAKER5T20', id: 7 })).toEqual({});
+  });
+
   it('keeps the sources out of the loaded profile, which compiling reads', () => {
     for (const p of listProfiles()) expect(p.sources).toBeUndefined();
   });
@@ -170,6 +176,7 @@ describe('profileSelftest', () => {
     const mine = profileSelftest({ extends: 'MAKER3DR800', selftest: { columns } });
     expect(mine.columns).toEqual(columns);
     expect(mine.alternatives).toEqual(profileSelftest(3).alternatives);
+    expect(profileSelftest({ extends: 'MAKER3DR800', id: 7, selftest: { columns } })).toEqual({ columns });
   });
 
   it('keeps the self-test data out of the loaded profile, which compiling reads, and holds it to the schema', () => {
