@@ -18,7 +18,7 @@ import { lexer, Token } from './tokens.js';
 const ast = new AstBuilder();
 
 /** Parses `source` into the document's AST; diagnostics are appended to `diagnostics`. */
-export function parseSource(source: string, diagnostics: RawDiagnostic[], tags: TagSet = 'all'): Document {
+export function parseSource(source: string, diagnostics: RawDiagnostic[], tags: TagSet): Document {
   ast.begin(source, diagnostics, tags);
   lexer.begin(source);
   while (lexer.next()) {

@@ -63,6 +63,10 @@ describe('attribute syntax', () => {
     expect(codes('<textBoldOn x/>')).toEqual(['parse/attribute-unknown@1:13']);
   });
 
+  it('warns of an attribute on <row>, which takes none, naming the row', () => {
+    expect(diags('<row x="1"/>')).toEqual([['parse/attribute-unknown', 'warning', 5, 10, '<row> has no attribute x: it is ignored (it takes none)']]);
+  });
+
   it('refuses an attribute given twice (neither is used) with an error at the second', () => {
     expect(only('<textSize width="2" width="3">')).toMatchObject({ width: 1 });
     expect(diags('<textSize width="2" width="3">')).toEqual([['parse/attribute-duplicate', 'error', 20, 29, '<textSize> has width more than once: write it once']]);
