@@ -20,7 +20,7 @@ type Mode = (typeof Mode)[keyof typeof Mode];
 const BLANK = /^[ \t\r\n]*$/;
 const KNOWN: ReadonlySet<string> = new Set([...Object.keys(TAGS), ...ELEMENT_TAGS]);
 
-type BarcodeSettings = Omit<BarcodeNode, 'data' | 'dataStart' | 'end'>;
+type BarcodeSettings = Omit<BarcodeNode, 'type' | 'data' | 'dataStart' | 'end'>;
 
 export class Containers {
   private source = '';
@@ -167,7 +167,6 @@ export class Containers {
     const { type, width, align, start } = this.cell!;
     this.cells.push({ type, width, align, text: this.cellText, textStart: this.openEnd, textEnd, start, end });
     this.cell = undefined;
-    this.cellText = '';
     this.mode = Mode.Row;
   }
 

@@ -109,12 +109,11 @@ export function rule(parts: TagParts, start: number, end: number, diagnostics: R
 }
 
 /** A barcode's settings from its opening tag (data and end come with its closing tag), or undefined without a valid type. */
-export function barcodeOpen(parts: TagParts, start: number, end: number, diagnostics: RawDiagnostic[]): Omit<BarcodeNode, 'data' | 'dataStart' | 'end'> | undefined {
+export function barcodeOpen(parts: TagParts, start: number, end: number, diagnostics: RawDiagnostic[]): Omit<BarcodeNode, 'type' | 'data' | 'dataStart' | 'end'> | undefined {
   const { values: v, ok } = check('barcode', parts, start, end, diagnostics);
   if (!ok) return undefined;
   const d = DEFAULTS.barcode;
   return {
-    type: 'barcode',
     symbology: v.type as BarcodeSymbology,
     height: (v.height as number) ?? d.height,
     module: (v.module as number) ?? d.module,

@@ -154,9 +154,11 @@ describe('attribute values, per tag', () => {
     for (const bad of ['0', '0*', '1000', '**', '2 *', 'x', '']) expect(codes(`<row><cell width="${bad}">x</cell></row>`)).toEqual(['parse/attribute-invalid@1:19']);
   });
 
-  it('reads qrcode size and ecc on the payload and the empty form', () => {
+  it('reads qrcode size and ecc on the payload and the empty form, with no key for one left out', () => {
     expect(only('<qrcode size="1" ecc="L">x</qrcode>')).toEqual({ type: 'qrcode', data: 'x', dataStart: 25, size: 1, ecc: 'L', start: 0, end: 35 });
-    expect(only('<qrcode size="16"/>')).toEqual({ type: 'qrcode', data: '', dataStart: 19, size: 16, start: 0, end: 19 });
+    expect(only('<qrcode size="16"/>')).toStrictEqual({ type: 'qrcode', data: '', dataStart: 19, size: 16, start: 0, end: 19 });
+    // Strict: the builder's AST (test/builder) has no `size: undefined` either.
+    expect(only('<qrcode ecc="H">x</qrcode>')).toStrictEqual({ type: 'qrcode', data: 'x', dataStart: 16, ecc: 'H', start: 0, end: 26 });
   });
 
   it('has a spec for every tag with attributes, and none other', () => {

@@ -18,6 +18,7 @@ describe('<barcode>', () => {
 
   it('takes a <qrcode> inside its data as data', () => {
     expect(nodes('<barcode type="code39"><qrcode>x</qrcode></barcode>')).toMatchObject([{ type: 'barcode', data: '<qrcode>x</qrcode>' }]);
+    expect(codes('<barcode type="code39"><qrcode>x</qrcode></barcode>')).toEqual([]);
   });
 
   it('closes at </barcode> with blanks before ">"', () => {
@@ -26,11 +27,19 @@ describe('<barcode>', () => {
 
   it('is empty in its self-closing form', () => {
     expect(nodes('<barcode type="ean8"/>')).toEqual([{ type: 'barcode', symbology: 'ean8', height: 80, module: 2, text: 'below', data: '', dataStart: 22, start: 0, end: 22 }]);
+    expect(nodes('<barcode type="ean8"/>x').map((n) => n.type)).toEqual(['barcode', 'text']);
+    expect(codes('<barcode type="ean8"/>x')).toEqual([]);
   });
 
   it('runs to the end when unclosed, with an error at the opening tag', () => {
     expect(nodes('<barcode type="ean8">123\n4')).toMatchObject([{ data: '123\n4', end: 26 }]);
     expect(codes('<barcode type="ean8">123\n4')).toEqual(['parse/unclosed-tag@0-21']);
+    expect(parse('<barcode type="ean8">123').diagnostics[0]!.message).toBe('<barcode> is never closed: add </barcode> after its data');
+  });
+
+  it('does not close at a "</barcode" that is not a whole tag', () => {
+    expect(nodes('<barcode type="ean8">12</barcode')).toMatchObject([{ data: '12</barcode', end: 32 }]);
+    expect(codes('<barcode type="ean8">12</barcode')).toEqual(['parse/unclosed-tag@0-21']);
   });
 
   it('swallows its data, printing nothing, when its tag is refused', () => {
@@ -71,6 +80,8 @@ describe('<row> and <cell>', () => {
 
   it('makes an empty row and an empty cell of the self-closing forms', () => {
     expect(nodes('<row/>')).toEqual([{ type: 'row', cells: [], start: 0, end: 6 }]);
+    expect(nodes('<row/>x').map((n) => n.type)).toEqual(['row', 'text']);
+    expect(codes('<row/>x')).toEqual([]);
     expect(nodes('<row><cell/></row>')).toEqual([{ type: 'row', start: 0, end: 18, cells: [{ type: 'cell', width: { share: 1 }, align: 'left', text: '', textStart: 12, textEnd: 12, start: 5, end: 12 }] }]);
   });
 
@@ -78,13 +89,51 @@ describe('<row> and <cell>', () => {
     const s = '<row>x<paperCutFull><qrcode>q</qrcode><qrcode/></cell><cell>a</cell></row>';
     expect(nodes(s)).toMatchObject([{ type: 'row', cells: [{ text: 'a' }] }]);
     expect(codes(s)).toEqual(['parse/misplaced-content@5-6', 'parse/misplaced-content@6-20', 'parse/misplaced-content@20-38', 'parse/misplaced-content@38-47', 'parse/misplaced-content@47-54']);
+    expect(parse(s).diagnostics.map((d) => d.message)).toEqual([
+      'text outside a <cell> is left out of the <row>',
+      '<paperCutFull> cannot go in a <row> outside its cells: it is left out',
+      '<qrcode> cannot go in a <row>: it is left out',
+      '<qrcode/> cannot go in a <row> outside its cells: it is left out',
+      '</cell> cannot go in a <row> outside its cells: it is left out',
+    ]);
+  });
+
+  it('leaves out a lone "<" between cells as text', () => {
+    expect(nodes('<row> < </row>')).toEqual([{ type: 'row', cells: [], start: 0, end: 14 }]);
+    expect(parse('<row> < </row>').diagnostics.map((d) => [d.message, d.span.start.offset, d.span.end.offset])).toEqual([['text outside a <cell> is left out of the <row>', 6, 7]]);
   });
 
   it('leaves out known tags, QR codes and rows inside a cell, with an error each', () => {
     const s = '<row><cell>a<textBoldOn>b<qrcode>q</qrcode><row>c<textSize width="2">d</cell></row>';
     expect(nodes(s)).toMatchObject([{ type: 'row', cells: [{ text: 'abcd' }] }]);
     expect(codes(s).map((c) => c.split('@')[0])).toEqual(Array(4).fill('parse/misplaced-content'));
-    expect(parse(s).diagnostics[0]!.message).toBe('<textBoldOn> cannot go in a <cell> (only text can): it is left out; put it before the <row>');
+    expect(parse(s).diagnostics.map((d) => d.message)).toEqual([
+      '<textBoldOn> cannot go in a <cell> (only text can): it is left out; put it before the <row>',
+      '<qrcode> cannot go in a <cell>: it is left out',
+      '<row> cannot go in a <cell> (only text can): it is left out; put it before the <row>',
+      '<textSize width="2"> cannot go in a <cell> (only text can): it is left out; put it before the <row>',
+    ]);
+  });
+
+  it('leaves out an empty <qrcode/> and a stray </qrcode> inside a cell, with an error each', () => {
+    const s = '<row><cell>a<qrcode/>b</qrcode>c</cell></row>';
+    expect(nodes(s)).toMatchObject([{ type: 'row', cells: [{ text: 'abc' }] }]);
+    expect(parse(s).diagnostics.map((d) => d.message)).toEqual([
+      '<qrcode/> cannot go in a <cell> (only text can): it is left out',
+      '</qrcode> cannot go in a <cell> (only text can): it is left out',
+    ]);
+  });
+
+  it('gives an unknown tag in a cell the hint it gets outside a row', () => {
+    const tags = '</TextBoldOn><TextBoldOn></TextBoldOn/>';
+    const messages = (s: string) => parse(s).diagnostics.map((d) => d.message);
+    expect(nodes(`<row><cell>${tags}</cell></row>`)).toMatchObject([{ cells: [{ text: tags }] }]);
+    expect(messages(`<row><cell>${tags}</cell></row>`)).toEqual([
+      'unknown tag </TextBoldOn> is printed as text; <textBoldOn> takes no closing tag',
+      'unknown tag <TextBoldOn> is printed as text; did you mean <textBoldOn>?',
+      'unknown tag </TextBoldOn/> is printed as text; did you mean <textBoldOn>?',
+    ]);
+    expect(messages(tags)).toEqual(messages(`<row><cell>${tags}</cell></row>`));
   });
 
   it('ends an unclosed cell at the next <cell> or at </row>, with an error at the cell', () => {
@@ -101,13 +150,13 @@ describe('<row> and <cell>', () => {
       },
     ]);
     expect(codes(s)).toEqual(['parse/unclosed-tag@5-11', 'parse/unclosed-tag@12-18']);
-    expect(parse(s).diagnostics[0]!.message).toBe('<cell> is never closed: add </cell> after its text');
+    expect(parse(s).diagnostics.map((d) => d.message)).toEqual(Array(2).fill('<cell> is never closed: add </cell> after its text'));
   });
 
   it('closes an unclosed row (and cell) at the end, with an error at each opening tag', () => {
     expect(nodes('<row><cell>a')).toMatchObject([{ type: 'row', end: 12, cells: [{ text: 'a', end: 12 }] }]);
     expect(codes('<row><cell>a')).toEqual(['parse/unclosed-tag@0-5', 'parse/unclosed-tag@5-11']);
-    expect(parse('<row>').diagnostics[0]!.message).toBe('<row> is never closed: add </row> after its cells');
+    expect(parse('<row><cell>a').diagnostics.map((d) => d.message)).toEqual(['<row> is never closed: add </row> after its cells', '<cell> is never closed: add </cell> after its text']);
   });
 
   it('refuses a <cell> outside a row, and a stray </row> or </cell>', () => {
@@ -122,6 +171,11 @@ describe('<row> and <cell>', () => {
   it('warns of attributes on a closing tag and on <row>, and still closes', () => {
     expect(nodes('<row x="1"><cell>a</cell y="2"></row z="3">')).toMatchObject([{ type: 'row', cells: [{ text: 'a' }] }]);
     expect(codes('<row x="1"><cell>a</cell y="2"></row z="3">').map((c) => c.split('@')[0])).toEqual(Array(3).fill('parse/attribute-unknown'));
+    expect(parse('<row x="1"><cell>a</cell y="2"></row z="3">').diagnostics.map((d) => d.message)).toEqual([
+      '<row> has no attribute x: it is ignored (it takes none)',
+      '</cell> has no attribute y: it is ignored (it takes none)',
+      '</row> has no attribute z: it is ignored (it takes none)',
+    ]);
   });
 
   it('goes back to the document after </row>: the next tags are commands again', () => {
