@@ -50,8 +50,8 @@ export function readTag(source: string, start: number): TagParts {
     at = end;
   }
   TAIL.lastIndex = at;
-  const tail = TAIL.exec(source);
-  return { closing: head[1] === '/', name: head[2]!, selfClosing: tail?.[1] === '/', attributes };
+  const tail = TAIL.exec(source)!;
+  return { closing: head[1] === '/', name: head[2]!, selfClosing: tail[1] === '/', attributes };
 }
 
 /** A kind of attribute value: how it is read, and what is expected (for the error message). */
@@ -72,14 +72,6 @@ export type AttributeSpecs = Readonly<Record<string, AttributeSpec>>;
 export interface CheckedAttributes {
   values: Record<string, unknown>;
   ok: boolean;
-}
-
-const lowerCaseNamesOf = new WeakMap<AttributeSpecs, Map<string, string>>();
-
-function suggestAttribute(name: string, specs: AttributeSpecs): string | undefined {
-  let names = lowerCaseNamesOf.get(specs);
-  if (!names) lowerCaseNamesOf.set(specs, (names = new Map(Object.keys(specs).map((n) => [n.toLowerCase(), n]))));
-  return names.get(name.toLowerCase());
 }
 
 /**
@@ -130,7 +122,8 @@ export function checkAttributes(tag: string, parts: TagParts, specs: AttributeSp
 
 function unknownAttribute(tag: string, a: Attribute, specs: AttributeSpecs): RawDiagnostic {
   const names = Object.keys(specs);
-  const known = suggestAttribute(a.name, specs);
+  const lower = a.name.toLowerCase();
+  const known = names.find((n) => n.toLowerCase() === lower);
   const hint = known ? `; did you mean ${known}?` : names.length ? ` (it takes ${names.join(', ')})` : ' (it takes none)';
   return { code: 'parse/attribute-unknown', message: `<${tag}> has no attribute ${a.name}: it is ignored${hint}`, start: a.start, end: a.end };
 }

@@ -21,6 +21,7 @@ export function escape(s: string): string {
 
 /** The text `s` prints: its escapes resolved. */
 export function unescape(s: string): string {
+  // Stryker disable next-line StringLiteral: a shortcut: with "" every string goes through replace(), which gives back the same text when it has no escape
   return s.indexOf('&') < 0 ? s : s.replace(ESCAPE, (e) => ESCAPES[e]!);
 }
 

@@ -55,6 +55,7 @@ describe('attribute syntax', () => {
     expect(only('<textSize Width="2">')).toMatchObject({ width: 1 });
     expect(diags('<textSize Width="2">')).toEqual([['parse/attribute-unknown', 'warning', 10, 19, '<textSize> has no attribute Width: it is ignored; did you mean width?']]);
     expect(diags('<rule color="red"/>')).toEqual([['parse/attribute-unknown', 'warning', 6, 17, '<rule> has no attribute color: it is ignored (it takes char)']]);
+    expect(diags('<textSize depth="2">')).toEqual([['parse/attribute-unknown', 'warning', 10, 19, '<textSize> has no attribute depth: it is ignored (it takes width, height)']]);
   });
 
   it('warns of any attribute on a command tag, which takes none, and keeps the command', () => {
@@ -70,6 +71,11 @@ describe('attribute syntax', () => {
   it('refuses an attribute given twice (neither is used) with an error at the second', () => {
     expect(only('<textSize width="2" width="3">')).toMatchObject({ width: 1 });
     expect(diags('<textSize width="2" width="3">')).toEqual([['parse/attribute-duplicate', 'error', 20, 29, '<textSize> has width more than once: write it once']]);
+    // Twice an optional one: the node is made without it; twice a required one: no node.
+    const image = only('<image src="a" width="8" width="9"/>');
+    expect(image).toMatchObject({ src: 'a' });
+    expect(image).not.toHaveProperty('width');
+    expect(parse('<image src="a" src="b"/>').ast.children).toEqual([]);
   });
 
   it('reports a missing required attribute at the tag, and makes no node', () => {
@@ -80,6 +86,8 @@ describe('attribute syntax', () => {
     // A refused required value counts as missing for the node: no image with an empty src.
     expect(parse('<image src=""/>').ast.children).toEqual([]);
     expect(codes('<image src=""/>')).toEqual(['parse/attribute-invalid@1:13']);
+    expect(parse('<image src=a />').ast.children).toEqual([]); // unquoted: as missing
+    expect(codes('<image src=a />')).toEqual(['parse/attribute-invalid@1:8']);
   });
 
   it('never lets a tag span lines, or take a "<" inside a value: such a text is printed as written', () => {

@@ -74,9 +74,17 @@ describe('the lexer, against chevrotain (the oracle)', () => {
     ['x<ab-1_', ['Text', 'LoneAngle', 'Text']], // a name running to the end of the source
     ['</a9>', ['Tag']],
     ['<9a>', ['LoneAngle', 'Text']],
+    ['<t\u0080>', ['LoneAngle', 'Text']], // a name stops at the first character past ASCII, after a command's first letter too
   ])('lexes %j as %j, as chevrotain does', (text, kinds) => {
     expect(tokenize(text).map((t) => t.kind)).toEqual(kinds);
     same(text);
+  });
+
+  it('gives no token before begin(), nor after the end however often asked', () => {
+    const cursor = new Lexer();
+    expect(cursor.next()).toBe(false);
+    cursor.begin('a');
+    expect([cursor.next(), cursor.next(), cursor.next()]).toEqual([true, false, false]);
   });
 
   it('gives the same tokens for any text made of tag pieces, blanks, line breaks and unicode', () => {
