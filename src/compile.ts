@@ -1,10 +1,10 @@
 // The pipeline as one call, and each stage with resolved diagnostics: parse → lower → emit.
 import { resolveDiagnostics, type Diagnostic } from './diagnostics.js';
-import { emit as emitOps, limitWithRecords, type EmitRecord } from './emit/index.js';
+import { emitWithin, type EmitRecord } from './emit/index.js';
 import { formatListing } from './inspect/listing.js';
 import { DiagnosticSink, OutputLimitReached, outputTooLarge, resolveLimits, tagCountError, type CompileLimits } from './limits.js';
 import type { ImageSources } from './lower/image.js';
-import { lowerRaw, type LowerOptions, type Op } from './lower/index.js';
+import { lowerRaw, type LowerOptions } from './lower/index.js';
 import type { Document } from './parse/ast.js';
 import { parseRaw, tagSet } from './parse/index.js';
 import type { TagSet } from './parse/tags.js';
@@ -82,18 +82,9 @@ function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limi
   }
   // The options as one literal of one shape (no spread: this runs for every receipt).
   const ops = lowerRaw(ast, profile, raw, { limits, images, wrap });
-  let at: { start: number; end: number };
-  try {
-    const out = emitOps(ops, profile, { records, source, maxBytes: limits.maxOutputBytes });
-    if (out.bytes.length <= limits.maxOutputBytes) return out;
-    const last = ops[ops.length - 1];
-    at = { start: last?.start ?? 0, end: last?.end ?? 0 };
-  } catch (error) {
-    if (!(error instanceof OutputLimitReached)) throw error;
-    at = error;
-  }
-  if (!records) at = limitWithRecords(ops, profile, { source, maxBytes: limits.maxOutputBytes }) ?? at;
-  raw.force(outputTooLarge(limits.maxOutputBytes, at.start, at.end));
+  const out = emitWithin(ops, profile, { records, source, maxBytes: limits.maxOutputBytes });
+  if (!(out instanceof OutputLimitReached)) return out;
+  raw.force(outputTooLarge(limits.maxOutputBytes, out.start, out.end));
   return refused();
 }
 

@@ -2,13 +2,13 @@
 // given and lower it as compile lowers its own (lower/hand-built.ts), so neither throws on anything
 // their types allow: what a printer cannot do, or a malformed node or op, is a diagnostic.
 import { resolveDiagnostics, type Diagnostic, type RawDiagnostic } from './diagnostics.js';
-import { emit as emitOps, limitWithRecords, type EmitOptions, type EmitRecord } from './emit/index.js';
+import { emitWithin, type EmitOptions, type EmitRecord } from './emit/index.js';
 import { OutputLimitReached, outputTooLarge } from './limits.js';
 import { lowerDocument, lowerOps } from './lower/hand-built.js';
 import type { ImageSources } from './lower/image.js';
 import type { Op } from './lower/index.js';
 import type { Document } from './parse/ast.js';
-import { loadProfile, type PrinterRef, type Profile } from './profiles/index.js';
+import { loadProfile, type PrinterRef } from './profiles/index.js';
 
 export interface LowerOptions {
   /** Images `<image src="name">` nodes may name (as compile's `images`). */
@@ -53,26 +53,10 @@ export function emit(ops: readonly Op[], printer: PrinterRef, options: EmitOptio
   const source = typeof options.source === 'string' ? options.source : undefined;
   const checked = lowerOps(ops, profile, raw);
   const records = options.records === true;
-  const out = emitWithin(checked, profile, { ...options, records, source }, raw);
+  const emitted = emitWithin(checked, profile, { ...options, records, source });
+  const over = emitted instanceof OutputLimitReached;
+  if (over) raw.push(outputTooLarge(options.maxBytes!, emitted.start, emitted.end));
+  const out = over ? { bytes: new Uint8Array(0), ...(records && { records: [] }) } : emitted;
   const diagnostics = resolveDiagnostics(source ?? '', raw);
   return out.records ? { bytes: out.bytes, diagnostics, records: out.records } : { bytes: out.bytes, diagnostics };
-}
-
-/** The bytes (and records) of the ops, or none and the diagnostic when the output passes `maxBytes`. */
-function emitWithin(ops: readonly Op[], profile: Profile, options: EmitOptions, raw: RawDiagnostic[]): { bytes: Uint8Array; records?: EmitRecord[] } {
-  let at: { start: number; end: number };
-  try {
-    const out = emitOps(ops, profile, options);
-    // The emitter checks the limit where it marks a command: the bytes after the last mark only here.
-    if (!(out.bytes.length > options.maxBytes!)) return out;
-    const last = ops[ops.length - 1];
-    at = { start: last?.start ?? 0, end: last?.end ?? 0 };
-  } catch (error) {
-    if (!(error instanceof OutputLimitReached)) throw error;
-    at = error;
-  }
-  // The span records give, kept or not (as compile() does): without them a text op is checked once, not per printed line.
-  if (!options.records && options.source !== undefined) at = limitWithRecords(ops, profile, options) ?? at;
-  raw.push(outputTooLarge(options.maxBytes!, at.start, at.end));
-  return { bytes: new Uint8Array(0), ...(options.records && { records: [] }) };
 }

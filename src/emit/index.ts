@@ -37,12 +37,28 @@ export function emit(ops: readonly Op[], profile: Profile, options: EmitOptions 
 }
 
 /**
- * Where the output limit is found when records are kept. The limit is checked where the emitter
- * marks a record: once per text op without records, once per printed line with them. A job over
- * the limit is emitted again with records (only then, so the common path pays nothing), so that
- * compile() names the span listing() names, and emit() the same span with records or without.
+ * emit() held to `maxBytes`: the bytes (and records), or where the output passes the limit. The
+ * emitter checks the limit where it marks a command: once per text op without records, once per
+ * printed line with them; the bytes after the last mark are checked here. A job over the limit is
+ * emitted again with records (only then, so the common path pays nothing), so that the place is the
+ * one listing() names, with records kept or not.
  */
-export function limitWithRecords(ops: readonly Op[], profile: Profile, options: Omit<EmitOptions, 'records'>): OutputLimitReached | undefined {
+export function emitWithin(ops: readonly Op[], profile: Profile, options: EmitOptions): EmitResult | OutputLimitReached {
+  let at: OutputLimitReached;
+  try {
+    const out = emit(ops, profile, options);
+    if (options.maxBytes === undefined || out.bytes.length <= options.maxBytes) return out;
+    const last = ops[ops.length - 1];
+    at = new OutputLimitReached(last?.start ?? 0, last?.end ?? 0);
+  } catch (error) {
+    if (!(error instanceof OutputLimitReached)) throw error;
+    at = error;
+  }
+  return options.records || options.source === undefined ? at : (limitWithRecords(ops, profile, options) ?? at);
+}
+
+/** Where the output limit is found when records are kept. */
+function limitWithRecords(ops: readonly Op[], profile: Profile, options: EmitOptions): OutputLimitReached | undefined {
   try {
     emit(ops, profile, { ...options, records: true });
   } catch (error) {
