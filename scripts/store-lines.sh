@@ -1,7 +1,8 @@
 #!/bin/sh
 # Repository lines per backend (issue 22 §1): the files holding the repositories' statements and row
-# mappers, before the statement builder (f5507ea^: sqlite/*.ts and postgres/*.ts, one set per backend)
-# and at a revision (sql/*.ts, written once, plus each backend's dialect.ts). How statements run is
+# mappers, before the statement builder (f5507ea^: sqlite/*.ts and postgres/*.ts, one set per backend,
+# and webhook-rows.ts, the outbox's row types and mappers both backends shared; counted since
+# 2026-11-29, before which the "before" side left it out) and at a revision (sql/*.ts, written once, plus each backend's dialect.ts). How statements run is
 # plumbing and left out on both sides: the backends' connections (db, gate, checkpointer, signals,
 # url, migrate), before the builder sqlite/bind.ts (the runner wrapper), after it the Exec (sql/exec.ts,
 # sqlite/exec.ts, postgres/exec.ts; in the dialect files until 2026-11-28, so counted there at older
@@ -15,7 +16,8 @@ count() { # REV FILE... -> "lines code"
 repos='accounts credentials intentions login-attempts terminals webhooks'
 before() { for b in $1; do for f in $repos; do git cat-file -e "f5507ea^:src/server/store/$b/$f.ts" 2>/dev/null && echo "src/server/store/$b/$f.ts"; done; done; }
 for b in sqlite postgres; do echo "before  $b/ $(count f5507ea^ $(before $b))"; done
-echo "before  total   $(count f5507ea^ $(before 'sqlite postgres'))"
+echo "before  webhook-rows.ts (shared by both) $(count f5507ea^ src/server/store/webhook-rows.ts)"
+echo "before  total   $(count f5507ea^ $(before 'sqlite postgres') src/server/store/webhook-rows.ts)"
 sqlfiles=$(git ls-tree --name-only "$rev" src/server/store/sql/ | grep -v '/exec\.ts$')
 for f in $sqlfiles; do echo "$rev  $(echo "$f" | sed 's#src/server/store/##')  $(count "$rev" "$f")"; done
 echo "$rev  sql/    $(count "$rev" $sqlfiles)"
