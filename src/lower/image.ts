@@ -41,8 +41,9 @@ export const lowerImage: Lowering<ImageNode> = (node, ctx) => {
   }
   let bitmap: Bitmap;
   // As given only when its rows are exactly as wide as the raster command sends them (a padded row
-  // would put its padding, read as the next row's bytes, out of step with the command's header).
-  if ('bits' in source && source.width === width && source.bytesPerRow === (width + 7) >> 3) bitmap = source;
+  // would put its padding, read as the next row's bytes, out of step with the command's header),
+  // and no bit is set past its width (GS v 0 prints every bit of a row's last byte).
+  if ('bits' in source && source.width === width && source.bytesPerRow === (width + 7) >> 3 && pastWidthClear(source)) bitmap = source;
   else {
     const grey = 'bits' in source ? bitmapGrey(source) : decodePng(source, max);
     if ('error' in grey) return fail('lower/image-unreadable', `unreadable PNG: ${grey.error}`);
@@ -78,7 +79,14 @@ export function isBitmap(image: unknown): image is Bitmap {
   );
 }
 
-/** A 1-bit bitmap as grey levels (for scaling it to another width). */
+/** No row of `b` has a bit set past its width, in the last byte of the row. */
+function pastWidthClear(b: Bitmap): boolean {
+  const past = 0xff >> (b.width & 7 || 8);
+  for (let at = b.bytesPerRow - 1; past !== 0 && at < b.bytesPerRow * b.height; at += b.bytesPerRow) if (b.bits[at]! & past) return false;
+  return true;
+}
+
+/** A 1-bit bitmap as grey levels (for scaling it to another width, or to leave out bits past its width). */
 function bitmapGrey(b: Bitmap): Grey {
   const grey = new Uint8Array(b.width * b.height);
   for (let y = 0; y < b.height; y++) {

@@ -9,6 +9,7 @@ import { lowerImage, type ImageSources } from '../../src/lower/image.js';
 import type { ImageNode } from '../../src/parse/ast.js';
 import { lowerContext } from '../support/lower-context.js';
 import { bitmapDots, rasterImages } from '../support/raster.js';
+import { hex } from '../support/hex.js';
 import { writePng } from '../support/png-writer.js';
 
 /** A 40×24 pattern: a 1-dot frame, a diagonal, and a checkerboard block. */
@@ -123,6 +124,20 @@ describe('a bitmap given to compile, and values that are not one', () => {
     expect(dotsOf(r)).toEqual(paddedDots);
     const { bits } = (r.ops[0] as Extract<Op, { op: 'image' }>).bitmap;
     expect(Array.from(bits)).toEqual([0b10000000, 0b10000000, 0b01000001, 0b00000000, 0b11111111, 0b10000000]);
+  });
+
+  it('rows of whole bytes with bits set past the width: those bits are no dots (GS v 0 would print them)', () => {
+    // 9 dots wide, 2 bytes a row: the last 7 bits of each row's second byte are past the width.
+    const bitmap: Bitmap = { width: 9, height: 2, bytesPerRow: 2, bits: Uint8Array.of(0xff, 0xff, 0x00, 0x7f) };
+    const r = lower({}, loadProfile('MAKER5T20'), { logo: bitmap });
+    const op = r.ops[0] as Extract<Op, { op: 'image' }>;
+    expect(Array.from(op.bitmap.bits)).toEqual([0xff, 0x80, 0x00, 0x00]);
+    expect(r.diagnostics).toEqual([]);
+    // The raster band as the TM-T20 gets it: GS v 0 m=0, 2 bytes a row, 2 rows, then those rows.
+    expect(hex(emit(r.ops, loadProfile('MAKER5T20')).bytes)).toContain('1d76300002000200' + 'ff800000');
+    // Bits past the width in the last byte only: a bitmap whose width is whole bytes is as given.
+    const whole: Bitmap = { width: 8, height: 1, bytesPerRow: 1, bits: Uint8Array.of(0xff) };
+    expect((lower({}, loadProfile('MAKER5T20'), { logo: whole }).ops[0] as Extract<Op, { op: 'image' }>).bitmap).toBe(whole);
   });
 
   it('scaled to twice its width, each dot becomes 2×2 dots, read from its own rows', () => {
