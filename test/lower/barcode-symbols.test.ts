@@ -87,6 +87,10 @@ describe('CODE128 code sets', { timeout: 60_000 }, () => {
     expect(code128Values('12a')).toEqual([104, 17, 18, 65]);
     // After set C, capitals could go on in set A or B: set B.
     expect(code128Values('1234AB')).toEqual([105, 12, 34, 100, 33, 34]);
+    // A digit with none after it (the last character) is never set C; no data is the start code alone.
+    expect(code128Values('1')).toEqual([104, 17]);
+    expect(code128Values('123')).toEqual([104, 17, 18, 19]);
+    expect(code128Values('')).toEqual([104]);
   });
 });
 

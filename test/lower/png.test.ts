@@ -130,6 +130,12 @@ describe('PNG chunks', () => {
 });
 
 describe('PNG pixels', () => {
+  it('Paeth: when b and c are equally near the estimate (and a is not nearer), b is the prediction, not c', () => {
+    // Row 2, pixel 2: a = 15 (left), b = 0 (above), c = 10 (above left); a + b − c = 5 is 5 from b and
+    // from c, 10 from a. The spec's order a, b, c gives b: 0 + 100 = 100 (c would give 110).
+    expect(grey(decodePng(png(ihdr(2, 2, 8, 0), idat([0, 10, 0, 4, 5, 100]), IEND), 1e6))).toEqual([10, 0, 15, 100]);
+  });
+
   it('a palette index past PLTE is an error, a tRNS shorter than PLTE leaves the rest opaque', () => {
     const palette = plte([0, 0, 0], [255, 255, 255], [100, 100, 100]);
     expect(decodePng(png(ihdr(2, 1, 8, 3), plte([0, 0, 0], [255, 255, 255]), idat([0, 1, 2]), IEND), 1e6)).toEqual({

@@ -43,13 +43,17 @@ const isDigit = (s: string, i: number) => {
  */
 function plan(data: string): Array<Record<CodeSet, number>> {
   const n = data.length;
-  const stay: Array<Record<CodeSet, number>> = new Array(n + 1);
-  const best: Array<Record<CodeSet, number>> = new Array(n + 1);
+  // Entries n, n − 1, …, 0 are each written before they are read (the arrays grow as they are).
+  // Stryker disable next-line ArrayDeclaration: a first entry given here is overwritten (entry 0 is always written) before anything reads it
+  const stay: Array<Record<CodeSet, number>> = [];
+  // Stryker disable next-line ArrayDeclaration: as for stay
+  const best: Array<Record<CodeSet, number>> = [];
   stay[n] = best[n] = { B: 0, C: 0 };
   for (let i = n - 1; i >= 0; i--) {
     const s: Record<CodeSet, number> = {
       B: 1 + best[i + 1]!.B,
-      C: i + 1 < n && isDigit(data, i) && isDigit(data, i + 1) ? 1 + best[i + 2]!.C : Infinity,
+      // Past the end charCodeAt is NaN, no digit: the last character alone is never set C.
+      C: isDigit(data, i) && isDigit(data, i + 1) ? 1 + best[i + 2]!.C : Infinity,
     };
     stay[i] = s;
     best[i] = { B: Math.min(s.B, 1 + s.C), C: Math.min(s.C, 1 + s.B) };
