@@ -59,6 +59,7 @@ function endsLine(op: OpName): boolean {
     case 'cut':
     case 'feed':
       return true;
+    // Stryker disable next-line ConditionalExpression: without its return the function returns undefined, as falsy as false
     default:
       return false;
   }
@@ -164,13 +165,14 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
       if (L.start < 0) L.start = offsetAt(offsets, line, i - from);
       // These two only choose between the fast path below and measure(), which counts a segment
       // that has no tab or pair and fits exactly as the fast path does.
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: a stale or recomputed index only sends a segment to measure(), which counts a tab- and pair-free segment that fits as the fast path does
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,UnaryOperator: a stale or recomputed index only sends a segment to measure(), which counts a tab- and pair-free segment that fits as the fast path does (a stale index reset to +1 is below i, so below segEnd: measure() too)
       if (nextTab >= 0 && nextTab < i) nextTab = -1;
       // Stryker disable next-line ConditionalExpression,EqualityOperator: searching again finds the same index, and never searching sends every segment to measure(), which counts as the fast path does
       if (nextTab < 0) nextTab = nextTabOrPair(text, i, astral);
       const n = segEnd - i;
       if (nextTab >= segEnd && L.used + n * font.cost <= font.line) {
         if (wrap) {
+          // Stryker disable next-line ArithmeticOperator: from segEnd + 1 it can only also find a space on the next line (segEnd is a line break), a break point the endLine at that break drops at once
           const space = text.lastIndexOf(' ', segEnd - 1);
           if (space >= i) L.candidate = { op, index: space, usedAfter: L.used + (space - i + 1) * font.cost };
         }
@@ -193,6 +195,7 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
 const TAB_OR_PAIR = /[\t\ud800-\udbff]/g;
 
 /** Index of the first tab (or with `astral`, high surrogate) in `text` from `from`; none: 2^32 - 1. */
+// Stryker disable next-line BlockStatement: an undefined index compares false to everything, so every segment goes to measure(), which counts as the fast path does
 function nextTabOrPair(text: string, from: number, astral: boolean): number {
   // Stryker disable next-line StringLiteral: searching '' finds `from` itself, which only sends the segment to measure()
   if (!astral) return text.indexOf('\t', from) >>> 0;

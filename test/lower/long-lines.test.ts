@@ -50,6 +50,25 @@ describe('text/line-too-long', () => {
     expect(diagnostics.filter(long).map(at)).toEqual(['1:1-1:51', '1:65-1:115']);
   });
 
+  it('ends a line at a QR code, a barcode, an image and a feed between two texts of one source line', () => {
+    const z = 'z'.repeat(30);
+    const w = 'w'.repeat(30);
+    const bitmap = { width: 8, height: 1, bytesPerRow: 1, bits: new Uint8Array([0xff]) };
+    for (const middle of ['<qrcode>x</qrcode>', '<barcode type="ean8">1234567</barcode>', '<image src="dot"/>', '<paperFeed>']) {
+      expect(compile(z + middle + w, { printer: 'MAKER5T20', images: { dot: bitmap } }).diagnostics.filter(long)).toEqual([]);
+      // The i9 prints a QR code natively (the TM-T20 as an image).
+      expect(compile(z + middle + w, { printer: 'MAKER4I9', images: { dot: bitmap } }).diagnostics.filter(long)).toEqual([]);
+    }
+    // The generic template prints a QR code as text of its own, which the line count does not see.
+    expect(compile(z + '<qrcode>x</qrcode>' + w, { printer: 'GENERICA' }).diagnostics.filter(long)).toEqual([]);
+    expect(compile(z + '<textBoldOn>' + w, { printer: 'MAKER5T20' }).diagnostics.filter(long)).toHaveLength(1);
+  });
+
+  it('counts a tab alone on its line, or alone before a change of style, to its stop', () => {
+    expect(compile('\t<textBoldOn>' + 'b'.repeat(40), { printer: 'MAKER5T20' }).diagnostics.filter(long)).toEqual([]);
+    expect(compile('\t<textBoldOn>' + 'b'.repeat(41), { printer: 'MAKER5T20' }).diagnostics.filter(long).map(at)).toEqual(['1:1-1:55']);
+  });
+
   it('counts a tab as the way to the next stop of 8 columns', () => {
     expect(compile('\t'.repeat(6), { printer: 'MAKER5T20' }).diagnostics).toEqual([]);
     expect(compile('a' + '\t'.repeat(6), { printer: 'MAKER5T20' }).diagnostics).toEqual([]);
@@ -86,6 +105,12 @@ describe('text/line-too-long', () => {
     expect(spans(`ab\r\n${x}\r\n${x}\r\n`)).toEqual(['2:1-3:1', '3:1-4:1']);
     expect(spans('x'.repeat(30) + '\u0001' + 'y'.repeat(30) + '\nz')).toEqual(['1:1-2:1']);
     expect(spans('x'.repeat(30) + '&lt;' + 'y'.repeat(30) + '\r\nz')).toEqual(['1:1-2:1']);
+    // A text after an escape goes on the op before it: its line, at the end of the document, still ends where it does.
+    expect(spans('x'.repeat(30) + '&lt;' + 'y'.repeat(30))).toEqual(['1:1-1:65']);
+    // The last line of a sanitised text, at the end of the document, spans to the text's end.
+    expect(spans('ab\u0001\n' + 'y'.repeat(50))).toEqual(['2:1-2:51']);
+    // A sanitised text that starts with its line break: its second line starts just past it.
+    expect(spans('<textBoldOn>\n' + 'y'.repeat(50) + '\u0001\nz')).toEqual(['2:1-3:1']);
   });
 
   it('spans each line wider than the paper, and only those, for any line breaks, escapes and control characters', () => {
@@ -144,6 +169,14 @@ describe("wrap: 'word'", () => {
 
   it('breaks a word longer than the line where the line ends', () => {
     expect(wrapped('ab ' + 'x'.repeat(100)).text).toBe('ab\n' + 'x'.repeat(48) + '\n' + 'x'.repeat(48) + '\nxxxx');
+  });
+
+  it('breaks at the space after a word broken at the line end, when a later text of the line runs past the paper', () => {
+    expect(wrapped('x'.repeat(50) + ' ab<textBoldOn>' + 'y'.repeat(45)).text).toBe('x'.repeat(48) + '\nxx\nab' + 'y'.repeat(45));
+  });
+
+  it('breaks at a tab as at a space', () => {
+    expect(wrapped('a'.repeat(40) + '\t' + 'b'.repeat(10)).text).toBe('a'.repeat(40) + '\n' + 'b'.repeat(10));
   });
 
   it('breaks at a space that starts the line, and does not break the word after it that fits', () => {
