@@ -66,12 +66,16 @@ function resolveExtends(input: Record<string, unknown>): Record<string, unknown>
   return merge(resolveExtends(base as Record<string, unknown>), own);
 }
 
-/** Deep merge of plain objects; anything else (scalars, arrays, null) replaces. */
+/**
+ * Deep merge of plain objects; anything else (scalars, arrays, null) replaces. Every key is an own
+ * key of the result, `__proto__` too (JSON.parse makes it one), so the schema sees and refuses it
+ * rather than an assignment changing the result's prototype.
+ */
 function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
-    const prev = out[key];
-    out[key] = isPlainObject(value) && isPlainObject(prev) ? merge(prev, value) : value;
+    const prev = Object.hasOwn(out, key) ? out[key] : undefined;
+    Object.defineProperty(out, key, { value: isPlainObject(value) && isPlainObject(prev) ? merge(prev, value) : value, enumerable: true, writable: true, configurable: true });
   }
   delete out.$comment;
   return out;

@@ -85,9 +85,9 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>): Re
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     if (key === '$comment') continue;
-    const prev = out[key];
+    const prev = Object.hasOwn(out, key) ? out[key] : undefined;
     const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-    out[key] = plain(value) && plain(prev) ? merge(prev, value) : value;
+    Object.defineProperty(out, key, { value: plain(value) && plain(prev) ? merge(prev, value) : value, enumerable: true, writable: true, configurable: true });
   }
   delete out.$comment;
   return out;
