@@ -68,8 +68,8 @@ function resolveExtends(input: Record<string, unknown>): Record<string, unknown>
 
 /**
  * Deep merge of plain objects; anything else (scalars, arrays, null) replaces. Every key is an own
- * key of the result, `__proto__` too (JSON.parse makes it one), so the schema sees and refuses it
- * rather than an assignment changing the result's prototype.
+ * key of the result, `__proto__` too (JSON.parse makes it one): an assignment would change the
+ * result's prototype instead, and the checks would judge inherited keys.
  */
 function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
