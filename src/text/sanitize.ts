@@ -8,7 +8,7 @@
 import { cacheMap } from '../caches.js';
 import type { DiagnosticCode, RawDiagnostic } from '../diagnostics.js';
 import type { Codepage, CodepageTable } from './codepage.js';
-import { compatibilityForm, strippedForm, tableForm } from './transliterate.js';
+import { canonicalForm, compatibilityForm, strippedForm, tableForm } from './transliterate.js';
 
 export interface SanitizeContext {
   codepage: Codepage;
@@ -70,8 +70,11 @@ export function sanitizeSuspect(value: string, offset: number, ctx: SanitizeCont
   for (let m = find.exec(value); m !== null; m = find.exec(value)) {
     let i = m.index;
     const c = value.charCodeAt(i);
-    // Above Latin-1 but in the code page (box drawing in CP850…): printed as it is. (No page has a surrogate.)
-    if (c > 0xff && table !== null && table[c]! >= 0) continue;
+    // Above Latin-1 but in the code page (box drawing in CP850…): printed as it is, even where its
+    // NFC is another character the page lacks (Mac Roman's Ω, U+2126). (No page has a surrogate.)
+    // Not a combining mark the page has (CP1258's tones): with its letter, it may be a
+    // letter the page has precomposed, printed so below.
+    if (c > 0xff && table !== null && table[c]! >= 0 && !isMark(value, i)) continue;
     if (c === 13) {
       out += value.slice(from, i);
       if (value.charCodeAt(i + 1) !== 10) out += '\n';
@@ -144,6 +147,9 @@ function printed(unit: string, table: CodepageTable, ctx: SanitizeContext): Prin
   const sent = describe(unit);
   if (SPACE.test(ch)) return { text: ' ', code: 'text/normalized', message: `${sent} is printed as a plain space` };
   if (encodable(ch)) return { text: ch };
+  // The same text as the page writes it (CP1258: ệ as ê and a combining dot below), silently too.
+  const written = canonicalForm(ch, encodable);
+  if (written !== undefined) return { text: written };
   const listed = tableForm(ch, encodable);
   const compatible = listed === undefined ? compatibilityForm(ch, encodable) : undefined;
   if (compatible !== undefined) {

@@ -1,6 +1,7 @@
-// The forms a character can print as when a code page lacks it, best first: an explicit stand-in
-// from the table below, its Unicode compatibility form (NFKC: ﬁ → fi, Ａ → A, ⁴ → 4), the letter
-// with its accents stripped (NFD), and last of all, none (the caller prints "?").
+// The forms a character can print as when a code page lacks it, best first: the same text as the
+// page writes it (a letter it has, and combining marks it has: CP1258), an explicit stand-in from
+// the table below, its Unicode compatibility form (NFKC: ﬁ → fi, Ａ → A, ⁴ → 4), the letter with
+// its accents stripped (NFD), and last of all, none (the caller prints "?").
 
 /** Sensible stand-ins for typographic characters (quotes, dashes, €…): printed with a warning. */
 export const TRANSLITERATIONS: Readonly<Record<string, string>> = Object.freeze({
@@ -25,6 +26,32 @@ const COMPATIBILITY_PARTS: Readonly<Record<string, string>> = Object.freeze({ '\
 const COMBINING = /[\u0300-\u036f]/g;
 
 type Encodable = (s: string) => boolean;
+
+/** The most marks on one letter tried in every combination (at most 2^4 forms); past it, only the letter and every mark after it. */
+const MAX_COMBINED = 4;
+
+/**
+ * `ch` (in NFC) written as a page with combining marks writes it, if it can be: a letter the page
+ * has, composed with some of the marks, and the others after it as the page's combining marks.
+ * CP1258 has ê and the combining tone marks but not ệ or ế, which it writes as ê + U+0323 and
+ * ê + U+0301, as Windows does. The form is canonically equivalent to `ch` (the same text), so it
+ * prints silently; the most marks composed first, so the fewest are printed apart.
+ */
+export function canonicalForm(ch: string, encodable: Encodable): string | undefined {
+  const nfd = ch.normalize('NFD');
+  const [base, ...marks] = nfd;
+  if (marks.length === 0) return undefined;
+  // A mask's bits say which marks compose into the letter; past MAX_COMBINED marks only mask 0.
+  const inMask = (mask: number, keep: boolean) => marks.filter((_, i) => ((mask & (1 << i)) !== 0) === keep).join('');
+  const n = marks.length > MAX_COMBINED ? 0 : marks.length;
+  const masks = Array.from({ length: 1 << n }, (_, mask) => mask).sort((a, b) => inMask(b, true).length - inMask(a, true).length);
+  for (const mask of masks) {
+    const form = (base + inMask(mask, true)).normalize('NFC') + inMask(mask, false);
+    // Marks of the same class do not commute (a + acute + diaeresis is not ä + acute): the same text only.
+    if (encodable(form) && form.normalize('NFD') === nfd) return form;
+  }
+  return undefined;
+}
 
 /** The table's stand-in for `ch`, if it has one the code page can print. */
 export function tableForm(ch: string, encodable: Encodable): string | undefined {

@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile, listProfiles } from '../../src/index.js';
-import { compatibilityForm, strippedForm, tableForm } from '../../src/text/transliterate.js';
+import iconv from 'iconv-lite';
+import { canonicalForm, compatibilityForm, strippedForm, tableForm } from '../../src/text/transliterate.js';
 import { hex } from '../support/hex.js';
 
 const cp850 = listProfiles().flatMap((p) => (p.codepage.encoding === 'cp850' ? [p.code] : []));
@@ -264,12 +265,89 @@ describe('more exact edges', () => {
   });
 });
 
-describe('a character above Latin-1 that the code page has', () => {
-  it('is sent as it is, a combining mark too: CP1258 writes Vietnamese tones as marks after the letter', () => {
-    const cp1258 = { extends: 'MAKER5T20', codepage: { encoding: 'cp1258', select: null } };
-    const r = compile('a\u0301', { printer: cp1258 });
-    expect(hex(r.bytes)).toBe('1b4061ec0a');
+describe('a code page with combining marks (CP1258, Vietnamese)', () => {
+  const cp1258 = { extends: 'MAKER5T20', codepage: { encoding: 'cp1258', select: null } };
+  /** The bytes between ESC @ and the closing LF, as hex. */
+  const body = (s: string) => {
+    const r = compile(s, { printer: cp1258 });
     expect(r.diagnostics).toEqual([]);
+    const h = hex(r.bytes);
+    expect(h.startsWith('1b40') && h.endsWith('0a')).toBe(true);
+    return h.slice(4, -2);
+  };
+
+  // Bytes from Microsoft's CP1258 table (as iconv-lite decodes it): E1 á, EA ê, F4 ô, FD ư,
+  // CC U+0300 grave, EC U+0301 acute, DE U+0303 tilde, D2 U+0309 hook above, F2 U+0323 dot below.
+  it('prints a letter and a mark it has precomposed as the precomposed letter, as on every page: á is E1 whatever form it arrives in', () => {
+    expect(body('a\u0301')).toBe('e1');
+    expect(body('\u00e1')).toBe('e1');
+  });
+
+  it('keeps a mark after a letter it has no precomposed form of: x + U+0301 is 78 EC', () => {
+    expect(body('x\u0301')).toBe('78ec');
+  });
+
+  it.each([
+    ['ạ', '61f2'], ['ệ', 'eaf2'], ['ế', 'eaec'], ['ỗ', 'f4de'], ['ừ', 'fdcc'], ['ử', 'fdd2'],
+    ['Việt Nam', '5669eaf274204e616d'],
+  ])('writes %s, which it lacks precomposed, as a letter it has and its combining tone marks, silently (%s)', (text, bytes) => {
+    expect(body(text)).toBe(bytes);
+    expect(body(text.normalize('NFD'))).toBe(bytes);
+  });
+
+  it('prints every precomposed Vietnamese letter (U+1EA0 to U+1EF9) as bytes that decode to the same text, with no diagnostic', () => {
+    for (let c = 0x1ea0; c <= 0x1ef9; c++) {
+      const letter = String.fromCharCode(c);
+      const bytes = Buffer.from(body(letter), 'hex');
+      expect(iconv.decode(bytes, 'cp1258').normalize('NFC'), letter).toBe(letter);
+    }
+  });
+
+  it('still transliterates, with its warning, a letter it can write neither way: ŝ (no ŝ, no combining circumflex) as s', () => {
+    const r = compile('ŝ', { printer: cp1258 });
+    expect(hex(r.bytes)).toBe('1b40730a');
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['text/transliterated']);
+  });
+});
+
+describe('a character above Latin-1 that the page has, whose NFC is another it lacks', () => {
+  it('prints as itself: Mac Roman has the ohm sign U+2126 (BD), not its NFC, Greek Ω U+03A9', () => {
+    const r = compile('\u2126', { printer: { extends: 'MAKER5T20', codepage: { encoding: 'macroman', select: null } } });
+    expect(hex(r.bytes)).toBe('1b40bd0a');
+    expect(r.diagnostics).toEqual([]);
+  });
+});
+
+describe('canonicalForm', () => {
+  const cp850Has = (s: string) => [...s].every((ch) => iconv.encode(ch, 'cp850')[0] !== 0x3f || ch === '?');
+  it('finds none where the page has no combining marks, and none for a letter with no marks', () => {
+    expect(canonicalForm('ŝ', cp850Has)).toBeUndefined();
+    expect(canonicalForm('ệ', cp850Has)).toBeUndefined();
+    expect(canonicalForm('€', () => true)).toBeUndefined();
+  });
+
+  it('composes the most marks it can into the letter: ệ with ê and a combining dot below, not e and two marks', () => {
+    expect(canonicalForm('ệ', () => true)).toBe('ệ');
+    expect(canonicalForm('ệ', (s) => !s.includes('ệ') && !s.includes('ẹ'))).toBe('ê\u0323');
+    expect(canonicalForm('ệ', (s) => !s.includes('ệ') && !s.includes('ê'))).toBe('ẹ\u0302');
+    expect(canonicalForm('ệ', (s) => /^[a-z\u0300-\u036f]*$/.test(s))).toBe('e\u0323\u0302');
+  });
+
+  it('tries every combination of up to four marks: a with a dot below and three more, on a page that has ạ but no combining dot below', () => {
+    const four = 'a\u0323\u0302\u0301\u0308';
+    expect(canonicalForm(four.normalize('NFC'), (s) => /^[a-z\u1ea1\u0300-\u0322\u0324-\u036f]*$/.test(s))).toBe('\u1ea1\u0302\u0301\u0308');
+  });
+
+  it('never reorders two marks of one class, which would be other text: a + acute + diaeresis is not ä + acute', () => {
+    const text = 'a\u0301\u0308'.normalize('NFC');
+    expect(canonicalForm(text, (s) => /^[a-z\u00e4\u0300-\u036f]*$/.test(s))).toBe('a\u0301\u0308');
+    expect(canonicalForm(text, (s) => /^[a-z\u00e4\u0308]*$/.test(s))).toBeUndefined();
+  });
+
+  it('past four marks, tries only the letter with every mark after it', () => {
+    const five = 'a\u0323\u0302\u0301\u0308\u030a'.normalize('NFC');
+    expect(canonicalForm(five, (s) => /^[a-z\u0300-\u036f]*$/.test(s))).toBe(five.normalize('NFD'));
+    expect(canonicalForm(five, (s) => !s.includes('a\u0323'.normalize('NFC')) && /^[a-z\u1ea1\u0300-\u036f]*$/.test(s))).toBe(five.normalize('NFD'));
   });
 });
 
