@@ -46,7 +46,7 @@ export default defineConfig(async () => {
     test: {
       exclude,
       // Both cores: most service tests wait on sockets, timers and child processes, so two files
-      // at once take about 0.7 of one at a time here (2 cores: 814 s → 559–647 s). With two at once
+      // at once take about two thirds of one at a time here (2 cores: 814.5 s → 522.8 s). With two at once
       // a test may take several times its quiet-machine time, so the default per-test and per-hook
       // bounds (5 s, 10 s) are raised: they bound a hung test, they do not time one (tests never
       // assert on wall time; a test that needs a tighter bound sets its own).

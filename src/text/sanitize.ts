@@ -1,10 +1,11 @@
 // Text made safe and printable for one code page: CRLF/CR → LF; C0/C1 control characters other
 // than LF and TAB removed (text must never smuggle ESC, GS, DLE or NUL to the printer); text in
 // any normalization form printed alike (a letter and its combining accents as the precomposed
-// letter, silently; zero-width characters and BOMs removed, silently; other spaces, full-width
-// forms, ligatures… as their compatibility form, with an info); characters the code page lacks
-// transliterated or replaced by "?", with a warning; combining marks past 30 on one character
-// dropped, with a warning (normalising a long run of marks costs the square of its length).
+// letter, or as a page with combining marks writes it, silently; zero-width characters and BOMs
+// removed, silently; other spaces, full-width forms, ligatures… as their compatibility form, with
+// an info); characters the code page lacks transliterated or replaced by "?", with a warning;
+// combining marks past 30 on one character dropped, with a warning (normalising a long run of
+// marks costs the square of its length).
 import { cacheMap } from '../caches.js';
 import type { DiagnosticCode, RawDiagnostic } from '../diagnostics.js';
 import type { Codepage, CodepageTable } from './codepage.js';
