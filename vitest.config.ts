@@ -7,6 +7,7 @@
 // under BOBINA_CI=1 (.ci/run), where it runs and its tests fail saying why.
 // StrykerJS's sandbox copies (.stryker-tmp*/) and reports are not tests of this tree.
 import { Socket } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const exclude = [...configDefaults.exclude, '.stryker-tmp*/**', 'reports/**'];
@@ -45,12 +46,13 @@ export default defineConfig(async () => {
   return {
     test: {
       exclude,
-      // Both cores: most service tests wait on sockets, timers and child processes, so two files
-      // at once take about two thirds of one at a time here (2 cores: 814.5 s → 522.8 s). With two at once
-      // a test may take several times its quiet-machine time, so the default per-test and per-hook
-      // bounds (5 s, 10 s) are raised: they bound a hung test, they do not time one (tests never
-      // assert on wall time; a test that needs a tighter bound sets its own).
-      maxWorkers: 2,
+      // Every core, two at least: vitest's default (cores − 1) ran one file at a time on 2 cores,
+      // where most service tests wait on sockets, timers and child processes, so two files at once
+      // take about two thirds of the time (814.5 s → 522.8 s). With two at once a test may take
+      // several times its quiet-machine time, so the default per-test and per-hook bounds (5 s,
+      // 10 s) are raised: they bound a hung test, they do not time one (tests never assert on wall
+      // time; a test that needs a tighter bound sets its own).
+      maxWorkers: Math.max(2, availableParallelism() - 1),
       minWorkers: 1,
       testTimeout: 30_000,
       hookTimeout: 60_000,
