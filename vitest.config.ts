@@ -1,5 +1,6 @@
-// `npm test`'s vitest config. Two projects:
-// - `sqlite`: every test, the service ones on SQLite (the default store);
+// `npm test`'s vitest config. Three projects:
+// - `compiler`: the compiler's tests (vitest.compiler.ts), in one module graph per worker;
+// - `sqlite`: every other test, the service ones on SQLite (the default store);
 // - `postgres`: the service suite again on PostgreSQL (BOBINA_TEST_STORE=postgres, read by
 //   test/support/store-target.ts), each test on a schema of its own in database `test`.
 // PostgreSQL is looked for at BOBINA_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/test).
@@ -8,7 +9,9 @@
 // StrykerJS's sandbox copies (.stryker-tmp*/) and reports are not tests of this tree.
 import { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { COMPILER_SETUP, compilerTests } from './vitest.compiler.js';
 
 const exclude = [...configDefaults.exclude, '.stryker-tmp*/**', 'reports/**'];
 
@@ -18,6 +21,9 @@ const POSTGRES_ONLY = ['test/server/instances.test.ts', 'test/server/postgres-in
 const SERVICE_SUITE = ['test/server/**/*.test.ts', 'test/delivery/service-faults.test.ts', 'test/delivery/lease.test.ts', 'test/delivery/relink.test.ts', 'test/delivery/restart.test.ts', 'test/delivery/agent-transport.test.ts', 'test/delivery/fleet-agent.test.ts', 'test/cli/accounts.test.ts', 'test/cli/jobs.test.ts', ...POSTGRES_ONLY];
 /** Service tests of SQLite itself (files, WAL, its migrations) or of no store at all. */
 const NOT_ON_POSTGRES = ['wal', 'migrations', 'migration-4', 'webhooks-migration', 'workers', 'compile-pool', 'compile-budget', 'fair-queue', 'request-deadline', 'address-gate', 'playground', 'console-page', 'client-errors'].map((n) => `test/server/${n}.test.ts`);
+
+/** The compiler's test files (vitest.compiler.ts): the `compiler` project's, left out of `sqlite`. */
+const compiler = compilerTests(fileURLToPath(new URL('.', import.meta.url)));
 
 const url = new URL(process.env.BOBINA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
 
@@ -56,8 +62,13 @@ export default defineConfig(async () => {
       minWorkers: 1,
       testTimeout: 30_000,
       hookTimeout: 60_000,
+      // The pools' options are the whole run's, not a project's: only the `compiler` project runs
+      // in threads, so only its files share a module graph (a worker's files, one after another).
+      poolOptions: { threads: { isolate: false } },
       projects: [
-        { extends: true, test: { name: 'sqlite', exclude: [...exclude, ...POSTGRES_ONLY] } },
+        // The compiler's tests in one module graph per worker, as `npm run mutation` runs them (vitest.compiler.ts).
+        { extends: true, test: { name: 'compiler', include: compiler, setupFiles: COMPILER_SETUP, pool: 'threads' } },
+        { extends: true, test: { name: 'sqlite', exclude: [...exclude, ...POSTGRES_ONLY, ...compiler] } },
         ...(reachable || ci
           ? [{ extends: true, test: { name: 'postgres', include: SERVICE_SUITE, exclude: [...exclude, ...NOT_ON_POSTGRES], env: { BOBINA_TEST_STORE: 'postgres' } } }]
           : []),

@@ -2,25 +2,23 @@
 // compiler's tests, the ones that can see a change in src/parse, src/lower, src/emit, src/text,
 // src/profiles. No service, process, CLI-child or browser tests: those run the built dist/ (which
 // Stryker does not mutate) or start processes, and would only make each mutant's run longer.
-// Not used by `npm test`, which runs every test with the default config.
+// `npm test` runs the same files the same way in vitest.config.ts's `compiler` project.
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { COMPILER_SETUP, compilerTests } from './vitest.compiler.js';
+
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
   test: {
-    // Every test of the compiler's stages: each sees the bytes, diagnostics or values of its stage
-    // in process (a few read barcodes back with zbarimg). The list was written out file by file
-    // until 2026-11-28, and the tests issue 21 added (barcodes, images, layout, attributes,
-    // containers, the lexer oracle, the builder, …) were never in it: their code was judged by
-    // the older tests alone.
-    // stages-safety.test.ts: the stage API with hand-built nodes and ops (src/lower/hand-built.ts,
-    // shape.ts), added 2026-11-28 after the src/lower run below it in bench/MUTATION.md.
-    include: ['test/{compile,parse,lower,emit,text,profiles,inspect,builder}/*.test.ts', 'test/stages-safety.test.ts'],
-    // fallback.test.ts: its vi.mock of the TypeBox loader would leak into the other files of the
-    // shared module graph (isolate: false below). inspect/cli.test.ts runs the built CLI as child
-    // processes: dist/, which Stryker does not mutate (and a sandbox has no build).
-    exclude: ['test/profiles/fallback.test.ts', 'test/inspect/cli.test.ts'],
-    // Every test starts with the compiler's caches empty (see that file).
-    setupFiles: ['test/support/fresh-caches.ts'],
+    // Every test of the compiler's stages (vitest.compiler.ts, which npm test's `compiler`
+    // project runs too): each sees the bytes, diagnostics or values of its stage in process (a few
+    // read barcodes back with zbarimg). The list was written out file by file until 2026-11-28,
+    // and the tests issue 21 added (barcodes, images, layout, attributes, containers, the lexer
+    // oracle, the builder, …) were never in it: their code was judged by the older tests alone.
+    // Every test starts with the compiler's caches empty (see test/support/fresh-caches.ts).
+    include: compilerTests(ROOT),
+    setupFiles: COMPILER_SETUP,
     // A mutant can make a property test loop far longer than the code it tests; Stryker's own
     // timeout (timeoutMS/timeoutFactor) then marks it "Timeout" (killed). This bound is only for
     // the initial (dry) run, where Stryker's coverage counters slow every statement: there the
