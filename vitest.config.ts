@@ -66,8 +66,10 @@ export default defineConfig(async () => {
       // in threads, so only its files share a module graph (a worker's files, one after another).
       poolOptions: { threads: { isolate: false } },
       projects: [
-        // The compiler's tests in one module graph per worker, as `npm run mutation` runs them (vitest.compiler.ts).
-        { extends: true, test: { name: 'compiler', include: compiler, setupFiles: COMPILER_SETUP, pool: 'threads' } },
+        // The compiler's tests in one module graph per worker, as `npm run mutation` runs them
+        // (vitest.compiler.ts); after the other projects, not beside them (vitest runs each pool's
+        // files at once), so no more than two files ever run at a time.
+        { extends: true, test: { name: 'compiler', include: compiler, setupFiles: COMPILER_SETUP, pool: 'threads', sequence: { groupOrder: 1 } } },
         { extends: true, test: { name: 'sqlite', exclude: [...exclude, ...POSTGRES_ONLY, ...compiler] } },
         ...(reachable || ci
           ? [{ extends: true, test: { name: 'postgres', include: SERVICE_SUITE, exclude: [...exclude, ...NOT_ON_POSTGRES], env: { BOBINA_TEST_STORE: 'postgres' } } }]
