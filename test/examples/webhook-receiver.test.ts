@@ -6,13 +6,16 @@ import { newMessageId, newWebhookSecret, sign } from '../../src/server/webhooks/
 import { startExample } from './run.js';
 
 const secret = newWebhookSecret();
-const receiver = startExample('examples/webhook-receiver/receiver.mjs', { BOBINA_WEBHOOK_SECRET: secret, PORT: '0', HOST: '127.0.0.1' }, /^listening on (http:\/\/127\.0\.0\.1:\d+)$/);
+// Started in beforeAll, not when the file is collected: `vitest list`, or a filter that runs none
+// of these tests, collects the file without running its hooks, and would leave the child running.
+let receiver: ReturnType<typeof startExample>;
 let url = '';
 
 beforeAll(async () => {
+  receiver = startExample('examples/webhook-receiver/receiver.mjs', { BOBINA_WEBHOOK_SECRET: secret, PORT: '0', HOST: '127.0.0.1' }, /^listening on (http:\/\/127\.0\.0\.1:\d+)$/);
   url = (await receiver.started)[1]!;
 }, 30_000);
-afterAll(() => receiver.stop());
+afterAll(() => receiver?.stop());
 
 const body = JSON.stringify({
   type: 'intencaoImpressao.completed',
