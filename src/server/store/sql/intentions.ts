@@ -128,16 +128,15 @@ export function intentions(x: Exec): IntentionRepository {
   }
   return {
     async insert(i) {
-      const estado = i.estado ?? 'queued';
-      const confirmacao = i.confirmacao ?? 'none';
-      const motivos = i.motivos ?? [];
-      const expiresAt = i.expiresAt ?? null;
-      const r = await one<{ id: number }>(x, sql`INSERT INTO intentions ${INTENTION.insert({ ...i, estado, confirmacao, motivos, expiresAt, urlCallback: i.urlCallback ?? null, reprintOf: i.reprintOf ?? null })} RETURNING id`);
-      if (x.inTransaction) inserted.set(r!.id, { seq: 1, estado: null });
-      return {
-        ...i, id: r!.id, estado, confirmacao, motivos, tentativas: 0, leasedTo: null, leaseToken: null, leaseExpiresAt: null,
-        expiresAt, reprint: false, ignoredReports: 0, reprintOf: i.reprintOf ?? null, reprints: 0,
+      // Every column written, so the job returned is the row as stored (no column default assumed).
+      const fresh = {
+        ...i, estado: i.estado ?? 'queued', confirmacao: i.confirmacao ?? 'none', motivos: i.motivos ?? [], expiresAt: i.expiresAt ?? null,
+        urlCallback: i.urlCallback ?? null, reprintOf: i.reprintOf ?? null, tentativas: 0, leasedTo: null, leaseToken: null,
+        leaseExpiresAt: null, reprint: false, ignoredReports: 0, reprints: 0,
       };
+      const r = await one<{ id: number }>(x, sql`INSERT INTO intentions ${INTENTION.insert(fresh)} RETURNING id`);
+      if (x.inTransaction) inserted.set(r!.id, { seq: 1, estado: null });
+      return { ...fresh, id: r!.id };
     },
     get: (accountId, id) => job(sql`SELECT * FROM intentions WHERE id = ${id} AND user_id = ${accountId}`),
     history: (accountId, id) => HISTORY.all(x, sql`SELECT ${HISTORY.select()} FROM job_history h

@@ -8,7 +8,7 @@ import { asFlag, asJson, asTime, Table, type Codec } from './columns.js';
 import { endpointRefusal, rotatedSecrets } from '../webhook-rows.js';
 import type { Dialect } from './dialect.js';
 import { lock, type Exec } from './exec.js';
-import { date, empty, given, join, json, sql, where, type Sql } from './statement.js';
+import { date, empty, given, json, sql, where, type Sql } from './statement.js';
 
 const SECRETS: Codec = {
   write: (v) => json((v as WebhookSecret[]).map((s) => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null }))),
@@ -69,8 +69,10 @@ const claim = (d: Dialect, now: Date, leaseUntil: Date, limit: number, perTarget
 
 export function webhooks(x: Exec): WebhookRepository {
   const d = x.dialect;
-  const endpoint = (t: Exec, accountId: string, id: string, lockRow = empty) =>
-    ENDPOINT.one(t, sql`SELECT * FROM webhook_endpoints WHERE user_id = ${accountId} AND id = ${id}${lockRow}`);
+  const byId = (accountId: string, id: string) => sql`user_id = ${accountId} AND id = ${id}`;
+  const endpoint = (t: Exec, accountId: string, id: string, lockRow = empty) => ENDPOINT.one(t, sql`SELECT * FROM webhook_endpoints WHERE ${byId(accountId, id)}${lockRow}`);
+  const update = async (t: Exec, accountId: string, id: string, set: Partial<WebhookEndpoint>) =>
+    (await t.run(sql`UPDATE webhook_endpoints SET ${ENDPOINT.set(set)} WHERE ${byId(accountId, id)}`)) === 1;
   const message = (statement: Sql) => MESSAGE.one(x, statement);
   return {
     createEndpoint(e, max) {
@@ -94,27 +96,25 @@ export function webhooks(x: Exec): WebhookRepository {
       const [, removed] = await x.batch([
         sql`UPDATE webhook_messages SET state = 'dead', lease_until = NULL, last_error = 'endpoint removed'
           WHERE user_id = ${accountId} AND endpoint_id = ${id} AND state = 'pending'`,
-        sql`DELETE FROM webhook_endpoints WHERE user_id = ${accountId} AND id = ${id}`,
+        sql`DELETE FROM webhook_endpoints WHERE ${byId(accountId, id)}`,
       ]);
       return removed === 1;
     },
-    async setEnabled(accountId, id, enabled, reason = null) {
-      const cleared = enabled ? sql`, failing_since = NULL` : empty;
-      return (await x.run(sql`UPDATE webhook_endpoints SET enabled = ${enabled}, disabled_reason = ${enabled ? null : reason}${cleared}
-        WHERE user_id = ${accountId} AND id = ${id}`)) === 1;
-    },
+    // Enabled again: its failing spell is over too.
+    setEnabled: (accountId, id, enabled, reason = null) =>
+      update(x, accountId, id, enabled ? { enabled, disabledReason: null, failingSince: null } : { enabled, disabledReason: reason }),
     rotateSecret(accountId, id, secret, previousExpireAt) {
       // Read and written under the row's lock, so two rotations at once both keep their secrets.
       return x.atomic(async (t) => {
         const found = await endpoint(t, accountId, id, d.forUpdate);
         if (!found) return undefined;
         const secrets = rotatedSecrets(found.secrets, secret, previousExpireAt, Date.now());
-        await t.run(sql`UPDATE webhook_endpoints SET ${ENDPOINT.set({ secrets })} WHERE user_id = ${accountId} AND id = ${id}`);
+        await update(t, accountId, id, { secrets });
         return { ...found, secrets };
       });
     },
     async setFailing(accountId, id, at) {
-      await x.run(sql`UPDATE webhook_endpoints SET failing_since = ${at} WHERE user_id = ${accountId} AND id = ${id}`);
+      await update(x, accountId, id, { failingSince: at });
     },
     async enqueue(messages) {
       if (messages.length === 0) return;
@@ -136,12 +136,13 @@ export function webhooks(x: Exec): WebhookRepository {
     async recordAttempt(m, a, outcome) {
       // The outcome applies only while the message is still leased as claimed; the attempt is kept
       // even when the lease was lost (it was made; the receiver saw it).
-      const sets = [sql`state = ${outcome.state}`, sql`attempts = attempts + 1`, sql`lease_until = NULL`];
-      if (outcome.state === 'pending') sets.push(sql`next_attempt_at = ${outcome.nextAttemptAt}`);
-      if (outcome.state === 'delivered') sets.push(sql`delivered_at = ${a.at}`);
-      sets.push(sql`last_error = ${outcome.state === 'delivered' ? null : a.error ?? (a.statusCode === null ? null : `HTTP ${a.statusCode}`)}`);
+      const delivered = outcome.state === 'delivered';
+      const set = MESSAGE.set({
+        state: outcome.state, nextAttemptAt: outcome.state === 'pending' ? outcome.nextAttemptAt : undefined, deliveredAt: delivered ? a.at : undefined,
+        lastError: delivered ? null : a.error ?? (a.statusCode === null ? null : `HTTP ${a.statusCode}`),
+      });
       const [changed] = await x.batch([
-        sql`UPDATE webhook_messages SET ${join(sets)} WHERE id = ${m.id} AND lease_until = ${m.leaseUntil} AND state = 'pending'`,
+        sql`UPDATE webhook_messages SET ${set}, attempts = attempts + 1, lease_until = NULL WHERE id = ${m.id} AND lease_until = ${m.leaseUntil} AND state = 'pending'`,
         sql`INSERT INTO webhook_attempts (message_seq, at, status_code, latency_ms, error)
           SELECT seq, CAST(${a.at} AS BIGINT), CAST(${a.statusCode} AS INTEGER), CAST(${a.latencyMs} AS INTEGER), CAST(${a.error} AS TEXT)
           FROM webhook_messages WHERE id = ${m.id}`,
