@@ -27,6 +27,8 @@ export const VARIABLES = {
   BOBINA_WEBHOOKS_MAX_ENDPOINTS: { command: 'serve', says: 'webhook endpoints one account may register (default 20)' },
   BOBINA_METRICS_TOKEN: { command: 'serve', says: 'serve GET /metrics on the service port to `Authorization: Bearer` this token (--metrics-token; at least 16 characters)' },
   BOBINA_METRICS_PORT: { command: 'serve', says: 'serve GET /metrics, without a token, on this port of 127.0.0.1 (--metrics-port)' },
+  BOBINA_HEARTBEAT: { command: 'serve', says: 'how often terminals\' clients say they are there (--heartbeat; default 15s); `bobina terminals status` reads it too' },
+  BOBINA_OFFLINE_GRACE: { command: 'serve', says: 'added to two missed heartbeats before a terminal is offline (--offline-grace; default 5s); `bobina terminals status` reads it too' },
   BOBINA_TERMINAL_KEY: { command: 'agent', says: "the terminal's key (--key), kept out of `ps`" },
 } as const satisfies Record<string, { command: 'serve' | 'agent'; says: string }>;
 
@@ -93,6 +95,13 @@ export function webhookPolicy(env = processEnvironment()): AddressPolicy {
 export function webhookSettings(env = processEnvironment()): { policy: AddressPolicy; timeoutMs?: number } {
   const timeoutMs = positive(env, 'BOBINA_WEBHOOKS_TIMEOUT_MS');
   return { policy: webhookPolicy(env), ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+}
+
+/** The fleet's timing from the environment, as set (`bobina serve` and `bobina terminals status` read the durations with their flags'). */
+export function fleetVariables(env: Environment): { heartbeat?: string; offlineGrace?: string } {
+  const heartbeat = read(env, 'BOBINA_HEARTBEAT');
+  const offlineGrace = read(env, 'BOBINA_OFFLINE_GRACE');
+  return { ...(heartbeat ? { heartbeat } : {}), ...(offlineGrace ? { offlineGrace } : {}) };
 }
 
 /** The metrics settings from the environment, as set (`bobina serve` checks them with its flags'). */

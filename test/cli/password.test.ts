@@ -75,6 +75,15 @@ describe('bobina serve settings', () => {
     expect(() => serveSettings(['--trust-proxy', ''], {})).toThrow(/needs a value/);
   });
 
+  it('take the fleet timing from --heartbeat and --offline-grace, else BOBINA_HEARTBEAT and BOBINA_OFFLINE_GRACE', () => {
+    expect(serveSettings([], {}).fleet).toBeUndefined();
+    expect(serveSettings(['--heartbeat', '30s', '--offline-grace', '2s'], {}).fleet).toEqual({ heartbeatMs: 30_000, offlineGraceMs: 2_000 });
+    expect(serveSettings([], { BOBINA_HEARTBEAT: '1m', BOBINA_OFFLINE_GRACE: '500ms' }).fleet).toEqual({ heartbeatMs: 60_000, offlineGraceMs: 500 });
+    expect(serveSettings(['--heartbeat', '20s'], { BOBINA_HEARTBEAT: '1m' }).fleet).toEqual({ heartbeatMs: 20_000 });
+    expect(() => serveSettings([], { BOBINA_OFFLINE_GRACE: '-1' })).toThrow(/invalid BOBINA_OFFLINE_GRACE "-1"/);
+    expect(() => serveSettings(['--heartbeat', '0'], {})).toThrow(/invalid --heartbeat "0"/);
+  });
+
   it('take --idempotency-keep as a duration, and leave the default (24 h) to the jobs otherwise', () => {
     expect(serveSettings(['--idempotency-keep', '48h'], {}).jobs).toEqual({ idempotencyKeepMs: 48 * 3_600_000 });
     expect(serveSettings([], {}).jobs).toBeUndefined();

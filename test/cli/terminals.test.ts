@@ -18,6 +18,10 @@ beforeAll(() => {
 }, 15_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const runIn = (env: Record<string, string>, ...args: string[]) => {
+  const r = bobina([...args, '--db', db], undefined, env);
+  return { ...r, out: r.stdout.toString('utf8') };
+};
 const run = (...args: string[]) => {
   const r = bobina([...args, '--db', db]);
   return { ...r, out: r.stdout.toString('utf8') };
@@ -90,6 +94,35 @@ describe('bobina terminals status', () => {
     const unknown = run('terminals', 'status', '--user', 'nobody@example.com');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.toString()).toMatch(/no user with e-mail nobody@example.com/);
+  }, 30_000);
+
+  it("judges online by the service's rule: --heartbeat and --offline-grace, else BOBINA_HEARTBEAT and BOBINA_OFFLINE_GRACE", async () => {
+    expect(run('terminals', 'add', '--email', 'ana@example.com', '--terminal', 'LENTO', '--printer', 'MAKER5T20').code).toBe(0);
+    const { openSqliteStore } = await import('../../src/server/store/sqlite.js');
+    const store = openSqliteStore(db);
+    try {
+      // Heard from 50 s ago: offline by the default rule (2 × 15 s + 5 s), online by one with a 30 s heartbeat (65 s).
+      const ana = (await store.accounts.findByEmail('ana@example.com'))!;
+      await store.terminals.recordContact({ accountId: ana.id, terminalId: 'LENTO', at: new Date(Date.now() - 50_000), agentVersion: '0.1.0' });
+    } finally {
+      await store.close();
+    }
+    const online = (env: Record<string, string>, ...extra: string[]) => {
+      const r = runIn(env, 'terminals', 'status', '--user', 'ana@example.com', '--json', ...extra);
+      expect(r.stderr).toBe('');
+      return (JSON.parse(r.out) as Array<{ terminalId: string; online: boolean }>).find((t) => t.terminalId === 'LENTO')!.online;
+    };
+    expect(online({})).toBe(false);
+    expect(online({}, '--heartbeat', '30s')).toBe(true);
+    expect(online({}, '--offline-grace', '25s')).toBe(true);
+    expect(online({ BOBINA_HEARTBEAT: '30s' })).toBe(true);
+    expect(online({ BOBINA_OFFLINE_GRACE: '25' })).toBe(true);
+    // A flag wins over the environment.
+    expect(online({ BOBINA_HEARTBEAT: '30s' }, '--heartbeat', '15s')).toBe(false);
+    const bad = runIn({ BOBINA_HEARTBEAT: 'often' }, 'terminals', 'status', '--user', 'ana@example.com');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/invalid BOBINA_HEARTBEAT "often"/);
+    expect(bad.stderr).not.toMatch(STACK);
   }, 30_000);
 
   it('sets when an account\'s jobs are stuck: users set --stuck-after', () => {

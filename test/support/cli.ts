@@ -22,10 +22,10 @@ export const CHILD_TIMEOUT = 60_000;
  */
 export const CLI_TEST_TIMEOUT = CHILD_TIMEOUT + 10_000;
 
-export function bobina(args: string[], input?: string | Buffer): Run {
+export function bobina(args: string[], input?: string | Buffer, env?: Record<string, string>): Run {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" (npm test does it first)`);
   // Bounded: a CLI that hangs fails its test (code null, the error said) instead of the whole run.
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, input, maxBuffer: 64 * 1024 * 1024, timeout: CHILD_TIMEOUT, killSignal: 'SIGKILL' });
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, input, maxBuffer: 64 * 1024 * 1024, timeout: CHILD_TIMEOUT, killSignal: 'SIGKILL', env: { ...process.env, ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') + (r.error ? `\n${r.error.message}` : '') };
 }
 

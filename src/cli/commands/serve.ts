@@ -3,7 +3,7 @@
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
 import { untilSignal } from '../signals.js';
-import { metricsVariables, processEnvironment, read, variablesOf, webhookSettings, type Environment } from '../../server/environment.js';
+import { fleetVariables, metricsVariables, processEnvironment, read, variablesOf, webhookSettings, type Environment } from '../../server/environment.js';
 import { storeFlags } from '../with-store.js';
 
 export interface ServeSettings {
@@ -55,6 +55,21 @@ function metricsSettings(values: { 'metrics-token'?: string; 'metrics-port'?: st
   return { ...(token === undefined ? {} : { token }), ...(rawPort === undefined ? {} : { port: Number(rawPort) }) };
 }
 
+/**
+ * --heartbeat and --offline-grace, else BOBINA_HEARTBEAT and BOBINA_OFFLINE_GRACE: only those set.
+ * `bobina serve` runs by them and `bobina terminals status` judges "online" by them, so one
+ * environment gives both the same rule.
+ */
+export function fleetTiming(values: { heartbeat?: string; 'offline-grace'?: string }, env: Environment): NonNullable<ServeSettings['fleet']> {
+  const fromEnv = fleetVariables(env);
+  const heartbeat = values.heartbeat ?? fromEnv.heartbeat;
+  const grace = values['offline-grace'] ?? fromEnv.offlineGrace;
+  return {
+    ...(heartbeat === undefined ? {} : { heartbeatMs: duration(values.heartbeat === undefined ? 'BOBINA_HEARTBEAT' : '--heartbeat', heartbeat) }),
+    ...(grace === undefined ? {} : { offlineGraceMs: duration(values['offline-grace'] === undefined ? 'BOBINA_OFFLINE_GRACE' : '--offline-grace', grace) }),
+  };
+}
+
 /** A count for a limit: a whole number, 0 for none. */
 function count(name: string, value: string): number {
   if (!/^\d{1,7}$/.test(value.trim())) throw new UsageError(`invalid ${name} "${value}": a whole number (0 for no limit)`);
@@ -91,9 +106,7 @@ export function serveSettings(args: string[], env: Environment = processEnvironm
   if (values['request-timeout'] !== undefined) connections.requestTimeoutMs = duration('--request-timeout', values['request-timeout']);
   if (values['max-connections'] !== undefined) connections.maxConnections = count('--max-connections', values['max-connections']);
   if (values['max-connections-per-address'] !== undefined) connections.maxPerAddress = count('--max-connections-per-address', values['max-connections-per-address']);
-  const fleet: NonNullable<ServeSettings['fleet']> = {};
-  if (values.heartbeat !== undefined) fleet.heartbeatMs = duration('--heartbeat', values.heartbeat);
-  if (values['offline-grace'] !== undefined) fleet.offlineGraceMs = duration('--offline-grace', values['offline-grace']);
+  const fleet = fleetTiming(values, env);
   return {
     ...(Object.keys(jobs).length ? { jobs } : {}),
     ...(Object.keys(fleet).length ? { fleet } : {}),

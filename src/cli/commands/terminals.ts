@@ -96,14 +96,19 @@ async function rotateKey(args: string[], io: Io): Promise<number> {
   });
 }
 
-/** The fleet view from the database: one account's terminals (--user) or every account's, online by the service's heartbeat (--heartbeat, default 15 s). */
+/**
+ * The fleet view from the database: one account's terminals (--user) or every account's, online by
+ * the service's rule (--heartbeat and --offline-grace, else BOBINA_HEARTBEAT and BOBINA_OFFLINE_GRACE, as serve reads them).
+ */
 async function status(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { user: { type: 'string' }, json: { type: 'boolean' }, heartbeat: { type: 'string' }, ...STORE_OPTIONS }, 0);
-  const { duration } = await import('./serve.js');
-  const heartbeatMs = values.heartbeat === undefined ? undefined : duration('--heartbeat', values.heartbeat);
+  const { values } = parse(args, {
+    user: { type: 'string' }, json: { type: 'boolean' }, heartbeat: { type: 'string' }, 'offline-grace': { type: 'string' }, ...STORE_OPTIONS,
+  }, 0);
+  const { fleetTiming } = await import('./serve.js');
+  const { processEnvironment } = await import('../../server/environment.js');
   const { healthView } = await import('../../server/fleet/view.js');
   const { DEFAULT_FLEET_SETTINGS } = await import('../../server/fleet/settings.js');
-  const settings = { ...DEFAULT_FLEET_SETTINGS, ...(heartbeatMs === undefined ? {} : { heartbeatMs }) };
+  const settings = { ...DEFAULT_FLEET_SETTINGS, ...fleetTiming(values, processEnvironment()) };
   return withStore(values, async (store) => {
     const account = values.user === undefined ? undefined : await accountByEmail(store, values.user, io, 'terminals');
     if (values.user !== undefined && !account) return EXIT.failed;
@@ -128,7 +133,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = { add, list, 'rotate-key': rotat
 
 export const terminalsCommand: Command = {
   name: 'terminals',
-  usage: 'bobina terminals add --email E --terminal ID [--printer <id|code>] [--device tcp://host:port|file:PATH] [--template-jobs] [--print-key] [--disabled] [--db F | --database-url URL] | list --email E [--json] [--db F | --database-url URL] | rotate-key --email E --terminal ID [--db F | --database-url URL] | status [--user E] [--json] [--heartbeat 15s] [--db F | --database-url URL]',
+  usage: 'bobina terminals add --email E --terminal ID [--printer <id|code>] [--device tcp://host:port|file:PATH] [--template-jobs] [--print-key] [--disabled] [--db F | --database-url URL] | list --email E [--json] [--db F | --database-url URL] | rotate-key --email E --terminal ID [--db F | --database-url URL] | status [--user E] [--json] [--heartbeat 15s] [--offline-grace 5s] [--db F | --database-url URL]',
   summary: "an account's terminals: link one to a printer template (or none), a device the service prints to, template jobs; list them; issue or replace a key (printed once, last line); their health: online, printer, queue (status)",
   run: dispatch(SUBCOMMANDS),
 };
