@@ -126,6 +126,13 @@ function singleBytePage(encoding: string): Codepage {
     const c = decoded.charCodeAt(b);
     if (c !== 0xfffd && !isCommandByte(b, c)) table[c] = b;
   }
+  // A character the page has whose NFC is another one it lacks (Mac Roman's ohm sign U+2126, whose
+  // NFC is Greek Ω U+03A9): the page writes that one with it too, the same text (canonically equivalent).
+  for (let b = 0x80; b <= 0xff; b++) {
+    const c = decoded.charCodeAt(b);
+    const nfc = table[c] === b ? decoded[b]!.normalize('NFC') : '';
+    if (nfc.length === 1 && nfc !== decoded[b] && table[nfc.charCodeAt(0)] === -1) table[nfc.charCodeAt(0)] = b;
+  }
   // NBSP (U+00A0) is left to the sanitiser, which prints every kind of space as a plain one.
   const printable = (c: number) => c === 9 || c === 10 || (c >= 0x20 && c < 0x7f) || (c > 0xa0 && table[c] !== -1);
   // Display name for messages: "CP850" (UTF-8 never gets here).

@@ -84,6 +84,38 @@ describe('code pages', () => {
     expect(viscii.diagnostics.map((d) => d.code)).toEqual(['text/transliterated', 'text/transliterated']);
   });
 
+  it('writes each character with a byte that decodes to it, or to the same text: on every single-byte page iconv-lite has', () => {
+    iconv.getCodec('cp850');
+    const pages = Object.entries(iconv.encodings as Record<string, unknown>).filter(([, v]) => (v as { type?: string })?.type === '_sbcs').map(([name]) => name);
+    const equivalents: string[] = [];
+    for (const name of pages) {
+      const { table } = codepage(name);
+      for (let c = 0x80; c < 65536; c++) {
+        const b = table![c]!;
+        if (b < 0) continue;
+        const ch = String.fromCharCode(c);
+        const decoded = iconv.decode(Buffer.from([b]), name);
+        if (decoded === ch) continue;
+        expect(decoded.normalize('NFC'), `${name}: U+${c.toString(16)} → ${b.toString(16)}`).toBe(ch.normalize('NFC'));
+        equivalents.push(`${name} U+${c.toString(16).padStart(4, '0')}`);
+      }
+    }
+    // The pages whose ohm sign (U+2126) stands for Greek Ω, and Mac Greek's ano teleia (U+0387) for the middle dot.
+    expect(equivalents.sort()).toEqual(['maccroatian U+03a9', 'macgreek U+00b7', 'maciceland U+03a9', 'macintosh U+03a9', 'macroman U+03a9', 'macromania U+03a9', 'macturkish U+03a9']);
+  });
+
+  it('prints Greek Ω (U+03A9) on Mac Roman as its ohm sign (BD), silently: the same text', () => {
+    const macRoman = { extends: 'MAKER5T20', codepage: { encoding: 'macroman', select: null } };
+    for (const text of ['\u03a9', '\u2126']) {
+      const r = compile(`R=5${text}`, { printer: macRoman });
+      expect(hex(r.bytes)).toBe('1b40523d35bd0a');
+      expect(r.diagnostics).toEqual([]);
+    }
+    const greek = compile('a\u00b7b', { printer: { extends: 'MAKER5T20', codepage: { encoding: 'macgreek', select: null } } });
+    expect(hex(greek.bytes)).toBe('1b4061af620a');
+    expect(greek.diagnostics).toEqual([]);
+  });
+
   // Code page names and a code page's undefined bytes: kept because mutants of src/text survived
   // without them (`npm run mutation`, bench/MUTATION.md).
 
