@@ -45,17 +45,18 @@ async function buildCommonJs() {
 }
 
 /**
- * Every declaration file as .d.cts: its relative imports name the .cjs files, and its imports of
- * packages (TypeBox's types, which are ES modules only) become type-only imports resolved as
- * `import` does (TypeScript 5.3+), which a CommonJS declaration file may hold (else TS1479 under
- * `moduleResolution: node16` without skipLibCheck).
+ * Every declaration file as .d.cts: its relative imports name the .cjs files. A declaration that
+ * imports a package is refused: a CommonJS declaration file cannot import an ES-module-only one
+ * (TS1479 under `moduleResolution: node16`), and a user's `tsc` with `skipLibCheck: false` would
+ * check that package's declarations too (TypeBox's cost 14 s; scripts/schema-types.ts spells its
+ * types out instead).
  */
 function commonJsTypes() {
   for (const name of readdirSync(dist).filter((f) => f.endsWith('.d.ts'))) {
-    const text = readFileSync(new URL(name, dist), 'utf8')
-      .replace(/^((?:import|export)\b[^;]*from\s+'\.\/[\w.-]+)\.js';$/gm, "$1.cjs';")
-      .replace(/^import \{([^}]*)\} from '([^'.][^']*)';$/gm, (_, names, from) => `import type {${names.replace(/\btype\s+/g, '')}} from '${from}' with { 'resolution-mode': 'import' };`);
-    writeFileSync(new URL(name.replace(/\.d\.ts$/, '.d.cts'), dist), text);
+    const text = readFileSync(new URL(name, dist), 'utf8');
+    const foreign = text.match(/^(?:import|export)\b(?:[^;]*?from)?\s*'[^'.][^']*';$/m);
+    if (foreign) throw new Error(`cjs-build: dist/${name} imports a package's types: ${foreign[0]}`);
+    writeFileSync(new URL(name.replace(/\.d\.ts$/, '.d.cts'), dist), text.replace(/^((?:import|export)\b[^;]*from\s+'\.\/[\w.-]+)\.js';$/gm, "$1.cjs';"));
   }
 }
 

@@ -1,4 +1,5 @@
-// Regenerates src/profiles/schema.json from the TypeBox definition in src/profiles/schema.ts:
+// Regenerates src/profiles/schema.json from the TypeBox definition in src/profiles/schema.ts, and
+// src/profiles/schema-types.generated.ts, its types spelled out (scripts/schema-types.ts):
 // `npm run profile-schema`. The library loads the JSON, not TypeBox, because building the schema
 // with TypeBox costs more at import than the whole compiler; src/profiles/check.ts checks
 // profiles against the JSON. TypeBox's non-enumerable markers
@@ -6,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProfileSchema } from '../src/profiles/schema.js';
+import { SCHEMA_TYPES_FILE, schemaTypes } from './schema-types.js';
 
 /** A copy without TypeBox's `~` markers (profile-schema.ts puts them back at load). */
 function plain(value: unknown): unknown {
@@ -18,3 +20,5 @@ function plain(value: unknown): unknown {
 const out = join(import.meta.dirname, '..', 'src', 'profiles', 'schema.json');
 writeFileSync(out, `${JSON.stringify(plain(ProfileSchema), null, 2)}\n`);
 console.log(`wrote ${out}`);
+writeFileSync(SCHEMA_TYPES_FILE, schemaTypes());
+console.log(`wrote ${SCHEMA_TYPES_FILE}`);

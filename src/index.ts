@@ -35,6 +35,7 @@ export {
   createProfile,
   ProfileError,
   ProfileSchema,
+  type ProfileJsonSchema,
   type Profile,
   type ProfileInput,
   type ProfileData,

@@ -253,4 +253,4 @@ function userProfile(input: ProfileInput): Profile {
 
 export type { ProfileData, Commands, BarcodeProfile } from './schema.js';
 export { COMMANDS, COMMAND_KEYS, commandRows, type Capability, type CommandKey } from './commands.js';
-export { ProfileSchema } from './profile-schema.js';
+export { ProfileSchema, type ProfileJsonSchema } from './profile-schema.js';

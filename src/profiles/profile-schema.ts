@@ -3,7 +3,6 @@
 // out TypeBox's hidden `~kind` and `~optional` markers (the check never reads them; they were 0.3 KB
 // of a browser bundle's gzip): they are put back here, as TypeBox defines them, from what each node
 // is. A test checks that the result is the object TypeBox builds, markers and all.
-import type { ProfileSchema as Built } from './schema.js';
 import json from './schema.json' with { type: 'json' };
 
 type SchemaNode = Record<string, unknown>;
@@ -35,5 +34,17 @@ function withMarkers(node: SchemaNode, optional = false): SchemaNode {
   return node;
 }
 
-/** The JSON Schema every profile is checked against (a TypeBox `TObject`). */
-export const ProfileSchema = withMarkers(json as SchemaNode) as unknown as typeof Built;
+/**
+ * A JSON Schema object node, as ProfileSchema is declared: a plain type, so that bobina's
+ * declarations import nothing from TypeBox. The object is TypeBox's all the same (its `~kind`
+ * markers included): TypeBox's `Value.Check(ProfileSchema, x)` takes it as it is.
+ */
+export interface ProfileJsonSchema {
+  readonly type: 'object';
+  readonly properties: Readonly<Record<string, unknown>>;
+  readonly required: readonly string[];
+  readonly [keyword: string]: unknown;
+}
+
+/** The JSON Schema every profile is checked against (TypeBox's object, declared as a plain JSON Schema). */
+export const ProfileSchema = withMarkers(json as SchemaNode) as unknown as ProfileJsonSchema;

@@ -1,6 +1,6 @@
 // The profile schema (TypeBox), checked when any profile is loaded: a wrong byte string or a
 // missing field fails loudly at load, never halfway through a receipt.
-import { Type, type Static, type TOptional } from 'typebox';
+import { Type, type TLiteral, type TOptional, type TUnion } from 'typebox';
 import { StatusSchema } from './status-schema.js';
 import { COMMAND_KEYS, COMMANDS, STYLE_KEYS, type CommandKey, type OptionalCommandKey } from './commands.js';
 
@@ -33,7 +33,7 @@ const Cell = Type.Object({
   height: Type.Integer({ minimum: 1, maximum: 255 }),
 });
 
-const Source = Type.Object({
+export const SourceSchema = Type.Object({
   confidence: Type.Union([Type.Literal('H'), Type.Literal('M'), Type.Literal('L')]),
   source: Type.String({ minLength: 1 }),
 });
@@ -63,7 +63,9 @@ export const CommandsSchema = Type.Object(
 /** The commands that are not styles: those a profile may say turn the styles off (`resetsStyles`). */
 const ResettingCommand = Type.Union(
   COMMAND_KEYS.filter((key) => !(STYLE_KEYS as readonly string[]).includes(key)).map((key) => Type.Literal(key)),
-);
+  // Typed as one literal of every such key: TypeBox reads a union made from an array (not a tuple)
+  // as never, which made `resetsStyles` a never[] that no profile written in TypeScript could set.
+) as unknown as TUnion<[TLiteral<Exclude<CommandKey, StyleKey>>]>;
 
 export const ProfileSchema = Type.Object({
   id: Type.Integer({ minimum: 0 }),
@@ -228,14 +230,14 @@ export const ProfileSchema = Type.Object({
    * Where the profile's facts come from: path → source and confidence. A built-in's are kept apart
    * (builtin/sources/, read by profileSources()), so a profile object gives only its own.
    */
-  sources: Type.Optional(Type.Record(Type.String(), Source)),
+  sources: Type.Optional(Type.Record(Type.String(), SourceSchema)),
 });
 
-/** A printer profile as written in JSON (after `extends` is resolved). */
-export type ProfileData = Static<typeof ProfileSchema>;
-/** Where one fact of a profile comes from, and how sure that is. */
-export type Source = Static<typeof Source>;
-export type Commands = Static<typeof CommandsSchema>;
+// ProfileData (a profile as written in JSON, after `extends`), Source and Commands: TypeScript's reading
+// of these schemas (`Static<typeof ProfileSchema>` …), spelled out by scripts/schema-types.ts so that
+// the public declarations import nothing from TypeBox.
+export type { Commands, ProfileData, Source } from './schema-types.generated.js';
+import type { ProfileData } from './schema-types.generated.js';
 export type QrCommand = ProfileData['qr']['command'];
 export type ImageCommand = NonNullable<ProfileData['image']>['command'];
 export type BarcodeProfile = NonNullable<ProfileData['barcode']>;

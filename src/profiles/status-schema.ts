@@ -1,7 +1,7 @@
 // The `status` section of a profile: how to ask the printer for its state before a job, what each
 // reply bit means, and (where the model has it) how it confirms that a job has been printed.
 // Delivery (src/delivery) reads only this data; it never asks which model it talks to.
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 
 /** Plain hex bytes, space separated ("10 04 01"): no count parameter here. */
 const PlainHex = Type.String({ pattern: '^[0-9A-Fa-f]{2}(?: [0-9A-Fa-f]{2})*$' });
@@ -64,7 +64,7 @@ export const StatusSchema = Type.Object({
   confirm: Type.Optional(Type.Union([ConfirmSchema, Type.Null()])),
 });
 
-export type StatusData = Static<typeof StatusSchema>;
+// StatusData, ConfirmData and StatusReason: these schemas' types, spelled out by scripts/schema-types.ts (see schema.ts).
+export type { ConfirmData, StatusData, StatusReason } from './schema-types.generated.js';
+import type { StatusData } from './schema-types.generated.js';
 export type StatusQueryData = StatusData['queries'][number];
-export type ConfirmData = Static<typeof ConfirmSchema>;
-export type StatusReason = Static<typeof StatusReasonSchema>;
