@@ -48,12 +48,25 @@ export function schemaTypes(): string {
     '// schema.ts and status-schema.ts: do not edit. Plain types, so that the public declarations do not',
     "// import TypeBox's; each is TypeScript's reading of `Static<typeof Schema>`.",
   ];
+  const types = new Map<string, ts.TypeNode>();
   for (const statement of file.statements) {
     if (!ts.isTypeAliasDeclaration(statement)) continue;
-    const name = statement.name.text;
     const node = checker.typeToTypeNode(checker.getTypeAtLocation(statement.name), undefined, flags);
-    if (!node) throw new Error(`no type for ${name}`);
-    const text = printer.printNode(ts.EmitHint.Unspecified, node, file);
+    if (!node) throw new Error(`no type for ${statement.name.text}`);
+    types.set(statement.name.text, node);
+  }
+  const print = (node: ts.Node) => printer.printNode(ts.EmitHint.Unspecified, node, file);
+  // Inside one type, another of them (ProfileData's status is a StatusData) is named, not spelled out again.
+  const named = new Map([...types].map(([name, node]) => [print(node), name]));
+  for (const [name, node] of types) {
+    const [shown] = ts.transform(node, [(context) => (root) => {
+      const visit = (n: ts.Node): ts.Node => {
+        const other = n !== root && ts.isTypeNode(n) ? named.get(print(n)) : undefined;
+        return other ? ts.factory.createTypeReferenceNode(other) : ts.visitEachChild(n, visit, context);
+      };
+      return visit(root) as ts.TypeNode;
+    }]).transformed;
+    const text = print(shown!);
     if (/\b(Static|TSchema|TObject|TOptional)\b|typebox/.test(text)) throw new Error(`${name} still names TypeBox: ${text.slice(0, 200)}`);
     out.push('', `/** ${TYPES.find(([n]) => n === name)![3]} */`, `export type ${name} = ${text};`);
   }

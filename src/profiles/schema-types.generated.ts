@@ -22,25 +22,7 @@ export type ProfileData = {
             };
         };
     } | undefined;
-    commands?: {
-        size?: string | null | undefined;
-        boldOn?: string | null | undefined;
-        boldOff?: string | null | undefined;
-        underlineOn?: string | null | undefined;
-        underlineOff?: string | null | undefined;
-        invertOn?: string | null | undefined;
-        invertOff?: string | null | undefined;
-        init: string;
-        feed: string;
-        drawer: string;
-        alignLeft: string;
-        alignCenter: string;
-        alignRight: string;
-        condensedOn: string | null;
-        condensedOff: string | null;
-        cutFull: string;
-        cutPartial: string | null;
-    } | undefined;
+    commands?: Commands | undefined;
     image?: {
         lineSpacing?: string | null | undefined;
         widthDots?: number | undefined;
@@ -101,38 +83,8 @@ export type ProfileData = {
             set: Record<string, unknown>;
         }[] | undefined;
     } | undefined;
-    status?: {
-        setup?: string | undefined;
-        settleMs?: number | undefined;
-        timeoutMs?: number | undefined;
-        confirm?: {
-            request: string;
-            idLength: number;
-            replyPrefix: string;
-            replySuffix: string;
-        } | null | undefined;
-        queries: {
-            fixed?: {
-                byte: number;
-                mask: string;
-                value: string;
-            }[] | undefined;
-            send: string;
-            replyLength: number;
-            idle: string;
-            rules: {
-                meaning?: string | undefined;
-                byte: number;
-                mask: string;
-                value: string;
-                reason: "media-empty" | "media-low" | "cover-open" | "offline" | "other";
-            }[];
-        }[];
-    } | null | undefined;
-    sources?: Record<string, {
-        confidence: "L" | "M" | "H";
-        source: string;
-    }> | undefined;
+    status?: StatusData | null | undefined;
+    sources?: Record<string, Source> | undefined;
     id: number;
     code: string;
     nome: string;
@@ -193,12 +145,7 @@ export type StatusData = {
     setup?: string | undefined;
     settleMs?: number | undefined;
     timeoutMs?: number | undefined;
-    confirm?: {
-        request: string;
-        idLength: number;
-        replyPrefix: string;
-        replySuffix: string;
-    } | null | undefined;
+    confirm?: ConfirmData | null | undefined;
     queries: {
         fixed?: {
             byte: number;
@@ -213,7 +160,7 @@ export type StatusData = {
             byte: number;
             mask: string;
             value: string;
-            reason: "media-empty" | "media-low" | "cover-open" | "offline" | "other";
+            reason: StatusReason;
         }[];
     }[];
 };
