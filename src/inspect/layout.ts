@@ -61,6 +61,8 @@ class Head {
   barcode: { height: number; module: number; text: HriPosition } = { ...BARCODE_DEFAULTS };
   line: LineItem[] = [];
   lineX = 0;
+  /** The print position was moved by a tab since the last character. */
+  afterTab = false;
   lineAlign: Align = 'left';
   readonly marks: Mark[] = [];
 
@@ -104,19 +106,30 @@ class Head {
     this.start();
     const last = this.line[this.line.length - 1];
     const look = this.look();
-    if (last?.type === 'text' && last.charWidth === cw && sameLook(last.look, look)) last.text += ch;
+    // A run goes on where its last character ended, not across a tab's gap.
+    if (last?.type === 'text' && !this.afterTab && last.charWidth === cw && sameLook(last.look, look)) last.text += ch;
     else this.line.push({ type: 'text', text: ch, x: this.lineX, charWidth: cw, condensed: this.condensed, look });
     this.lineX += cw;
+    this.afterTab = false;
+  }
+
+  /**
+   * HT: on to the next stop, TAB columns of normal text apart whatever the font in force (ESC/POS
+   * keeps the stops ESC @ set when the font or the width changes), at most to the paper's end. The
+   * gap is blank: nothing is drawn in it, underline included.
+   */
+  tab(): void {
+    const stop = (this.width / this.columns.normal) * TAB;
+    this.start();
+    this.lineX = Math.min(this.width, (Math.floor(this.lineX / stop + 0.001) + 1) * stop);
+    this.afterTab = true;
   }
 
   text(text: string): void {
     for (const ch of text) {
       if (ch === '\n') this.flush();
-      else if (ch === '\t') {
-        const cw = this.charWidth();
-        const next = (Math.floor(this.lineX / cw / TAB) + 1) * TAB;
-        while (this.lineX / cw < next - 0.01 && this.lineX + cw <= this.width + 0.01) this.char(' ');
-      } else if (ch !== '\r') this.char(ch);
+      else if (ch === '\t') this.tab();
+      else if (ch !== '\r') this.char(ch);
     }
   }
 

@@ -18,6 +18,12 @@ export interface Font {
   cost: number;
   /** A whole line in `cost` units. */
   line: number;
+  /**
+   * The distance between tab stops in `cost` units: 8 columns of normal text at width 1, whatever
+   * the font in force. ESC/POS sets its default stops (every 8 characters of font A) at ESC @ and
+   * keeps them where they are when the font or the character width changes.
+   */
+  tabStop: number;
 }
 
 /**
@@ -29,7 +35,7 @@ export function fontInForce(profile: Profile, state: Pick<LowerState, 'condensed
   const base = state.condensed ? condensed : normal;
   const width = Math.max(1, Math.floor(state.width ?? 1));
   const line = normal * condensed;
-  return { columns: Math.max(1, Math.floor(base / width)), cost: width * (line / base), line };
+  return { columns: Math.max(1, Math.floor(base / width)), cost: width * (line / base), line, tabStop: 8 * (line / normal) };
 }
 
 /** The font in force in messages: "normal text", "condensed text at width 2". */

@@ -240,10 +240,9 @@ function measure(L: LineState, font: Font, op: TextOp, text: string, from: numbe
   }
 }
 
-/** A tab moves to the next stop, every 8 columns of the font in force. */
+/** A tab moves to the next stop (font.tabStop: every 8 columns of normal text, in any font). */
 function tab(used: number, font: Font): number {
-  const stop = 8 * font.cost;
-  return stop - (used % stop);
+  return font.tabStop - (used % font.tabStop);
 }
 
 function applyEdits(text: string, edits: readonly { at: number; replace: boolean }[]): string {

@@ -25,6 +25,21 @@ function ink(png: Uint8Array, box: { x0: number; y0: number; x1: number; y1: num
   return { dark, rows: rows.size };
 }
 
+describe('the preview of tabs', () => {
+  it('moves to stops 8 columns of normal text apart (96 dots on the TM-T20) in any font, leaving the gap blank', () => {
+    const at = (conteudo: string) => texts(page(conteudo, 5)).map((m) => [m.text, Math.round(m.x * 100) / 100]);
+    expect(at('a\tb\tc\n')).toEqual([['a', 0], ['b', 96], ['c', 192]]);
+    // Condensed (font B, 9 dots): a stop is not a whole number of its characters.
+    expect(at('<textCondensedOn>a\tb\n')).toEqual([['a', 0], ['b', 96]]);
+    // Width 2 (24 dots): 4 characters to a stop; 'abcd' ends on one, so the tab goes to the next.
+    expect(at('<textSize width="2">abcd\te\n')).toEqual([['abcd', 0], ['e', 192]]);
+    // Underlined text leaves the gap without a line: two runs, nothing drawn between them.
+    expect(at('<textUnderlineOn>ab\tcd\n')).toEqual([['ab', 0], ['cd', 96]]);
+    // Past the last stop, to the paper's end: the next character starts the next line.
+    expect(at('x'.repeat(47) + '\ty\n')).toEqual([['x'.repeat(47), 0], ['y', 0]]);
+  });
+});
+
 describe('the preview of text styles', () => {
   it('marks bold, underlined and inverted runs, and plain text as before', () => {
     const marks = texts(page('<textBoldOn>ab<textBoldOff>cd<textUnderlineOn>ef<textUnderlineOff><textInvertOn>gh<textInvertOff>ij\n', 5));

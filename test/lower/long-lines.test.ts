@@ -75,6 +75,22 @@ describe('text/line-too-long', () => {
     expect(compile('a' + '\t'.repeat(6) + 'b', { printer: 'MAKER5T20' }).diagnostics.filter(long)).toHaveLength(1);
   });
 
+  it('keeps the tab stops where ESC @ set them, 8 columns of normal text apart, in condensed and wide text too', () => {
+    const codes = (source: string) => compile(source, { printer: 'MAKER5T20' }).diagnostics.filter(long).length;
+    // Five tabs reach column 40 of 48 in any font: 8 normal columns are left, 10⅔ condensed ones (font B).
+    expect(codes('<textCondensedOn>' + '\t'.repeat(5) + 'c'.repeat(10))).toBe(0);
+    expect(codes('<textCondensedOn>' + '\t'.repeat(5) + 'c'.repeat(11))).toBe(1);
+    // At width 2 a stop is 4 characters (96 dots): a tab and 20 wide characters fill the 24 a line holds.
+    expect(codes('<textSize width="2">\t' + 'x'.repeat(20))).toBe(0);
+    expect(codes('<textSize width="2">\t' + 'x'.repeat(21))).toBe(1);
+    expect(codes('<textSize width="2">xxxxx\t' + 'x'.repeat(16))).toBe(0);
+    expect(codes('<textSize width="2">xxxxx\t' + 'x'.repeat(17))).toBe(1);
+    // And wrapped so: the break comes after the 10 condensed characters that fit.
+    const r = compile('<textCondensedOn>' + '\t'.repeat(5) + 'c'.repeat(10) + ' dd', { printer: 'MAKER5T20', wrap: 'word' });
+    expect(r.diagnostics.filter(long)).toEqual([]);
+    expect(Buffer.from(r.bytes).toString('latin1')).toContain('\t'.repeat(5) + 'c'.repeat(10) + '\ndd');
+  });
+
   it('is reported on the generic template too (48 columns of text)', () => {
     expect(compile('g'.repeat(49), { printer: 'GENERICA' }).diagnostics.filter(long)).toHaveLength(1);
   });
@@ -149,11 +165,15 @@ describe('text/line-too-long', () => {
   });
 });
 
-/** Columns a line of one font takes, tabs to stops of 8. */
-function width(line: string): number {
-  let col = 0;
-  for (const c of line) col = c === '\t' ? (Math.floor(col / 8) + 1) * 8 : col + 1;
-  return col;
+/**
+ * Columns a line of one font takes, in a font of `columns` a line where normal text has `normal`:
+ * tabs to stops 8 columns of normal text apart (8 × columns / normal of this font's).
+ */
+function width(line: string, columns = 48, normal = columns): number {
+  // In units of 1 / normal of a column, so that a stop is a whole number of them.
+  let used = 0;
+  for (const c of line) used = c === '\t' ? (Math.floor(used / (8 * columns)) + 1) * 8 * columns : used + normal;
+  return used / normal;
 }
 
 describe("wrap: 'word'", () => {
@@ -247,11 +267,11 @@ describe("wrap: 'word'", () => {
         const { text: out, codes } = wrapped(source, printer);
         const profile = loadProfile(printer);
         const columns = condensed && profile.caps.has('condensed') ? profile.columns.condensed : profile.columns.normal;
-        for (const line of out.split('\n')) expect(width(line)).toBeLessThanOrEqual(columns);
+        for (const line of out.split('\n')) expect(width(line, columns, profile.columns.normal)).toBeLessThanOrEqual(columns);
         expect(out.replace(/\s/g, '')).toBe(s.replace(/\s/g, ''));
         expect(codes).not.toContain('text/line-too-long');
         expect(() => compile(source, { printer, wrap: 'word', records: true })).not.toThrow();
-        expect(lower(parse(source).ast, printer).diagnostics.some(long)).toBe(s.split('\n').some((l) => width(l) > columns));
+        expect(lower(parse(source).ast, printer).diagnostics.some(long)).toBe(s.split('\n').some((l) => width(l, columns, profile.columns.normal) > columns));
       }),
       { numRuns: 500 },
     );
