@@ -128,15 +128,14 @@ export function intentions(x: Exec): IntentionRepository {
   }
   return {
     async insert(i) {
-      // Every column written, so the job returned is the row as stored (no column default assumed).
-      const fresh = {
+      const row = {
         ...i, estado: i.estado ?? 'queued', confirmacao: i.confirmacao ?? 'none', motivos: i.motivos ?? [], expiresAt: i.expiresAt ?? null,
-        urlCallback: i.urlCallback ?? null, reprintOf: i.reprintOf ?? null, tentativas: 0, leasedTo: null, leaseToken: null,
-        leaseExpiresAt: null, reprint: false, ignoredReports: 0, reprints: 0,
+        urlCallback: i.urlCallback ?? null, reprintOf: i.reprintOf ?? null,
       };
-      const r = await one<{ id: number }>(x, sql`INSERT INTO intentions ${INTENTION.insert(fresh)} RETURNING id`);
+      const r = await one<{ id: number }>(x, sql`INSERT INTO intentions ${INTENTION.insert(row)} RETURNING id`);
       if (x.inTransaction) inserted.set(r!.id, { seq: 1, estado: null });
-      return { ...fresh, id: r!.id };
+      // The other columns as the table's defaults made them (not sent: fewer values on every Insert).
+      return { ...row, id: r!.id, tentativas: 0, leasedTo: null, leaseToken: null, leaseExpiresAt: null, reprint: false, ignoredReports: 0, reprints: 0 };
     },
     get: (accountId, id) => job(sql`SELECT * FROM intentions WHERE id = ${id} AND user_id = ${accountId}`),
     history: (accountId, id) => HISTORY.all(x, sql`SELECT ${HISTORY.select()} FROM job_history h
