@@ -1,14 +1,16 @@
 // src/profiles/schema-types.generated.ts: the TypeBox schemas' types spelled out for the public
-// declarations (scripts/schema-types.ts) must be TypeScript's current reading of the schemas.
+// declarations (scripts/schema-types.ts) must be TypeScript's current reading of the schemas. Not
+// among the compiler's tests (vitest.compiler.ts): a mutation run's sandbox marks every source
+// `// @ts-nocheck`, the generated file included.
 import { readFileSync } from 'node:fs';
 import type { Static } from 'typebox';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { SCHEMA_TYPES_FILE, schemaTypes } from '../../scripts/schema-types.js';
-import type { CommandsSchema, ProfileSchema, SourceSchema } from '../../src/profiles/schema.js';
-import type { Commands, ProfileData, Source } from '../../src/profiles/schema.js';
-import type { ConfirmSchema, StatusReasonSchema, StatusSchema } from '../../src/profiles/status-schema.js';
-import type { ConfirmData, StatusData, StatusReason } from '../../src/profiles/status-schema.js';
-import type { ProfileInput } from '../../src/index.js';
+import { SCHEMA_TYPES_FILE, schemaTypes } from '../scripts/schema-types.js';
+import type { CommandsSchema, ProfileSchema, SourceSchema } from '../src/profiles/schema.js';
+import type { Commands, ProfileData, Source } from '../src/profiles/schema.js';
+import type { ConfirmSchema, StatusReasonSchema, StatusSchema } from '../src/profiles/status-schema.js';
+import type { ConfirmData, StatusData, StatusReason } from '../src/profiles/status-schema.js';
+import type { ProfileInput } from '../src/index.js';
 
 describe('the schemas\' types, spelled out', () => {
   it('are what the schemas give today (otherwise: npm run profile-schema)', () => {
