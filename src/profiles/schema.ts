@@ -3,6 +3,7 @@
 import { Type, type TLiteral, type TOptional, type TUnion } from 'typebox';
 import { StatusSchema } from './status-schema.js';
 import { COMMAND_KEYS, COMMANDS, STYLE_KEYS, type CommandKey, type OptionalCommandKey } from './commands.js';
+import type { ProfileData } from './schema-types.generated.js';
 
 /** Hex bytes, space separated ("1B 61 01"); `n` is the count parameter, `XX*n` repeats a byte n times. */
 export const HexBytes = Type.String({ pattern: '^(?:[0-9A-Fa-f]{2}(?:\\*n)?|n)(?: (?:[0-9A-Fa-f]{2}(?:\\*n)?|n))*$' });
@@ -237,7 +238,6 @@ export const ProfileSchema = Type.Object({
 // of these schemas (`Static<typeof ProfileSchema>` …), spelled out by scripts/schema-types.ts so that
 // the public declarations import nothing from TypeBox.
 export type { Commands, ProfileData, Source } from './schema-types.generated.js';
-import type { ProfileData } from './schema-types.generated.js';
 export type QrCommand = ProfileData['qr']['command'];
 export type ImageCommand = NonNullable<ProfileData['image']>['command'];
 export type BarcodeProfile = NonNullable<ProfileData['barcode']>;

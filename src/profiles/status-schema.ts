@@ -2,6 +2,7 @@
 // reply bit means, and (where the model has it) how it confirms that a job has been printed.
 // Delivery (src/delivery) reads only this data; it never asks which model it talks to.
 import { Type } from 'typebox';
+import type { StatusData } from './schema-types.generated.js';
 
 /** Plain hex bytes, space separated ("10 04 01"): no count parameter here. */
 const PlainHex = Type.String({ pattern: '^[0-9A-Fa-f]{2}(?: [0-9A-Fa-f]{2})*$' });
@@ -66,5 +67,4 @@ export const StatusSchema = Type.Object({
 
 // StatusData, ConfirmData and StatusReason: these schemas' types, spelled out by scripts/schema-types.ts (see schema.ts).
 export type { ConfirmData, StatusData, StatusReason } from './schema-types.generated.js';
-import type { StatusData } from './schema-types.generated.js';
 export type StatusQueryData = StatusData['queries'][number];
