@@ -3,6 +3,7 @@
 // marks on a page measured in printer dots. The SVG writer only draws what this decides.
 import { SYMBOLOGY_NAMES } from '../lower/barcode/symbol.js';
 import type { Align, Bitmap, HriPosition } from '../lower/ir.js';
+import { TAB_STOP_COLUMNS } from '../lower/layout-columns.js';
 import type { Geometry, Profile } from '../profiles/index.js';
 import { nativeBars, nativeSymbol } from './barcode-draw.js';
 import { qrBitmap } from './qr-matrix.js';
@@ -37,7 +38,6 @@ export interface Page {
 
 const CUT_GAP = 16;
 const BARCODE_DEFAULTS = { height: 162, module: 3, text: 'none' as HriPosition };
-const TAB = 8;
 
 type LineItem =
   | { type: 'text'; text: string; x: number; charWidth: number; condensed: boolean; look: TextLook | undefined }
@@ -114,12 +114,11 @@ class Head {
   }
 
   /**
-   * HT: on to the next stop, TAB columns of normal text apart whatever the font in force (ESC/POS
-   * keeps the stops ESC @ set when the font or the width changes), at most to the paper's end. The
-   * gap is blank: nothing is drawn in it, underline included.
+   * HT: on to the next stop (TAB_STOP_COLUMNS of normal text apart, whatever the font in force), at
+   * most to the paper's end. The gap is blank: nothing is drawn in it, underline included.
    */
   tab(): void {
-    const stop = (this.width / this.columns.normal) * TAB;
+    const stop = (this.width / this.columns.normal) * TAB_STOP_COLUMNS;
     this.start();
     this.lineX = Math.min(this.width, (Math.floor(this.lineX / stop + 0.001) + 1) * stop);
     this.afterTab = true;

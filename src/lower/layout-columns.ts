@@ -8,6 +8,13 @@ import type { CellNode } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import type { LowerState } from './context.js';
 
+/**
+ * Tab stops are this many columns of normal text apart, whatever the font in force: ESC/POS sets its
+ * default stops (every 8 characters of font A) at ESC @ and keeps them where they are when the font
+ * or the character width changes. The line measure (Font.tabStop) and the preview both use it.
+ */
+export const TAB_STOP_COLUMNS = 8;
+
 export interface Font {
   /** Characters a printed line holds in this font. */
   columns: number;
@@ -18,11 +25,7 @@ export interface Font {
   cost: number;
   /** A whole line in `cost` units. */
   line: number;
-  /**
-   * The distance between tab stops in `cost` units: 8 columns of normal text at width 1, whatever
-   * the font in force. ESC/POS sets its default stops (every 8 characters of font A) at ESC @ and
-   * keeps them where they are when the font or the character width changes.
-   */
+  /** The distance between tab stops in `cost` units (TAB_STOP_COLUMNS of normal text at width 1). */
   tabStop: number;
 }
 
@@ -35,7 +38,7 @@ export function fontInForce(profile: Profile, state: Pick<LowerState, 'condensed
   const base = state.condensed ? condensed : normal;
   const width = Math.max(1, Math.floor(state.width ?? 1));
   const line = normal * condensed;
-  return { columns: Math.max(1, Math.floor(base / width)), cost: width * (line / base), line, tabStop: 8 * (line / normal) };
+  return { columns: Math.max(1, Math.floor(base / width)), cost: width * (line / base), line, tabStop: TAB_STOP_COLUMNS * (line / normal) };
 }
 
 /** The font in force in messages: "normal text", "condensed text at width 2". */

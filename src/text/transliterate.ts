@@ -35,7 +35,8 @@ const MAX_COMBINED = 4;
  * has, composed with some of the marks, and the others after it as the page's combining marks.
  * CP1258 has ê and the combining tone marks but not ệ or ế, which it writes as ê + U+0323 and
  * ê + U+0301, as Windows does. The form is canonically equivalent to `ch` (the same text), so it
- * prints silently; the most marks composed first, so the fewest are printed apart.
+ * prints silently; the most marks composed first, so the fewest are printed apart. (A character of
+ * the page whose NFC is `ch`, Mac Roman's ohm sign for Ω, is in the page's table already: codepage.ts.)
  */
 export function canonicalForm(ch: string, encodable: Encodable): string | undefined {
   const nfd = ch.normalize('NFD');

@@ -22,10 +22,7 @@ const runIn = (env: Record<string, string>, ...args: string[]) => {
   const r = bobina([...args, '--db', db], undefined, env);
   return { ...r, out: r.stdout.toString('utf8') };
 };
-const run = (...args: string[]) => {
-  const r = bobina([...args, '--db', db]);
-  return { ...r, out: r.stdout.toString('utf8') };
-};
+const run = (...args: string[]) => runIn({}, ...args);
 
 const rows = <T>(sql: string, ...params: unknown[]): T[] => {
   const conn = new Database(db, { readonly: true });

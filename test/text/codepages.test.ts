@@ -14,6 +14,12 @@ import { hex } from '../support/hex.js';
 
 const everyByte = Buffer.from(Array.from({ length: 256 }, (_, b) => b));
 
+/** Every single-byte encoding iconv-lite has, by name. */
+function singleBytePages(): string[] {
+  iconv.getCodec('cp850'); // loads iconv-lite's table of encodings
+  return Object.entries(iconv.encodings as Record<string, unknown>).filter(([, v]) => (v as { type?: string })?.type === '_sbcs').map(([name]) => name);
+}
+
 describe('code pages', () => {
   it.each(Object.keys(PACKED_CODEPAGES))('%s matches iconv-lite byte for byte', (name) => {
     expect(builtinChars(name)).toBe(iconv.decode(everyByte, name));
@@ -61,8 +67,7 @@ describe('code pages', () => {
   });
 
   it('never encodes a letter as a C0 byte or DEL, on any single-byte page iconv-lite has: TCVN\'s Ự (DC2) counts as absent', () => {
-    iconv.getCodec('cp850'); // loads iconv-lite's table of encodings
-    const pages = Object.entries(iconv.encodings as Record<string, unknown>).filter(([, v]) => (v as { type?: string })?.type === '_sbcs').map(([name]) => name);
+    const pages = singleBytePages();
     expect(pages.length).toBeGreaterThan(50);
     expect(pages).toEqual(expect.arrayContaining(['tcvn', 'viscii']));
     for (const name of pages) {
@@ -85,8 +90,7 @@ describe('code pages', () => {
   });
 
   it('writes each character with a byte that decodes to it, or to the same text: on every single-byte page iconv-lite has', () => {
-    iconv.getCodec('cp850');
-    const pages = Object.entries(iconv.encodings as Record<string, unknown>).filter(([, v]) => (v as { type?: string })?.type === '_sbcs').map(([name]) => name);
+    const pages = singleBytePages();
     const equivalents: string[] = [];
     for (const name of pages) {
       const { table } = codepage(name);
