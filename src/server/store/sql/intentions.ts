@@ -3,7 +3,7 @@
 // statements; which states they may start from is jobs/lifecycle.ts's table, passed in as `from`.
 import { WAITS_FOR_PERSON } from '../../jobs/lifecycle.js';
 import type { IntentionRepository } from '../repositories.js';
-import type { ClaimRoute, HistoryEntry, Intention, IntentionSummary, JobFilter, JobPatch, JobState } from '../types.js';
+import type { ClaimRoute, HistoryEntry, Intention, IntentionSummary, JobFilter, JobPatch, JobRef, JobState } from '../types.js';
 import type { Dialect } from './dialect.js';
 import { one, type Exec } from './exec.js';
 import { idempotency } from './idempotency.js';
@@ -22,9 +22,11 @@ const SUMMARY = new Table<Omit<IntentionSummary, 'size'>>({
 const INTENTION = new Table<Intention>({
   ...SUMMARY.columns, conteudo: ['conteudo', asText], bytes: ['bytes', asBytes], diagnostics: ['diagnostics', asJson],
 });
-/** …and its bytes' length. */
-const SUMMARY_COLUMNS = sql`${SUMMARY.select('c')}, length(c.bytes) AS size`;
-const toSummary = (r: Record<string, unknown>, d: Dialect): IntentionSummary => ({ ...SUMMARY.read(r, d), size: r.size as number });
+/** A job as lists of work name it: its account and id (`due` rows, mismatched jobs). */
+const REF = new Table<JobRef>({ accountId: 'user_id', id: 'id' });
+const MISMATCHED = new Table<JobRef & { codigoImpressora: string }>({ ...REF.columns, codigoImpressora: 'codigo_impressora' });
+/** A queue of jobs: an account's jobs for one terminal, or with no terminal (null). */
+const QUEUE = new Table<{ accountId: string; terminalId: string | null }>({ accountId: 'user_id', terminalId: 'terminal_id' });
 
 const HISTORY = new Table<HistoryEntry>({
   seq: 'h.seq', estado: 'h.estado', evento: 'h.evento', motivos: ['h.motivos', asJson], origem: 'h.origem', detalhe: ['h.detalhe', asText], at: ['h.at', asTime],
@@ -90,10 +92,13 @@ export function intentions(x: Exec): IntentionRepository {
   const inserted = new Map<number, { seq: number; estado: JobState | null }>();
   const job = (statement: Sql) => INTENTION.one(x, statement);
   /** Jobs in one of `states` whose time in `column` is before `now`, soonest first. */
-  const due = async (column: Sql, states: readonly JobState[], now: Date, limit: number) => {
-    const rows = await x.all<{ user_id: string; id: number }>(sql`SELECT user_id, id FROM intentions
-      WHERE estado IN ${list(states)} AND ${column} < ${now} ORDER BY ${column} LIMIT ${limit}`);
-    return rows.map((r) => ({ accountId: r.user_id, id: r.id }));
+  const due = (column: Sql, states: readonly JobState[], now: Date, limit: number) => REF.all(x, sql`SELECT ${REF.select()} FROM intentions
+    WHERE estado IN ${list(states)} AND ${column} < ${now} ORDER BY ${column} LIMIT ${limit}`);
+  /** Job summaries (with their bytes' length) of the jobs `where` picks (alias c), in `order`. */
+  const summaries = async (where: Sql, order: Sql, limit: number) => {
+    const rows = await x.all<Record<string, unknown>>(sql`SELECT ${SUMMARY.select('c')}, length(c.bytes) AS size FROM intentions c
+      WHERE ${where} ORDER BY ${order} LIMIT ${limit}`);
+    return rows.map((r): IntentionSummary => ({ ...SUMMARY.read(r, d), size: r.size as number }));
   };
   /**
    * Appends a history row numbered one past the job's last, and says the state of the row before it
@@ -161,11 +166,7 @@ export function intentions(x: Exec): IntentionRepository {
           ORDER BY c.id LIMIT 1${d.skipLocked})
         RETURNING *`);
     },
-    async queuedQueues(states) {
-      const rows = await x.all<{ user_id: string; terminal_id: string | null }>(sql`SELECT DISTINCT user_id, terminal_id FROM intentions
-        WHERE estado IN ${list(states)}`);
-      return rows.map((r) => ({ accountId: r.user_id, terminalId: r.terminal_id }));
-    },
+    queuedQueues: (states) => QUEUE.all(x, sql`SELECT DISTINCT ${QUEUE.select()} FROM intentions WHERE estado IN ${list(states)}`),
     async anyFor(route, states) {
       // A read, no lock: the claim that follows when it finds one is what decides (terminal.ts).
       return (await one(x, sql`SELECT 1 AS found FROM intentions c WHERE ${routeWhere(route)} AND c.estado IN ${list(states)} LIMIT 1`)) !== undefined;
@@ -177,22 +178,13 @@ export function intentions(x: Exec): IntentionRepository {
     },
     async mismatched(route, states, limit) {
       if (route.printerId === null) return [];
-      const rows = await x.all<{ id: number; codigo_impressora: string }>(sql`SELECT id, codigo_impressora FROM intentions
-        WHERE user_id = ${route.accountId} AND terminal_id = ${route.terminalId} AND estado IN ${list(states)} AND impressora_id <> ${route.printerId}
-        ORDER BY id LIMIT ${limit}`);
-      return rows.map((r) => ({ accountId: route.accountId, id: r.id, codigoImpressora: r.codigo_impressora }));
+      return MISMATCHED.all(x, sql`SELECT ${MISMATCHED.select()} FROM intentions WHERE user_id = ${route.accountId} AND terminal_id = ${route.terminalId}
+        AND estado IN ${list(states)} AND impressora_id <> ${route.printerId} ORDER BY id LIMIT ${limit}`);
     },
     listForRoute: (route, states) => INTENTION.all(x, sql`SELECT * FROM intentions c WHERE ${routeWhere(route)} AND c.estado IN ${list(states)} ORDER BY c.id`),
-    async listSummaries(route, states, afterId, limit) {
-      const rows = await x.all<Record<string, unknown>>(sql`SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${routeWhere(route)}
-        AND c.estado IN ${list(states)} AND c.id > ${afterId} ORDER BY c.id LIMIT ${limit}`);
-      return rows.map((r) => toSummary(r, d));
-    },
-    async page(filter, limit) {
-      const rows = await x.all<Record<string, unknown>>(sql`SELECT ${SUMMARY_COLUMNS} FROM intentions c WHERE ${listWhere(d, filter)}
-        ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}`);
-      return rows.map((r) => toSummary(r, d));
-    },
+    listSummaries: (route, states, afterId, limit) =>
+      summaries(sql`${routeWhere(route)} AND c.estado IN ${list(states)} AND c.id > ${afterId}`, raw('c.id'), limit),
+    page: (filter, limit) => summaries(listWhere(d, filter), raw('c.created_at DESC, c.id DESC'), limit),
     async countReprint(ref) {
       return (await x.run(sql`UPDATE intentions SET reprints = reprints + 1 WHERE id = ${ref.id} AND user_id = ${ref.accountId}`)) === 1;
     },

@@ -67,6 +67,12 @@ const claim = (d: Dialect, now: Date, leaseUntil: Date, limit: number, perTarget
   )
   RETURNING *`;
 
+/** The messages (alias m) of an account a list asks for: of one endpoint, job or message when it names one. */
+const messagesOf = (accountId: string, f: { endpointId?: string; intencaoImpressaoId?: number; messageId?: string }) => where([
+  sql`m.user_id = ${accountId}`, given(f.endpointId, (v) => sql`m.endpoint_id = ${v}`),
+  given(f.intencaoImpressaoId, (v) => sql`m.intention_id = ${v}`), given(f.messageId, (v) => sql`m.id = ${v}`),
+]);
+
 export function webhooks(x: Exec): WebhookRepository {
   const d = x.dialect;
   const byId = (accountId: string, id: string) => sql`user_id = ${accountId} AND id = ${id}`;
@@ -152,15 +158,8 @@ export function webhooks(x: Exec): WebhookRepository {
     replay: (accountId, messageId, now) => message(sql`UPDATE webhook_messages SET state = 'pending', next_attempt_at = ${now}, window_start = ${now},
       lease_until = NULL, attempts = 0 WHERE user_id = ${accountId} AND id = ${messageId} RETURNING *`),
     getMessage: (accountId, messageId) => message(sql`SELECT * FROM webhook_messages WHERE user_id = ${accountId} AND id = ${messageId}`),
-    listMessages: (accountId, f) => MESSAGE.all(x, sql`SELECT * FROM webhook_messages WHERE ${where([
-        sql`user_id = ${accountId}`, given(f.endpointId, (v) => sql`endpoint_id = ${v}`), given(f.intencaoImpressaoId, (v) => sql`intention_id = ${v}`),
-      ])} ORDER BY seq DESC LIMIT ${f.limit}`),
-    listAttempts: (accountId, f) => ATTEMPT.all(x, sql`
-        SELECT ${ATTEMPT.select()} FROM webhook_attempts a JOIN webhook_messages m ON m.seq = a.message_seq
-        WHERE ${where([
-          sql`m.user_id = ${accountId}`, given(f.endpointId, (v) => sql`m.endpoint_id = ${v}`),
-          given(f.intencaoImpressaoId, (v) => sql`m.intention_id = ${v}`), given(f.messageId, (v) => sql`m.id = ${v}`),
-        ])}
-        ORDER BY a.id DESC LIMIT ${f.limit}`),
+    listMessages: (accountId, f) => MESSAGE.all(x, sql`SELECT m.* FROM webhook_messages m WHERE ${messagesOf(accountId, f)} ORDER BY m.seq DESC LIMIT ${f.limit}`),
+    listAttempts: (accountId, f) => ATTEMPT.all(x, sql`SELECT ${ATTEMPT.select()} FROM webhook_attempts a JOIN webhook_messages m ON m.seq = a.message_seq
+        WHERE ${messagesOf(accountId, f)} ORDER BY a.id DESC LIMIT ${f.limit}`),
   };
 }
