@@ -3,7 +3,7 @@
 // log line. No answer is read past what a job can be (MAX_ANSWER_BYTES), whatever the other end sends.
 import { DEFAULT_LIMITS } from '../limits.js';
 import { LinkRefusedError, LinkRequestError, type TerminalLink } from './loop.js';
-import { esperaOf, fromTrabalho, terminalStateOf, toPollJson, toRenewJson, toReportJson, toSignalJson, type TerminalStateJson, type TrabalhoJson } from './protocol.js';
+import { esperaOf, fromTrabalho, heartbeatOf, terminalStateOf, toPollJson, toRenewJson, toReportJson, toSignalJson, type TerminalStateJson, type TrabalhoJson } from './protocol.js';
 
 export interface HttpLinkOptions {
   /** The service's base URL, e.g. http://127.0.0.1:8080 */
@@ -85,7 +85,7 @@ export function httpLink(o: HttpLinkOptions): TerminalLink {
   };
   return {
     async next(waitMs, signal, health) {
-      let answer: { trabalho: TrabalhoJson | null; terminal?: TerminalStateJson | null };
+      let answer: { trabalho: TrabalhoJson | null; terminal?: TerminalStateJson | null; intervaloSegundos?: unknown };
       try {
         const path = `/TerminalImpressao/ObterProxima?espera=${esperaOf(waitMs)}&terminalId=${encodeURIComponent(o.terminal)}`;
         answer = (await call('POST', path, health ? toPollJson(health) : undefined, waitMs, signal)) as typeof answer;
@@ -93,7 +93,8 @@ export function httpLink(o: HttpLinkOptions): TerminalLink {
         if (signal.aborted) return {};
         throw err;
       }
-      const terminal = answer.terminal ? { terminal: terminalStateOf(answer.terminal) } : {};
+      const heartbeatMs = heartbeatOf(answer.intervaloSegundos);
+      const terminal = { ...(answer.terminal ? { terminal: terminalStateOf(answer.terminal) } : {}), ...(heartbeatMs ? { heartbeatMs } : {}) };
       return answer.trabalho ? { offer: fromTrabalho(answer.trabalho), ...terminal } : terminal;
     },
     async report(r) {

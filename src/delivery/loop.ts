@@ -21,9 +21,10 @@ export type { ClientHealth, PrinterHealth, TerminalOffer, TerminalReport, Termin
 export interface TerminalLink {
   /**
    * The next job, waiting up to `waitMs` (no `offer` when none came), and the terminal as it is now
-   * (no `terminal` from a service that does not say). `health`: what the client says of itself with the poll.
+   * (no `terminal` from a service that does not say), and the heartbeat interval the service expects
+   * (`heartbeatMs`, when it says). `health`: what the client says of itself with the poll.
    */
-  next(waitMs: number, signal: AbortSignal, health?: ClientHealth): Promise<{ offer?: TerminalOffer; terminal?: TerminalState }>;
+  next(waitMs: number, signal: AbortSignal, health?: ClientHealth): Promise<{ offer?: TerminalOffer; terminal?: TerminalState; heartbeatMs?: number }>;
   report(report: TerminalReport): Promise<{ aceito: boolean }>;
   /** Keeps the lease of a job still being delivered; `aceito: false` once the client no longer holds it. */
   renew(id: number, token: string): Promise<{ aceito: boolean }>;
@@ -56,7 +57,10 @@ export interface DeliveryLoopOptions {
   printer?: OpenOptions;
   /** One line per event. */
   log?: (line: string) => void;
-  /** The heartbeat's interval while idle (default 15 s; 0: none): the printer is asked and the service told. */
+  /**
+   * The heartbeat's interval while idle (default 15 s; 0: none): the printer is asked and the
+   * service told. Shorter when the service asks for a shorter one (Heartbeat.follow).
+   */
   heartbeatMs?: number;
   /** The version the client reports (default bobina's). */
   agentVersion?: string;
@@ -226,8 +230,9 @@ export class DeliveryLoop {
 
   /** Asks the service for the next job (waiting up to `waitMs`), learns the terminal's state, and delivers what came. */
   private async take(waitMs: number): Promise<void> {
-    const { offer, terminal } = await this.link.next(waitMs, this.abort.signal, this.health());
+    const { offer, terminal, heartbeatMs } = await this.link.next(waitMs, this.abort.signal, this.health());
     this.reached();
+    if (heartbeatMs !== undefined) this.heartbeat.follow(heartbeatMs);
     if (terminal) {
       if (this.terminal && terminal.codigoImpressora !== this.terminal.codigoImpressora) {
         this.log(`the terminal's printer is now ${terminal.codigoImpressora ?? 'none'} (was ${this.terminal.codigoImpressora ?? 'none'})`);

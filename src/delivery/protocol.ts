@@ -117,6 +117,11 @@ export const PrinterStatusJson = Type.Object({
 }, { additionalProperties: false });
 export type PrinterStatusJson = Static<typeof PrinterStatusJson>;
 
+/** The heartbeat interval the service expects, in ObterProxima's and Sinal's answers. */
+export const IntervaloJson = Type.Number({
+  description: 'The heartbeat interval the service expects, in seconds: send Sinal at least this often while idle (bobina agent follows it when it is shorter than its own --heartbeat)',
+});
+
 /** Sinal's body: the heartbeat a client sends at least every N seconds while idle (agent --heartbeat, default 15). */
 export const SignalJson = Type.Object({
   impressora: Type.Optional(Type.Union([PrinterStatusJson], {
@@ -197,6 +202,11 @@ export const fromPollJson = (b: PollJson | undefined): Partial<ClientHealth> => 
 
 export const toRenewJson = (id: number, token: string): RenewJson => ({ intencaoImpressaoId: id, tokenEntrega: token });
 export const fromRenewJson = (b: RenewJson) => ({ id: b.intencaoImpressaoId, token: b.tokenEntrega });
+
+export const toIntervalo = (heartbeatMs: number) => heartbeatMs / 1000;
+/** The interval an answer asks for, in ms (not a positive number: none; a client bounds it, Heartbeat.follow). */
+export const heartbeatOf = (intervaloSegundos: unknown): number | undefined =>
+  typeof intervaloSegundos === 'number' && intervaloSegundos > 0 && Number.isFinite(intervaloSegundos) ? intervaloSegundos * 1000 : undefined;
 
 /** The longest a client may wait for its next job in one request (ObterProxima's `espera`, 60 s). */
 export const MAX_WAIT_MS = 60_000;

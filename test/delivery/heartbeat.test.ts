@@ -2,8 +2,9 @@
 // behind a recording proxy: the heartbeat says the printer's state while idle, and while a job is
 // being written it says what was read before the job, never asking the printer in the middle of it.
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compile } from '../../src/index.js';
+import { Heartbeat, MIN_HEARTBEAT_MS } from '../../src/delivery/heartbeat.js';
 import { DeliveryLoop, type ClientHealth, type TerminalLink, type TerminalOffer, type TerminalReport } from '../../src/delivery/loop.js';
 import { virtualPrinter } from './helpers.js';
 
@@ -116,5 +117,56 @@ describe('the heartbeat', () => {
     const overlapping = proxy.connections.filter((c) => c !== job && c.opened < (job!.closed ?? Infinity) && (c.closed ?? Infinity) > job!.opened);
     expect(overlapping).toEqual([]);
     proxy.close();
+  });
+});
+
+describe('the heartbeat follows the interval the service asks for', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A Heartbeat of `maxMs` on fake timers, started at 0: the times (ms) it beat at. */
+  function started(maxMs: number) {
+    vi.useFakeTimers({ now: 0 });
+    const beats: number[] = [];
+    const h = new Heartbeat(maxMs, async () => void beats.push(Date.now()), () => {});
+    h.start();
+    return { h, beats };
+  }
+
+  it('beats as often as the service asks when that is more often, a pending beat brought forward', async () => {
+    const { h, beats } = started(15_000);
+    await vi.advanceTimersByTimeAsync(4_000);
+    h.follow(5_000);
+    await vi.advanceTimersByTimeAsync(12_000);
+    expect(beats).toEqual([5_000, 10_000, 15_000]);
+    await h.stop();
+  });
+
+  it('keeps its own interval when the service asks for a longer one, or for nothing it can use', async () => {
+    const { h, beats } = started(10_000);
+    for (const asked of [60_000, 0, -5, Number.NaN, Number.POSITIVE_INFINITY]) h.follow(asked);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(beats).toEqual([10_000, 20_000, 30_000]);
+    await h.stop();
+  });
+
+  it('takes one second at the least from a service, and never beats when it has no heartbeat', async () => {
+    const { h, beats } = started(15_000);
+    h.follow(1);
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(beats).toEqual([MIN_HEARTBEAT_MS, 2 * MIN_HEARTBEAT_MS, 3 * MIN_HEARTBEAT_MS]);
+    await h.stop();
+    const off = started(0);
+    off.h.follow(1_000);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(off.beats).toEqual([]);
+    await off.h.stop();
+  });
+
+  it('a client whose own interval is shorter than a second keeps it', async () => {
+    const { h, beats } = started(200);
+    h.follow(5_000);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(beats).toEqual([200, 400, 600]);
+    await h.stop();
   });
 });

@@ -94,6 +94,8 @@ describe('the fleet view', EACH, () => {
     const { h, key, terminalKey } = await service({ ...FAST, heartbeatMs: 60_000 });
     const bare = await h.app.inject({ method: 'POST', url: '/TerminalImpressao/ObterProxima?espera=0', headers: { authorization: `Bearer ${terminalKey}` } });
     expect(bare.statusCode, bare.body).toBe(200);
+    // Every poll's answer says the heartbeat the service expects, as Sinal's does (the agent follows it).
+    expect(bare.json()).toMatchObject({ trabalho: null, intervaloSegundos: 60 });
     expect(await one(h, key)).toMatchObject({ online: true, versaoAgente: null, impressora: { pronta: null } });
     const poll = await h.app.inject({
       method: 'POST', url: '/TerminalImpressao/ObterProxima?espera=0', headers: { authorization: `Bearer ${terminalKey}` },

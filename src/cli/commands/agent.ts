@@ -38,7 +38,8 @@ export const agentCommand: Command = {
     if (!(Number.isInteger(retryMs) && retryMs >= 10)) throw new UsageError(`invalid --retry-ms "${values['retry-ms']}": milliseconds, at least 10`);
     const confirmTimeout = values['confirm-timeout'] === undefined ? 30 : Number(values['confirm-timeout']);
     if (!(confirmTimeout > 0 && confirmTimeout <= 600)) throw new UsageError(`invalid --confirm-timeout "${values['confirm-timeout']}": seconds, more than 0 and at most 600`);
-    // The heartbeat (Sinal) while idle, with the printer's state: the service's --heartbeat should match (default 15 s).
+    // The heartbeat (Sinal) while idle, with the printer's state: at most this many seconds apart,
+    // and as often as the service asks when that is more often (its own --heartbeat, said with every poll).
     const heartbeat = values.heartbeat === undefined ? 15 : Number(values.heartbeat);
     if (!(heartbeat > 0 && heartbeat <= 3600)) throw new UsageError(`invalid --heartbeat "${values.heartbeat}": seconds, more than 0 and at most 3600`);
     const { parseDevice } = await import('../../delivery/address.js');

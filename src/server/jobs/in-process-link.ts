@@ -19,7 +19,7 @@ export function inProcessLink(jobs: Jobs, principal: Principal, fleet?: Fleet): 
       const offer = await jobs.terminal.next(principal, waitMs, signal);
       if (!offer && signal.aborted) return {};
       const view = await jobs.terminal.terminalView(principal);
-      const terminal = view ? { terminal: terminalStateOf(view) } : {};
+      const terminal = { ...(view ? { terminal: terminalStateOf(view) } : {}), ...(fleet ? { heartbeatMs: fleet.settings.heartbeatMs } : {}) };
       return offer ? { offer: offerOf(offer.job, offer.token, jobs.settings.leaseMs), ...terminal } : terminal;
     },
     report: async (r) => ({ aceito: (await jobs.terminal.report(principal, r)).aceito }),

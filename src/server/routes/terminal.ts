@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatData } from '../dates.js';
 import { Problem } from '../errors.js';
-import { fromPollJson, fromRenewJson, fromReportJson, fromSignalJson, MAX_WAIT_MS, toTrabalho } from '../../delivery/protocol.js';
+import { fromPollJson, fromRenewJson, fromReportJson, fromSignalJson, MAX_WAIT_MS, toIntervalo, toTrabalho } from '../../delivery/protocol.js';
 import type { Fleet } from '../fleet/fleet.js';
 import type { Jobs } from '../jobs/jobs.js';
 import { HELD_PAGE, heldSchema, nextSchema, renewSchema, reportSchema, resumeSchema, signalSchema, startSchema } from '../schemas/terminal.js';
@@ -44,7 +44,8 @@ export async function terminalRoutes(app: FastifyInstance, { jobs, fleet }: { jo
       const offer = await jobs.terminal.next(request.principal, waitMs, gone.signal);
       // A client that hung up reads no answer: its terminal's view is not looked up for it.
       const terminal = gone.signal.aborted ? null : (await jobs.terminal.terminalView(request.principal)) ?? null;
-      return { data: formatData(new Date()), trabalho: offer ? toTrabalho(offer.job, offer.token, jobs.settings.leaseMs) : null, terminal };
+      const trabalho = offer ? toTrabalho(offer.job, offer.token, jobs.settings.leaseMs) : null;
+      return { data: formatData(new Date()), trabalho, terminal, intervaloSegundos: toIntervalo(fleet.settings.heartbeatMs) };
     } finally {
       reply.raw.off('close', onClose);
     }
@@ -72,7 +73,7 @@ export async function terminalRoutes(app: FastifyInstance, { jobs, fleet }: { jo
 
   api.post('/TerminalImpressao/Sinal', { schema: signalSchema, serializerCompiler: plainJson }, async (request) => {
     await fleet.contact(request.principal, fromSignalJson(request.body));
-    return { data: formatData(new Date()), intervaloSegundos: fleet.settings.heartbeatMs / 1000 };
+    return { data: formatData(new Date()), intervaloSegundos: toIntervalo(fleet.settings.heartbeatMs) };
   });
 
   api.post('/TerminalImpressao/Retomar', { schema: resumeSchema, serializerCompiler: plainJson }, async (request) => ({ data: formatData(new Date()), retomadas: await jobs.terminal.resume(request.principal) }));

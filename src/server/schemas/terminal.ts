@@ -1,7 +1,7 @@
 // The terminal client protocol's route schemas (a terminal's own key: `bobina terminals add …
 // --print-key`). The wire objects themselves are the protocol's (src/delivery/protocol.ts).
 import { Type } from 'typebox';
-import { PollJson, RenewJson, ReportJson, SignalJson, TerminalStateJson, TrabalhoJson } from '../../delivery/protocol.js';
+import { IntervaloJson, PollJson, RenewJson, ReportJson, SignalJson, TerminalStateJson, TrabalhoJson } from '../../delivery/protocol.js';
 import { errors, ignoreUnknown } from './common.js';
 import { IntencaoResumo, IntentionResponse } from './intentions.js';
 
@@ -15,7 +15,10 @@ export const nextSchema = {
     terminalId: Type.Optional(Type.String({ description: 'The terminal the client believes it serves: refused (403 terminal-mismatch) when the key is of another' })),
     espera: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}(\\.[0-9]{1,3})?$', description: 'Seconds to wait, at most 60' })) }, ignoreUnknown),
   body: PollJson,
-  response: { 200: Type.Object({ data: Type.String(), trabalho: Type.Union([TrabalhoJson, Type.Null()]), terminal: Type.Union([TerminalStateJson, Type.Null()]) }), ...errors(400, 401, 403) },
+  response: {
+    200: Type.Object({ data: Type.String(), trabalho: Type.Union([TrabalhoJson, Type.Null()]), terminal: Type.Union([TerminalStateJson, Type.Null()]), intervaloSegundos: IntervaloJson }),
+    ...errors(400, 401, 403),
+  },
 };
 
 export const reportSchema = {
@@ -81,7 +84,7 @@ export const signalSchema = {
   querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
   body: SignalJson,
   response: {
-    200: Type.Object({ data: Type.String(), intervaloSegundos: Type.Number({ description: 'The heartbeat interval the service expects' }) }),
+    200: Type.Object({ data: Type.String(), intervaloSegundos: IntervaloJson }),
     ...errors(400, 401, 403),
   },
 };
