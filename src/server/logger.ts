@@ -1,7 +1,9 @@
-// Logger options: nothing secret is ever written. A logged URL is the path plus the query as the
-// parser decodes it, showing only the names the API knows and no value but one of a fixed form (an
-// integer id, a state word, a page size, a date: never shop data, a reference or a cursor); the
-// Authorization header is never serialised, and bodies (passwords) are not logged.
+// Logger options: nothing secret is ever written. A logged URL is the path, each segment shown only
+// when it has the form of a path word (a key a client put in the path by mistake, `;key=…` or a
+// double-encoded `%3Fkey%3D…`, is hidden), plus the query as the parser decodes it, showing only the
+// names the API knows and no value but one of a fixed form (an integer id, a state word, a page
+// size, a date: never shop data, a reference or a cursor); the Authorization header is never
+// serialised, and bodies (passwords) are not logged.
 import type { FastifyServerOptions } from 'fastify';
 
 /** Query parameters whose value may be logged, with the form a loggable value must have. */
@@ -17,22 +19,32 @@ const KNOWN_NAMES = new Set(['key', 'terminalId', 'referencia', 'cursor', ...Obj
 const HIDDEN = '[REDACTED]';
 
 /**
+ * A path segment that may be logged: letters, digits, `.` and `-`, at most 32 (every route's words
+ * and the console's and playground's file names). Keys (`bob_…`, `bobt_…`: 40 and more, with `_`),
+ * tokens (36) and anything percent-encoded or holding `;`, `&` or `=` are not.
+ */
+const PATH_WORD = /^[A-Za-z0-9.-]{1,32}$/;
+
+const loggablePath = (path: string) => path.split('/').map((s) => (s === '' || PATH_WORD.test(s) ? s : HIDDEN)).join('/');
+
+/**
  * The URL as it may be logged. The query is decoded the way a handler would see it (`%6Bey` is
  * `key`), then re-written: a known name with its value hidden unless it is a plain integer id;
  * any other parameter (a misspelt key, `key%3D…`, `key[]`) entirely hidden, name and value.
  *
  * @example
  * loggableUrl('/GetById?k%65y=s3cret&intencaoImpressaoId=7&x=1'); // '/GetById?key=[REDACTED]&intencaoImpressaoId=7&[REDACTED]'
+ * loggableUrl('/Terminal/GetAll;key=bob_s3cret'); // '/Terminal/[REDACTED]'
  */
 export function loggableUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  if (q < 0) return loggablePath(url);
   const shown: string[] = [];
   for (const [name, value] of new URLSearchParams(url.slice(q + 1))) {
     if (!KNOWN_NAMES.has(name)) shown.push(HIDDEN);
     else shown.push(`${name}=${SHOWN_VALUES[name]?.test(value) ? value : HIDDEN}`);
   }
-  return `${url.slice(0, q)}?${shown.join('&')}`;
+  return `${loggablePath(url.slice(0, q))}?${shown.join('&')}`;
 }
 
 export function loggerOptions(level: string, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {

@@ -102,6 +102,11 @@ describe('the key never reaches the logs', () => {
     ['another parameter', (k) => `?token=${k}`],
     ['a value after a semicolon', (k) => `?x=1;key=${k}`],
     ['intencaoImpressaoId', (k) => `?intencaoImpressaoId=${k}`],
+    // A client's mistakes that put the key in the path: no route has it (404), and the path is logged.
+    ['the path, after a semicolon', (k) => `;key=${k}`],
+    ['the path, after an ampersand', (k) => `&key=${k}`],
+    ['the path, a double-encoded query', (k) => `%3Fkey%3D${k}`],
+    ['the path, as a segment', (k) => `/${k}`],
   ];
 
   it.each(spellings)('for %s on any route', async (_name, spell) => {
@@ -127,6 +132,14 @@ describe('the key never reaches the logs', () => {
   it('still logs the path, the key parameter redacted and an integer id', async () => {
     await h.app.inject({ url: `/IntencaoImpressao/GetById?key=${key}&intencaoImpressaoId=42` });
     expect(h.logs()).toContain('/IntencaoImpressao/GetById?key=[REDACTED]&intencaoImpressaoId=42');
+  });
+
+  it("logs a path no route has by its words, hiding a segment that has not a path word's form", async () => {
+    await h.app.inject({ url: `/Terminal/GetAll;key=${key}?limite=5` });
+    await h.app.inject({ url: '/Terminal/GetAl' });
+    const logs = h.logs();
+    expect(logs).toContain('"/Terminal/[REDACTED]?limite=5"');
+    expect(logs).toContain('"/Terminal/GetAl"');
   });
 
   it("logs GetAll's filter names, and the values that cannot hold shop data (state, page size, dates)", async () => {

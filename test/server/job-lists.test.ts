@@ -4,6 +4,7 @@
 // between (and beside) the pages; another account's jobs never show.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newApiKey, sha256 } from '../../src/server/auth/secrets.js';
+import { REFERENCIA_MAX } from '../../src/server/schemas/intentions.js';
 import { harness, login, BOB, type Harness } from './helpers.js';
 
 let h: Harness;
@@ -87,6 +88,19 @@ describe('GET /IntencaoImpressao/GetAll', () => {
     expect(await ids(`desde=${iso(Date.now() + 60_000)}`)).toEqual([]);
     // Offsets other than Z mean the same instant.
     expect(await ids(`desde=${encodeURIComponent('2000-01-01T03:00:00+03:00')}`)).toEqual([c.id, b.id, a.id]);
+  });
+
+  it('takes a referencia of up to 2,000 characters, which the filter finds; a longer one is refused at Insert, so every row stays light', async () => {
+    const longest = 'R'.repeat(2000);
+    expect(REFERENCIA_MAX).toBe(2000);
+    const stored = await insert({ conteudo: 'x', terminalId: 'CAIXA-01', referencia: longest });
+    expect(stored.statusCode, stored.body).toBe(200);
+    expect((await getAll(`referencia=${longest}`)).json().intencoes.map((r: Row) => r.id)).toEqual([stored.json().intencaoImpressao.id]);
+    const over = await insert({ conteudo: 'x', terminalId: 'CAIXA-01', referencia: `${longest}R` });
+    expect(over.statusCode).toBe(400);
+    expect(over.json()).toMatchObject({ code: 'invalid-request' });
+    expect(over.json().message).toContain('referencia');
+    expect((await getAll('')).json().intencoes).toHaveLength(1);
   });
 
   it('pages by cursor, 50 by default, at most 500, and refuses a bad limite, cursor, estado or date with a problem', async () => {

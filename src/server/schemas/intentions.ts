@@ -20,8 +20,14 @@ export const templatesSchema = {
   },
 };
 
+/**
+ * The longest `referencia` (characters): an identifier, not a document. Every light row of a list
+ * (GetAll, ListarRetidas) carries it whole, so it bounds their answers; GetAll filters on it.
+ */
+export const REFERENCIA_MAX = 2000;
+
 export const InsertBody = Type.Object({
-  referencia: nullable(Type.String()),
+  referencia: nullable(Type.String({ maxLength: REFERENCIA_MAX, description: `The partner's reference for the job (at most ${REFERENCIA_MAX} characters)` })),
   conteudo: Type.String({ description: 'Text with embedded tags (§4.4)' }),
   terminalId: nullable(Type.String()),
   impressoraId: nullable(Type.Union([Type.Integer(), Type.String()])),
@@ -162,7 +168,7 @@ export const getAllSchema = {
     ...KeyQuery,
     estado: Type.Optional(JobState),
     terminalId: Type.Optional(Type.String({ maxLength: 200 })),
-    referencia: Type.Optional(Type.String({ maxLength: 2000 })),
+    referencia: Type.Optional(Type.String({ maxLength: REFERENCIA_MAX })),
     desde: Type.Optional(Type.String({ format: 'date-time', description: 'Jobs made at or after this time (ISO 8601 with a zone: 2026-11-25T08:00:00Z), on dataCriacao' })),
     ate: Type.Optional(Type.String({ format: 'date-time', description: 'Jobs made at or before this time (ISO 8601 with a zone), on dataCriacao' })),
     cursor: Type.Optional(Type.String({ maxLength: 64, description: "The previous page's proximoCursor (opaque)" })),
