@@ -217,7 +217,7 @@ describe('the terminal client protocol', () => {
     expect(old.codigoImpressora).toBe('MAKER1MP4200');
     await h.store.terminals.put({ accountId: aliceId, terminalId: 'CAIXA-01', printerId: 5, enabled: true });
     const answer = (await next(key)).json();
-    expect(answer).toEqual({ data: expect.any(String), trabalho: null, terminal: { impressoraId: 5, codigoImpressora: 'MAKER5T20', parados: 0 } });
+    expect(answer).toEqual({ data: expect.any(String), trabalho: null, terminal: { impressoraId: 5, codigoImpressora: 'MAKER5T20', parados: 0 }, intervaloSegundos: 15 });
     const stopped = (await getById(old.id)).json().intencaoImpressao;
     expect(stopped).toMatchObject({ estado: 'stopped', motivos: ['printer-mismatch'], tentativas: 0 });
     expect(events.filter((e) => e.intencaoImpressaoId === old.id).map((e) => [e.estado, e.motivos])).toEqual([['queued', []], ['stopped', ['printer-mismatch']]]);
