@@ -31,6 +31,8 @@ interface State {
   height: number;
   /** The profile's commands that also turn the styles off (`resetsStyles`); null when none do (most profiles). */
   resets: ReadonlySet<CommandKey> | null;
+  /** The source lines of the last text op (the next one of the same span reuses them). */
+  lines?: SourceLines;
 }
 
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
@@ -69,7 +71,7 @@ function multiplier(value: number, max: number): number {
 
 /** Text for a listing: one record per printed line, each with its own source span. */
 function textLines(s: State, text: string, latin1: boolean, start: number, end: number, source: string): void {
-  const lines = new SourceLines(source, start, end);
+  const lines = (s.lines = SourceLines.of(s.lines, source, start, end));
   for (let from = 0, k = 0; from < text.length; k++) {
     const lf = text.indexOf('\n', from);
     const to = lf < 0 ? text.length : lf + 1;

@@ -15,6 +15,8 @@ export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter, 
   let line = '';
   let lineStart = 0;
   let lineEnd = 0;
+  /** The source lines of the last text op (the next one of the same span reuses them). */
+  let last: SourceLines | undefined;
 
   const flush = () => {
     out.mark('line', 'line', lineStart, lineEnd);
@@ -29,7 +31,7 @@ export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter, 
       if (line === '') lineAlign = align;
     } else if (op.op === 'text') {
       const parts = op.text.split('\n');
-      const lines = listing ? new SourceLines(source, op.start, op.end) : undefined;
+      const lines = listing ? (last = SourceLines.of(last, source, op.start, op.end)) : undefined;
       for (let i = 0; i < parts.length; i++) {
         if (line === '') lineStart = lines ? lines.lineStart(i) : op.start;
         line += parts[i];

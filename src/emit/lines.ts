@@ -18,6 +18,14 @@ export class SourceLines {
     }
   }
 
+  /**
+   * The lines of `start`…`end` of one source: `last` again when it is of the same span (each line of
+   * a row is an op spanning the whole row: scanning the span again for each was quadratic).
+   */
+  static of(last: SourceLines | undefined, source: string, start: number, end: number): SourceLines {
+    return last !== undefined && last.start === start && last.end === end ? last : new SourceLines(source, start, end);
+  }
+
   /** Where printed line `k` (0-based) starts in the source. */
   lineStart(k: number): number {
     return k === 0 ? this.start : Math.min(this.ends[k - 1] ?? this.end, this.end);

@@ -83,6 +83,26 @@ describe('a cell', () => {
     expect(() => wrapWords('ab', 0)).toThrow(new RangeError('wrapWords: width 0 is not at least 1'));
   });
 
+  it('breaks a word of any length a line at a time: 200,000 characters at width 1 are as many lines', () => {
+    // Each piece is cut from the word once: cutting the rest off again for each line was quadratic
+    // (minutes here; the test then fails by its timeout). Now a few milliseconds.
+    const lines = wrapWords('ab'.repeat(100_000), 1);
+    expect(lines).toHaveLength(200_000);
+    expect(lines.slice(0, 3)).toEqual(['a', 'b', 'a']);
+    expect(wrapWords(`x ${'Parafusos'.repeat(3)}`, 4)).toEqual(['x', 'Para', 'fuso', 'sPar', 'afus', 'osPa', 'rafu', 'sos']);
+  });
+
+  it("compiles a row whose narrow cell holds a long word, with records, each printed line's source span read once", () => {
+    // Every printed line of a row is an op spanning the whole row: its source lines are read once
+    // for all of them. Read again for each, as before, this took a minute or more per template (the
+    // test then fails by its timeout); now about 0.1 s. On the generic template and an ESC/POS one.
+    const source = `<row><cell width="1">${'a'.repeat(120_000)}</cell><cell>x</cell></row>`;
+    for (const id of [0, 5]) {
+      const { diagnostics } = compile(source, { printer: id, records: true });
+      expect(diagnostics.map((d) => d.code)).toContain('limit/output-too-large');
+    }
+  });
+
   it('aligns left, right or centre within its width', () => {
     expect([alignIn('ab', 6, 'left'), alignIn('ab', 6, 'right'), alignIn('ab', 5, 'center')]).toEqual(['ab    ', '    ab', ' ab  ']);
     expect([alignIn('abc', 3, 'right'), alignIn('abcd', 3, 'center'), alignIn('', 2, 'right')]).toEqual(['abc', 'abcd', '  ']);
