@@ -7,7 +7,7 @@
 import { compile, type CompileOptions, type CompileResult } from '../compile.js';
 import type { BarcodeNode, BarcodeSymbology, BarcodeTextPosition, CellAlign, CellNode, Dither, Document, Node, QrEcc } from '../parse/ast.js';
 import { ATTRIBUTE_SPECS, DEFAULTS } from '../parse/elements.js';
-import { escape, ESCAPES } from '../parse/escapes.js';
+import { escape, ESCAPES, textPieces } from '../parse/escapes.js';
 import type { CommandName, ElementTag } from '../parse/tags.js';
 
 /** A cell of `.row()`: its text (literal), its width (`N` columns or `'N*'` shares; default `'1*'`) and alignment. */
@@ -40,8 +40,8 @@ export interface ImageOptions {
   dither?: Dither;
 }
 
-/** What a value may not hold in an attribute (the tag would end or break there). */
-const ATTRIBUTE_BREAK = /["<\r\n]/;
+/** What a value may not hold in an attribute (the tag would end or break there; `<` and `&` are written escaped). */
+const ATTRIBUTE_BREAK = /["\r\n]/;
 const QR_CLOSE = /<\/qrcode[ \t]*>/;
 const BARCODE_BREAK = /<\/barcode|<qrcode/;
 const SPECIAL = /[&<]/g;
@@ -162,7 +162,7 @@ export class ReceiptBuilder {
   /** An image: a `data:image/png;base64,…` URI, or the name of an image passed to compile's `images`. */
   image(src: string, options: ImageOptions = {}): this {
     const s = checked('image', 'src', src) as string;
-    let tag = `<image src="${s}"`;
+    let tag = `<image src="${escape(s)}"`;
     const node = { type: 'image' as const, src: s, dither: DEFAULTS.image.dither, start: 0, end: 0 } as Extract<Node, { type: 'image' }>;
     if (options.width !== undefined) {
       node.width = checked('image', 'width', options.width) as number;
@@ -193,9 +193,11 @@ export class ReceiptBuilder {
       if (align !== undefined) tag += ` align="${checked('cell', 'align', align)}"`;
       const cellStart = this.append(tag + '>');
       const t = String(text ?? '');
-      const textStart = this.append(escape(t));
+      const written = escape(t);
+      const textStart = this.append(written);
+      const pieces = textPieces(written, textStart).map(({ text, start }) => ({ text, start }));
       const textEnd = this.append('</cell>');
-      nodes.push({ type: 'cell', width: w, align: align ?? DEFAULTS.cell.align, text: t, textStart, textEnd, start: cellStart, end: this.source.length });
+      nodes.push({ type: 'cell', width: w, align: align ?? DEFAULTS.cell.align, text: t, pieces, textStart, textEnd, start: cellStart, end: this.source.length });
     }
     this.append('</row>');
     this.nodes.push({ type: 'row', cells: nodes, start, end: this.source.length });
@@ -204,9 +206,16 @@ export class ReceiptBuilder {
 
   /** A line across the paper, of `char` (one printable character; default `-`). */
   rule(char?: string): this {
-    const c = char === undefined ? DEFAULTS.rule.char : (checked('rule', 'char', char) as string);
-    const start = this.append(char === undefined ? '<rule/>' : `<rule char="${char}"/>`);
-    this.nodes.push({ type: 'rule', char: c, start, end: this.source.length });
+    if (char === undefined) {
+      const start = this.append('<rule/>');
+      this.nodes.push({ type: 'rule', char: DEFAULTS.rule.char, start, end: this.source.length });
+      return this;
+    }
+    const c = checked('rule', 'char', char) as string;
+    const start = this.append('<rule char="');
+    const charStart = this.append(escape(c));
+    this.append('"/>');
+    this.nodes.push({ type: 'rule', char: c, start, end: this.source.length, charStart });
     return this;
   }
 

@@ -42,7 +42,10 @@ type NodeShapes = { readonly [K in NodeType]: Shape };
 
 /** Node type → what its fields must hold. A new node type is a new row. */
 const nodeShapes = (): NodeShapes => {
-  const CELL: Shape = { type: oneOf('cell'), width: cellWidth, align: stringAttribute('cell', 'align'), text: string, textStart: offset, textEnd: offset };
+  const piece: Field = (v) => typeof v === 'object' && v !== null && string((v as { text?: unknown }).text) && offset((v as { start?: unknown }).start);
+  const CELL: Shape = {
+    type: oneOf('cell'), width: cellWidth, align: stringAttribute('cell', 'align'), text: string, pieces: optional(arrayOf(piece)), textStart: offset, textEnd: offset,
+  };
   const cell: Field = (v) => shapeError(v, CELL) === undefined;
   return {
     text: { value: string },
@@ -59,7 +62,7 @@ const nodeShapes = (): NodeShapes => {
     },
     image: { src: stringAttribute('image', 'src'), width: optional(numberAttribute('image', 'width')), dither: stringAttribute('image', 'dither') },
     row: { cells: arrayOf(cell) },
-    rule: { char: stringAttribute('rule', 'char') },
+    rule: { char: stringAttribute('rule', 'char'), charStart: optional(offset) },
   };
 };
 

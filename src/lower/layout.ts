@@ -18,9 +18,13 @@ import { alignIn, wrapWords } from './layout-wrap.js';
 
 const EDGES = /^[ \n]+|[ \n]+$/g;
 
-/** A cell's text as it prints: sanitised, tabs as spaces, blank lines around it dropped. */
+/**
+ * A cell's text as it prints: sanitised piece by piece (so a diagnostic points at its character in
+ * the source, past any escape before it), tabs as spaces, blank lines around it dropped.
+ */
 function printed(cell: CellNode, ctx: LowerContext): string {
-  const text = sanitizeText(cell.text, cell.textStart, ctx.text);
+  const pieces = cell.pieces !== undefined && cell.pieces.map((p) => p.text).join('') === cell.text ? cell.pieces : [{ text: cell.text, start: cell.textStart }];
+  const text = pieces.map((p) => sanitizeText(p.text, p.start, ctx.text)).join('');
   return text.replace(/\t/g, ' ').replace(EDGES, '');
 }
 
@@ -52,7 +56,7 @@ export const lowerRow: Lowering<RowNode> = (node, ctx) => {
 
 export const lowerRule: Lowering<RuleNode> = (node, ctx) => {
   const font = fontInForce(ctx.profile, ctx.state);
-  const char = sanitizeText(node.char, node.start, ctx.text);
+  const char = sanitizeText(node.char, node.charStart ?? node.start, ctx.text);
   printLines(ctx, [([...char].length === 1 ? char : '-').repeat(font.columns)], node.start, node.end);
 };
 

@@ -8,7 +8,7 @@ import type { Document, Node } from './ast.js';
 import { readTag, type TagParts } from './attributes.js';
 import { Containers } from './containers.js';
 import { barcodeOpen, image, noAttributes, qrAttributes, rule, textSize } from './elements.js';
-import { escapeAt, ESCAPES } from './escapes.js';
+import { textPieces } from './escapes.js';
 import { CONTAINER_TAGS, ELEMENT_TAGS, PARTNER_TAGS, QRCODE_TAG, TAGS, unknownTag, type TagSet } from './tags.js';
 import { Token, type PlainCommand, type TokenKind } from './tokens.js';
 
@@ -208,15 +208,10 @@ export class AstBuilder {
 
   /** Text holding at least one `&`: runs as written, and each escape a node of its own. */
   private textWithEscapes(image: string, start: number): void {
-    let from = 0;
-    for (let at = image.indexOf('&'); at >= 0; at = image.indexOf('&', at + 1)) {
-      const escape = escapeAt(image, at);
-      if (escape === undefined) continue;
-      if (at > from) this.appendText(image.slice(from, at), start + from, start + at);
-      this.children.push({ type: 'text', value: ESCAPES[escape]!, start: start + at, end: start + at + escape.length });
-      from = at + escape.length;
+    for (const p of textPieces(image, start)) {
+      if (p.text.length === p.length) this.appendText(p.text, p.start, p.start + p.length);
+      else this.children.push({ type: 'text', value: p.text, start: p.start, end: p.start + p.length });
     }
-    if (from < image.length) this.appendText(image.slice(from), start + from, start + image.length);
   }
 
   /** Adjacent text as written (e.g. `a`, `<`, `3`) merges into one node; an escape's node stays apart. */

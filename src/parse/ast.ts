@@ -96,6 +96,13 @@ export interface CellNode {
   align: CellAlign;
   /** The cell's text, escapes resolved. */
   text: string;
+  /**
+   * Where the text came from, piece by piece, as text nodes hold it: text as written (the source at
+   * `start`) or one escape (`<` or `&`, from `&lt;` or `&amp;` at `start`); joined, they are `text`.
+   * Diagnostics about a character point into its piece. An AST built without them (or whose pieces
+   * no longer make `text`) has its text taken as written from `textStart`.
+   */
+  pieces?: ReadonlyArray<{ text: string; start: number }>;
   /** Where the cell's content starts and ends in the source (between `<cell …>` and `</cell>`). */
   textStart: number;
   textEnd: number;
@@ -116,6 +123,8 @@ export interface RuleNode {
   type: 'rule';
   /** One character (default '-'). */
   char: string;
+  /** Where `char="…"`'s value starts in the source, when it was written (diagnostics about it point there). */
+  charStart?: number;
   start: number;
   end: number;
 }

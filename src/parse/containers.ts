@@ -9,7 +9,7 @@ import type { RawDiagnostic } from '../diagnostics.js';
 import type { BarcodeNode, CellNode, Node } from './ast.js';
 import { readTag, type TagParts } from './attributes.js';
 import { cellOpen, noAttributes } from './elements.js';
-import { unescape } from './escapes.js';
+import { textPieces } from './escapes.js';
 import { ELEMENT_TAGS, TAGS, unknownTag } from './tags.js';
 import { Token, type TokenKind } from './tokens.js';
 
@@ -36,6 +36,8 @@ export class Containers {
   private rowOpenEnd = 0;
   private cell: Pick<CellNode, 'type' | 'width' | 'align' | 'start'> | undefined;
   private cellText = '';
+  /** Where the open cell's text came from (CellNode.pieces). */
+  private cellPieces: Array<{ text: string; start: number }> = [];
 
   begin(source: string, children: Node[], diagnostics: RawDiagnostic[]): void {
     this.source = source;
@@ -122,11 +124,11 @@ export class Containers {
   private inCell(kind: TokenKind, start: number, end: number): void {
     const image = this.source.slice(start, end);
     if (kind === Token.Text) {
-      this.cellText += unescape(image);
+      for (const p of textPieces(image, start)) this.addToCell(p.text, p.start);
       return;
     }
     if (kind === Token.LoneAngle) {
-      this.cellText += '<';
+      this.addToCell('<', start);
       return;
     }
     if (kind !== Token.Tag) return this.misplaced(`${image} cannot go in a <cell> (only text can): it is left out`, start, end);
@@ -144,7 +146,12 @@ export class Containers {
     }
     if (KNOWN.has(parts.name)) return this.misplaced(`${image} cannot go in a <cell> (only text can): it is left out; put it before the <row>`, start, end);
     this.diagnostics.push(unknownTag(image, parts.name, parts.closing && !parts.selfClosing, start, end));
-    this.cellText += image;
+    this.addToCell(image, start);
+  }
+
+  private addToCell(text: string, start: number): void {
+    this.cellText += text;
+    this.cellPieces.push({ text, start });
   }
 
   /** The tag is `</name>` (attributes on it are ignored, with a warning each). */
@@ -157,6 +164,7 @@ export class Containers {
   private openCell(parts: TagParts, start: number, end: number): void {
     this.cell = cellOpen(parts, start, end, this.diagnostics);
     this.cellText = '';
+    this.cellPieces = [];
     this.openEnd = end;
     if (parts.selfClosing) this.closeCell(end, end);
     else this.mode = Mode.Cell;
@@ -165,7 +173,7 @@ export class Containers {
   /** Ends the open cell: its text ends at `textEnd`, the cell (with its closing tag) at `end`. */
   private closeCell(textEnd: number, end: number): void {
     const { type, width, align, start } = this.cell!;
-    this.cells.push({ type, width, align, text: this.cellText, textStart: this.openEnd, textEnd, start, end });
+    this.cells.push({ type, width, align, text: this.cellText, pieces: this.cellPieces, textStart: this.openEnd, textEnd, start, end });
     this.cell = undefined;
     this.mode = Mode.Row;
   }

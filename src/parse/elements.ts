@@ -38,8 +38,12 @@ const cellWidth: ValueType<CellNode['width']> = {
 };
 
 /** One character (a surrogate pair is one), not a control character. */
+/** One printable character, in its composed form (`e` and a combining acute, as typed on some keyboards, are `é`). */
 const character: ValueType<string> = {
-  read: (v) => ([...v].length === 1 && !/[\x00-\x1f\x7f-\x9f]/.test(v) ? v : undefined),
+  read: (v) => {
+    const c = v.normalize('NFC');
+    return [...c].length === 1 && !/[\x00-\x1f\x7f-\x9f]/.test(c) ? c : undefined;
+  },
   expected: 'one printable character',
 };
 
@@ -105,7 +109,10 @@ export function image(parts: TagParts, start: number, end: number, diagnostics: 
 
 export function rule(parts: TagParts, start: number, end: number, diagnostics: RawDiagnostic[]): RuleNode {
   const v = check('rule', parts, start, end, diagnostics).values;
-  return { type: 'rule', char: (v.char as string) ?? DEFAULTS.rule.char, start, end };
+  const node: RuleNode = { type: 'rule', char: (v.char as string) ?? DEFAULTS.rule.char, start, end };
+  const written = parts.attributes.find((a) => a.name === 'char');
+  if (v.char !== undefined && written) node.charStart = written.valueStart;
+  return node;
 }
 
 /** A barcode's settings from its opening tag (data and end come with its closing tag), or undefined without a valid type. */

@@ -30,3 +30,26 @@ export function escapeAt(source: string, at: number): string | undefined {
   if (source.charCodeAt(at + 1) === 0x6c /* l */) return source.startsWith('&lt;', at) ? '&lt;' : undefined;
   return source.startsWith('&amp;', at) ? '&amp;' : undefined;
 }
+
+/** A piece of text: as written (`text` is the source at `start`, `length` long), or one escape (`text` is `<` or `&`). */
+export interface TextPiece {
+  text: string;
+  start: number;
+  /** Its length in the source: `text.length` as written, the escape's for an escape. */
+  length: number;
+}
+
+/** `image` (the source from `start`) in pieces: runs as written, and each escape a piece of its own. */
+export function textPieces(image: string, start: number): TextPiece[] {
+  const pieces: TextPiece[] = [];
+  let from = 0;
+  for (let at = image.indexOf('&'); at >= 0; at = image.indexOf('&', at + 1)) {
+    const escape = escapeAt(image, at);
+    if (escape === undefined) continue;
+    if (at > from) pieces.push({ text: image.slice(from, at), start: start + from, length: at - from });
+    pieces.push({ text: ESCAPES[escape]!, start: start + at, length: escape.length });
+    from = at + escape.length;
+  }
+  if (from < image.length) pieces.push({ text: image.slice(from), start: start + from, length: image.length - from });
+  return pieces;
+}

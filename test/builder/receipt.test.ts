@@ -66,6 +66,20 @@ describe('receipt()', () => {
     expect(() => receipt().barcode('code128', 'a</barcode>')).toThrow(TypeError);
     expect(() => receipt().row([{ text: 'a', width: 0 }])).toThrow(TypeError);
     expect(() => receipt().align('middle' as 'left')).toThrow(TypeError);
+  });
+
+  it('writes "<" and "&" in an attribute escaped, and takes a character typed decomposed as the one it composes', () => {
+    for (const [char, written] of [['<', '&lt;'], ['&', '&amp;'], ['e\u0301', 'é']]) {
+      const b = receipt().rule(char);
+      expect(b.toConteudo()).toBe(`<rule char="${written}"/>`);
+      expect(parse(b.toConteudo()).ast.children).toEqual(b.toAst().children);
+      expect(b.compile({ printer: 0 }).bytes).toEqual(compile(`<rule char="${written}"/>`, { printer: 0 }).bytes);
+    }
+    expect(new TextDecoder().decode(receipt().rule('<').compile({ printer: 0 }).bytes).startsWith('<<<<')).toBe(true);
+    expect(compile('<rule char="e\u0301"/>', { printer: 0 }).diagnostics).toEqual([]);
+    const image = receipt().image('logo&amp;<1>');
+    expect(image.toAst().children).toMatchObject([{ src: 'logo&amp;<1>' }]);
+    expect(parse(image.toConteudo()).ast.children).toEqual(image.toAst().children);
     expect(() => receipt().cut('half' as 'full')).toThrow(TypeError);
   });
 
@@ -93,7 +107,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.array(fc.record({ text, width: fc.option(fc.oneof(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 4 }).map((n) => `${n}*` as const)), { nil: undefined }), align: fc.option(fc.constantFrom<'left' | 'center' | 'right'>('left', 'center', 'right'), { nil: undefined }) }), { maxLength: 4 }).map(
     (cells): Step => (b) => b.row(cells.map((c) => ({ text: c.text, ...(c.width !== undefined && { width: c.width }), ...(c.align && { align: c.align }) }))),
   ),
-  fc.option(fc.constantFrom('=', '*', 'ç', '─'), { nil: undefined }).map((c): Step => (b) => b.rule(c)),
+  fc.option(fc.constantFrom('=', '*', 'ç', '─', '<', '&'), { nil: undefined }).map((c): Step => (b) => b.rule(c)),
   fc.constant<Step>((b) => b.feed()),
   fc.constantFrom<'full' | 'partial'>('full', 'partial').map((m): Step => (b) => b.cut(m)),
   fc.constant<Step>((b) => b.drawer()),

@@ -3,7 +3,7 @@
 // shares split what fixed cells leave; cells that cannot fit are stacked, with a warning.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compile, escape, listProfiles, lower, parse, type Op } from '../../src/index.js';
+import { compile, escape, listProfiles, lower, parse, receipt, type Op, type RowNode } from '../../src/index.js';
 import { cellWidths, fontInForce } from '../../src/lower/layout-columns.js';
 import { alignIn, wrapWords } from '../../src/lower/layout-wrap.js';
 import { loadProfile, withOverride } from '../../src/profiles/index.js';
@@ -106,6 +106,31 @@ describe('a cell', () => {
   it('aligns left, right or centre within its width', () => {
     expect([alignIn('ab', 6, 'left'), alignIn('ab', 6, 'right'), alignIn('ab', 5, 'center')]).toEqual(['ab    ', '    ab', ' ab  ']);
     expect([alignIn('abc', 3, 'right'), alignIn('abcd', 3, 'center'), alignIn('', 2, 'right')]).toEqual(['abc', 'abcd', '  ']);
+  });
+});
+
+describe('diagnostics in a <row> and a <rule/>', () => {
+  /** Each diagnostic's code and the source text its span covers. */
+  const spans = (source: string) => compile(source, { printer: 5 }).diagnostics.map((d) => [d.code, source.slice(d.span.start.offset, d.span.end.offset)]);
+
+  it('point at the character in a cell, past the escapes before it, as they do in text', () => {
+    expect(spans('<row><cell>A &amp; B 😀</cell></row>')).toEqual([['text/replaced', '😀']]);
+    expect(spans('<row><cell>&lt;&amp;\x1b</cell><cell>x &lt; y ☃</cell></row>')).toEqual([['text/control-removed', '\x1b'], ['text/replaced', '☃']]);
+    expect(spans('<row><cell>a<b>ç☃</cell></row>').slice(1)).toEqual([['text/replaced', '☃']]);
+    const builder = receipt().row(['Café & Cia 😀']);
+    expect(builder.compile({ printer: 5 }).diagnostics.map((d) => builder.toConteudo().slice(d.span.start.offset, d.span.end.offset))).toEqual(['😀']);
+  });
+
+  it("point at a rule's char where it is written", () => {
+    expect(spans('<rule char="😀"/>')).toEqual([['text/replaced', '😀']]);
+  });
+
+  it('fall back to the text as written from textStart in a cell built by hand without pieces', () => {
+    const { ast } = parse('<row><cell>&amp; ☃</cell></row>');
+    const row = ast.children[0] as RowNode;
+    const bare = { ...row, cells: row.cells.map(({ pieces: _, ...cell }) => cell) };
+    const { diagnostics } = lower({ ...ast, children: [bare] }, 'MAKER5T20');
+    expect(diagnostics.map((d) => d.code)).toEqual(['text/replaced']);
   });
 });
 

@@ -19,7 +19,8 @@ describe('attribute syntax', () => {
   });
 
   it('accepts the self-closing form with attributes', () => {
-    expect(only('<rule char="="/>')).toEqual({ type: 'rule', char: '=', start: 0, end: 16 });
+    expect(only('<rule char="="/>')).toEqual({ type: 'rule', char: '=', start: 0, end: 16, charStart: 12 });
+    expect(only('<rule/>')).toEqual({ type: 'rule', char: '-', start: 0, end: 7 });
     expect(only('<rule char="=" />')).toMatchObject({ type: 'rule', char: '=' });
   });
 

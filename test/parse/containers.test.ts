@@ -1,7 +1,7 @@
 // <barcode>, <row> and <cell>: tags that hold content until they close. What each holds, where
 // each ends when its closing tag is missing, and what is left out (with an error) in a row.
 import { describe, expect, it } from 'vitest';
-import { parse } from '../../src/index.js';
+import { parse, type RowNode } from '../../src/index.js';
 
 const codes = (s: string) => parse(s).diagnostics.map((d) => `${d.code}@${d.span.start.offset}-${d.span.end.offset}`);
 const nodes = (s: string) => parse(s).ast.children;
@@ -65,8 +65,8 @@ describe('<row> and <cell>', () => {
         start: 0,
         end: s.length,
         cells: [
-          { type: 'cell', width: { columns: 4 }, align: 'left', text: 'Qtd', textStart: 24, textEnd: 27, start: 8, end: 34 },
-          { type: 'cell', width: { share: 1 }, align: 'right', text: 'Total', textStart: 56, textEnd: 61, start: 36, end: 68 },
+          { type: 'cell', width: { columns: 4 }, align: 'left', text: 'Qtd', pieces: [{ text: 'Qtd', start: 24 }], textStart: 24, textEnd: 27, start: 8, end: 34 },
+          { type: 'cell', width: { share: 1 }, align: 'right', text: 'Total', pieces: [{ text: 'Total', start: 56 }], textStart: 56, textEnd: 61, start: 36, end: 68 },
         ],
       },
     ]);
@@ -75,6 +75,11 @@ describe('<row> and <cell>', () => {
 
   it('keeps line breaks, lone "<" and unknown tags of a cell in its text (the last with a warning)', () => {
     expect(nodes('<row><cell>a\nb < c <i>d</cell></row>')).toMatchObject([{ cells: [{ text: 'a\nb < c <i>d' }] }]);
+    // Where each piece of the text came from: as written, an escape (its own piece), a lone "<", an unknown tag.
+    expect((nodes('<row><cell>a &amp; b &lt;c < <i>d</cell></row>')[0] as RowNode).cells[0]!.pieces).toEqual([
+      { text: 'a ', start: 11 }, { text: '&', start: 13 }, { text: ' b ', start: 18 }, { text: '<', start: 21 }, { text: 'c ', start: 25 },
+      { text: '<', start: 27 }, { text: ' ', start: 28 }, { text: '<i>', start: 29 }, { text: 'd', start: 32 },
+    ]);
     expect(codes('<row><cell>a\nb < c <i>d</cell></row>')).toEqual(['parse/unknown-tag@19-22']);
   });
 
@@ -82,7 +87,7 @@ describe('<row> and <cell>', () => {
     expect(nodes('<row/>')).toEqual([{ type: 'row', cells: [], start: 0, end: 6 }]);
     expect(nodes('<row/>x').map((n) => n.type)).toEqual(['row', 'text']);
     expect(codes('<row/>x')).toEqual([]);
-    expect(nodes('<row><cell/></row>')).toEqual([{ type: 'row', start: 0, end: 18, cells: [{ type: 'cell', width: { share: 1 }, align: 'left', text: '', textStart: 12, textEnd: 12, start: 5, end: 12 }] }]);
+    expect(nodes('<row><cell/></row>')).toEqual([{ type: 'row', start: 0, end: 18, cells: [{ type: 'cell', width: { share: 1 }, align: 'left', text: '', pieces: [], textStart: 12, textEnd: 12, start: 5, end: 12 }] }]);
   });
 
   it('leaves out text and tags between cells, with an error each', () => {
@@ -144,8 +149,8 @@ describe('<row> and <cell>', () => {
         start: 0,
         end: 25,
         cells: [
-          { type: 'cell', width: { share: 1 }, align: 'left', text: 'a', textStart: 11, textEnd: 12, start: 5, end: 12 },
-          { type: 'cell', width: { share: 1 }, align: 'left', text: 'b', textStart: 18, textEnd: 19, start: 12, end: 19 },
+          { type: 'cell', width: { share: 1 }, align: 'left', text: 'a', pieces: [{ text: 'a', start: 11 }], textStart: 11, textEnd: 12, start: 5, end: 12 },
+          { type: 'cell', width: { share: 1 }, align: 'left', text: 'b', pieces: [{ text: 'b', start: 18 }], textStart: 18, textEnd: 19, start: 12, end: 19 },
         ],
       },
     ]);
