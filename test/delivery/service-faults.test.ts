@@ -154,6 +154,42 @@ describe('delivery through bobina agent', () => {
     expect((listed.json.intencoes as Intencao[]).map((i) => i.id)).toEqual([job.id]);
   }, 90_000);
 
+  it('prints a job again once per Iniciar: a reprint cut off by a killed agent stops again, and is never printed a third time', async () => {
+    const vp = await virtualPrinter({ printer: PRINTER, state: { slow: 4000 } });
+    const t = newTerminal();
+    const state = join(h.dir, t.id);
+    const job = await insert(t.id, fixture('nfce.txt'));
+    /** An agent killed (SIGKILL) while the printer reads the job, the printer then let finish what it got. */
+    const killedMidJob = async (printed: number) => {
+      await vp.setState({ slow: 4000 });
+      const a = agent(t, vp.address, state);
+      await until(job.id, (i) => i.estado === 'printing', 30_000);
+      const before = vp.received;
+      await waitFor(() => vp.received > before + 1000, 20_000, 'the printer to be reading the job');
+      process.kill(a.process.pid!, 'SIGKILL');
+      await a.exited;
+      await vp.setState({ slow: 0 });
+      await vp.waitForJobs(printed, 10_000);
+    };
+    const stoppedUnknown = async () => {
+      const a = agent(t, vp.address, state);
+      const stopped = await until(job.id, (i) => i.estado === 'stopped', 30_000);
+      expect(stopped.motivos).toEqual(['outcome-unknown']);
+      process.kill(a.process.pid!, 'SIGKILL');
+      await a.exited;
+      return stopped;
+    };
+    await killedMidJob(1);
+    await stoppedUnknown();
+    // A person starts it again (the reprint), and the agent is killed in the middle of that too.
+    expect((await api('POST', `/IntencaoImpressao/Iniciar?intencaoImpressaoId=${job.id}`)).status).toBe(200);
+    await killedMidJob(2);
+    const again = await stoppedUnknown();
+    expect(states(again).slice(-6)).toEqual(['queued', 'acquired', 'printing', 'queued(lease-expired)', 'acquired', 'stopped(outcome-unknown)']);
+    await sleep(500);
+    expect(vp.jobs).toHaveLength(2);
+  }, 120_000);
+
   it('prints once when the service is killed while the job is acquired, then restarted', async () => {
     const vp = await virtualPrinter({ printer: PRINTER, state: { slow: 4000 } });
     const t = newTerminal();

@@ -167,6 +167,49 @@ describe('POST /IntencaoImpressao/Iniciar', () => {
     expect(refused.json()).toMatchObject({ code: 'job-not-startable', estado: 'stopped' });
   });
 
+  it('lets a job print again once per Iniciar: a reprint whose lease ran out, or that stopped with an unknown outcome, is offered without it', async () => {
+    const key = await terminalKey('CAIXA-01');
+    const job = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const stopUnknown = async () => {
+      const t = (await next(key)).json().trabalho;
+      expect((await report(key, { intencaoImpressaoId: job.id, tokenEntrega: t.tokenEntrega, estado: 'stopped', motivos: ['outcome-unknown'] })).json().aceito).toBe(true);
+    };
+    await stopUnknown();
+    expect((await start(job.id)).statusCode).toBe(200);
+
+    // The reprint begins (printing), and its client is killed: the lease runs out, and the job is
+    // offered again without the reprint, so the client's journal (writing, unfinished) stops it.
+    const reprint1 = (await next(key)).json().trabalho;
+    expect(reprint1).toMatchObject({ intencaoImpressaoId: job.id, reimprimir: true });
+    await report(key, { intencaoImpressaoId: job.id, tokenEntrega: reprint1.tokenEntrega, estado: 'printing' });
+    expect(await h.app.jobs.sweeps.expireLeases(new Date(Date.now() + 120_000))).toBe(1);
+    const after = (await next(key)).json().trabalho;
+    expect(after).toMatchObject({ intencaoImpressaoId: job.id, reimprimir: false });
+    await report(key, { intencaoImpressaoId: job.id, tokenEntrega: after.tokenEntrega, estado: 'stopped', motivos: ['outcome-unknown'] });
+
+    // Started again, the reprint is cut off by the printer (unknown outcome): used up too.
+    expect((await start(job.id)).statusCode).toBe(200);
+    await stopUnknown();
+    expect((await getById(job.id)).json().intencaoImpressao).toMatchObject({ estado: 'stopped', motivos: ['outcome-unknown'] });
+    expect((await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Recompilar?key=${token}&intencaoImpressaoId=${job.id}` })).statusCode).toBe(200);
+    expect((await next(key)).json().trabalho).toMatchObject({ intencaoImpressaoId: job.id, reimprimir: false });
+  });
+
+  it('keeps a reprint through a stop for the printer (nothing was written), and ends it when the job completes', async () => {
+    const key = await terminalKey('CAIXA-01');
+    const job = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const first = (await next(key)).json().trabalho;
+    await report(key, { intencaoImpressaoId: job.id, tokenEntrega: first.tokenEntrega, estado: 'stopped', motivos: ['outcome-unknown'] });
+    expect((await start(job.id)).statusCode).toBe(200);
+    const reprint1 = (await next(key)).json().trabalho;
+    await report(key, { intencaoImpressaoId: job.id, tokenEntrega: reprint1.tokenEntrega, estado: 'stopped', motivos: ['media-empty'] });
+    expect((await h.app.inject({ method: 'POST', url: '/TerminalImpressao/Retomar', headers: { authorization: `Bearer ${key}` } })).json().retomadas).toBe(1);
+    const reprint2 = (await next(key)).json().trabalho;
+    expect(reprint2).toMatchObject({ intencaoImpressaoId: job.id, reimprimir: true });
+    await report(key, { intencaoImpressaoId: job.id, tokenEntrega: reprint2.tokenEntrega, estado: 'completed', confirmacao: 'printer' });
+    expect((await h.store.intentions.get(aliceId, job.id))!.reprint).toBe(false);
+  });
+
   it("answers 404 for another account's job and changes nothing", async () => {
     const held = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01', aguardarClienteIniciarImpressao: true })).json().intencaoImpressao;
     const res = await start(held.id, bobToken);

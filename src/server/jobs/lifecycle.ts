@@ -195,6 +195,20 @@ export async function insertJob(
  * delivery token, with a lease run out by `guard.expiredBy` if given): the job after the change,
  * or undefined when nothing changed.
  */
+/**
+ * Whether `event` uses up a job's reprint (Iniciar after an unknown outcome sets `reprint`, which lets
+ * the client print what its journal saw start): the lease it was offered under ended, and writing
+ * may have begun (completed, failed, a lease that ran out, stopped with an unknown outcome). Used up,
+ * the job's next offer says `reimprimir: false`, so a client whose reprint was cut off (killed, the
+ * lease lost) reports outcome-unknown again instead of printing it once more: printing again takes
+ * a person's Iniciar each time. Stopped for its printer, nothing was written (the client reads its
+ * status before the first byte): the reprint waits for the printer with the job.
+ */
+export function usesUpReprint(event: LifecycleEvent, motivos: readonly string[] | undefined): boolean {
+  if (event === 'stopped') return phaseOf({ estado: 'stopped', motivos: motivos ?? [] }) === 'unknown-outcome';
+  return event === 'completed' || event === 'failed' || event === 'lease-expired' || event === 'attempts-exhausted';
+}
+
 export async function transition(
   tx: Repositories, sink: JobEventSink, ref: JobRef, event: LifecycleEvent, c: Change,
   patch: Omit<JobPatch, 'estado' | 'status'> = {}, guard?: string | LeaseGuard,
@@ -202,6 +216,7 @@ export async function transition(
   const estado = target(event);
   const job = await tx.intentions.update(ref, fromStates(event), {
     ...patch, estado, status: PUBLIC_STATUS[estado], ...(c.motivos === undefined ? {} : { motivos: c.motivos }),
+    ...(usesUpReprint(event, c.motivos) ? { reprint: false } : {}),
   }, guard);
   if (job) await recorded(tx, sink, job, event, c);
   return job;

@@ -112,7 +112,7 @@ export class TerminalJobs {
           const reasons = rule.reasons === 'job' ? job.motivos : rule.reasons === 'report-or-other' && motivos.length === 0 ? [OTHER] : motivos;
           changed = await transition(tx, this.c.sink, ref, rule.event, { ...change, motivos: reasons }, {
             ...(rule.lease === 'extend' ? { leaseExpiresAt: until } : { leaseToken: null, leaseExpiresAt: null }),
-            ...(rule.confirms ? { confirmacao: r.confirmacao ?? 'sent', reprint: false } : {}),
+            ...(rule.confirms ? { confirmacao: r.confirmacao ?? 'sent' } : {}),
           }, r.token);
         }
       }
