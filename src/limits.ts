@@ -152,6 +152,13 @@ export class DiagnosticSink extends Array<RawDiagnostic> {
         return;
       }
     }
+    if (severity === 'error' && this.kept.error === 0) {
+      // A cap of 0 keeps nothing to make room in: the first error is listed all the same, so that
+      // hasErrors() still says the job has one (and nobody prints it thinking it has none).
+      super.push(d);
+      this.kept.error++;
+      return;
+    }
     this.leave(d, severity);
   }
 

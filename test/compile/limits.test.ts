@@ -131,6 +131,16 @@ describe('compile limits', () => {
     expect(r.diagnostics.at(-1)!.message).toMatch(/^121 more diagnostics not listed \(120 errors, 1 warning\)/);
   });
 
+  it('lists the first error even with maxDiagnostics 0, so hasErrors() still says so', () => {
+    const r = compile('<foo><textSize width="9">', { printer: 5, limits: { maxDiagnostics: 0 } });
+    expect(codes(r)).toEqual(['parse/attribute-invalid', 'limit/diagnostics-truncated']);
+    expect(hasErrors(r.diagnostics)).toBe(true);
+    expect(r.diagnostics.at(-1)!.message).toMatch(/^1 more diagnostic not listed \(1 warning\)/);
+    const warnings = compile('<foo><b>', { printer: 5, limits: { maxDiagnostics: 0 } });
+    expect(codes(warnings)).toEqual(['limit/diagnostics-truncated']);
+    expect(hasErrors(warnings.diagnostics)).toBe(false);
+  });
+
   it('applies to listing() too', () => {
     expect(listing('<qrcode>a</qrcode>'.repeat(17), { printer: 5 }).diagnostics.map((d) => d.code)).toEqual(['limit/too-many-qrcodes']);
   });
