@@ -124,7 +124,7 @@ export class DiagnosticSink extends Array<RawDiagnostic> {
       const parts = (['error', 'warning', 'info'] as const).filter((s) => this.left[s] > 0).map((s) => `${this.left[s]} ${s}${this.left[s] === 1 ? '' : 's'}`);
       out.push({
         code: 'limit/diagnostics-truncated',
-        message: `${dropped} more diagnostic${dropped === 1 ? '' : 's'} not listed (${parts.join(', ')}): only ${this.cap} are kept (the limit maxDiagnostics)`,
+        message: `${dropped} more diagnostic${dropped === 1 ? '' : 's'} not listed (${parts.join(', ')}): only ${this.cap} are kept (the limit maxDiagnostics${this.cap < this.length ? ', and the first error' : ''})`,
         start: this.leftFrom,
         end: this.leftTo,
       });

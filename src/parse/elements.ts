@@ -37,11 +37,15 @@ const cellWidth: ValueType<CellNode['width']> = {
   expected: 'N columns or N* shares (N from 1 to 999)',
 };
 
-/** One character (a surrogate pair is one), not a control character. */
-/** One printable character, in its composed form (`e` and a combining acute, as typed on some keyboards, are `é`). */
+/**
+ * One printable character (a surrogate pair is one), not a control character: as written, or in its
+ * composed form (`e` and a combining acute, as typed on some keyboards, are `é`). A few characters
+ * NFC splits in two (U+2ADC, U+FB1D…) are taken as written.
+ */
 const character: ValueType<string> = {
   read: (v) => {
-    const c = v.normalize('NFC');
+    const composed = v.normalize('NFC');
+    const c = [...composed].length === 1 ? composed : v;
     return [...c].length === 1 && !/[\x00-\x1f\x7f-\x9f]/.test(c) ? c : undefined;
   },
   expected: 'one printable character',

@@ -3,7 +3,7 @@
 // shares split what fixed cells leave; cells that cannot fit are stacked, with a warning.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compile, escape, listProfiles, lower, parse, receipt, type Op, type RowNode } from '../../src/index.js';
+import { compile, escape, listProfiles, lower, parse, receipt, type CellNode, type Document, type Op, type RowNode } from '../../src/index.js';
 import { cellWidths, fontInForce } from '../../src/lower/layout-columns.js';
 import { alignIn, wrapWords } from '../../src/lower/layout-wrap.js';
 import { loadProfile, withOverride } from '../../src/profiles/index.js';
@@ -125,12 +125,20 @@ describe('diagnostics in a <row> and a <rule/>', () => {
     expect(spans('<rule char="😀"/>')).toEqual([['text/replaced', '😀']]);
   });
 
-  it('fall back to the text as written from textStart in a cell built by hand without pieces', () => {
+  it('treat the text after an escape in a cell as text after an escape outside one (a combining mark there has no letter)', () => {
+    expect(spans('<row><cell>&amp;\u0301x</cell></row>')).toEqual([['text/replaced', '\u0301']]);
+    expect(spans('&amp;\u0301x')).toEqual([['text/replaced', '\u0301']]);
+  });
+
+  it('fall back to the text as written from textStart in a cell built by hand without pieces, or with pieces that are not its text', () => {
     const { ast } = parse('<row><cell>&amp; ☃</cell></row>');
     const row = ast.children[0] as RowNode;
-    const bare = { ...row, cells: row.cells.map(({ pieces: _, ...cell }) => cell) };
-    const { diagnostics } = lower({ ...ast, children: [bare] }, 'MAKER5T20');
-    expect(diagnostics.map((d) => d.code)).toEqual(['text/replaced']);
+    const withCells = (f: (cell: CellNode) => CellNode) => ({ ...ast, children: [{ ...row, cells: row.cells.map(f) }] });
+    // ☃ is the text's third character: textStart (11) + 2, as if the text were written without its escape.
+    const at = (doc: Document) => lower(doc, 'MAKER5T20').diagnostics.map((d) => [d.code, d.span.start.offset]);
+    expect(at(withCells(({ pieces: _, ...cell }) => cell))).toEqual([['text/replaced', 13]]);
+    expect(at(withCells((cell) => ({ ...cell, text: '& ☃!' })))).toEqual([['text/replaced', 13]]);
+    expect(at(ast)).toEqual([['text/replaced', 17]]);
   });
 });
 

@@ -28,6 +28,9 @@ describe('attribute syntax', () => {
     expect(only('<rule char=">"/>')).toMatchObject({ char: '>' });
     expect(only('<rule char="&lt;"/>')).toMatchObject({ char: '<' });
     expect(only('<rule char="&amp;"/>')).toMatchObject({ char: '&' });
+    // A character typed decomposed is the one it composes; one that NFC splits in two is taken as written.
+    expect(only('<rule char="e\u0301"/>')).toMatchObject({ char: '\u00e9' });
+    expect(only('<rule char="\u2adc"/>')).toMatchObject({ char: '\u2adc' });
     expect(only('<image src="a&amp;b&gt;"/>')).toMatchObject({ src: 'a&b&gt;' });
   });
 

@@ -191,11 +191,6 @@ export async function insertJob(
 }
 
 /**
- * Moves a job by `event`, if its state allows it (and, with `guard`, if it still holds that
- * delivery token, with a lease run out by `guard.expiredBy` if given): the job after the change,
- * or undefined when nothing changed.
- */
-/**
  * Whether `event` uses up a job's reprint (Iniciar after an unknown outcome sets `reprint`, which lets
  * the client print what its journal saw start): the lease it was offered under ended, and writing
  * may have begun (completed, failed, a lease that ran out, stopped with an unknown outcome). Used up,
@@ -209,6 +204,11 @@ export function usesUpReprint(event: LifecycleEvent, motivos: readonly string[] 
   return event === 'completed' || event === 'failed' || event === 'lease-expired' || event === 'attempts-exhausted';
 }
 
+/**
+ * Moves a job by `event`, if its state allows it (and, with `guard`, if it still holds that
+ * delivery token, with a lease run out by `guard.expiredBy` if given): the job after the change,
+ * or undefined when nothing changed.
+ */
 export async function transition(
   tx: Repositories, sink: JobEventSink, ref: JobRef, event: LifecycleEvent, c: Change,
   patch: Omit<JobPatch, 'estado' | 'status'> = {}, guard?: string | LeaseGuard,
