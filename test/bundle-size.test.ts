@@ -10,8 +10,10 @@
 // errors and the built-in profiles' "$comment" notes were left out (scripts/), 45,684 with
 // qrcode's core bundled as ES modules without its Kanji mode (scripts/qrcode-esm.mjs), the code
 // pages packed (src/text/packed-page.ts) and chevrotain's init tracer and unused position tracking
-// left out too (bench/RESULTS.md has the table), 45,868 with the DR800's size template, and
-// 40,178 with bobina's own lexer in place of chevrotain's (src/parse/tokens.ts).
+// left out too (bench/RESULTS.md has the table), 45,868 with the DR800's size template,
+// 40,178 with bobina's own lexer in place of chevrotain's (src/parse/tokens.ts), 40,491 on
+// 2026-11-29 and 40,767 after that day's fixes (a row's long word in linear time, diagnostics
+// placed past escapes in cells and at a rule's character: +276 bytes, decided).
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -35,10 +37,10 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('compile() bundled for the browser', () => {
-  it('stays within 40,600 bytes gzip (issue 21 asks 46,080), with the QR, barcode and PNG code in it', () => {
+  it('stays within 40,900 bytes gzip (issue 21 asks 46,080), with the QR, barcode and PNG code in it', () => {
     expect(code).toContain('too big to be stored'); // qrcode's encoder
     expect(code).toContain('IHDR'); // the PNG decoder
-    expect(gzipSync(code).length).toBeLessThanOrEqual(40_600);
+    expect(gzipSync(code).length).toBeLessThanOrEqual(40_900);
   });
 
   it('leaves out the profiles’ sources, the disassembler table and the stage checks', () => {
