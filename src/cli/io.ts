@@ -33,11 +33,10 @@ export interface Command {
 
 /** Reads a file argument, or stdin for "-". */
 export function readInput(path: string, io: Io): Buffer {
-  if (path === '-') return io.readStdin();
   try {
-    return readFileSync(path);
+    return path === '-' ? io.readStdin() : readFileSync(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code ?? String(err)}`);
+    throw new UsageError(`cannot read ${path === '-' ? 'standard input' : path}: ${code === 'ENOENT' ? 'no such file' : code ?? String(err)}`);
   }
 }

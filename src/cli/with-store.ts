@@ -14,6 +14,9 @@ export interface StoreFlags {
 
 /** `--db FILE` (SQLite) or `--database-url URL` (PostgreSQL), never both; neither: DATABASE_URL, else BOBINA_DB. */
 export function storeFlags(values: { db?: string | undefined; 'database-url'?: string | undefined }): StoreFlags {
+  // An empty value (an unset shell variable: --db "$DB") is refused, not read as "no flag" (which would open ./bobina.sqlite).
+  if (values.db === '') throw new UsageError('--db needs a file name (it was empty)');
+  if (values['database-url'] === '') throw new UsageError('--database-url needs a URL (it was empty)');
   if (values.db && values['database-url']) throw new UsageError('--db and --database-url name two different stores: give one');
   return { ...(values.db ? { db: values.db } : {}), ...(values['database-url'] ? { databaseUrl: values['database-url'] } : {}) };
 }

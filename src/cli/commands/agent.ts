@@ -32,6 +32,7 @@ export const agentCommand: Command = {
     } catch {
       throw new UsageError(`invalid --url "${values.url}"`);
     }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`invalid --url "${values.url}": the service is reached over http:// or https://`);
     const wait = values.wait === undefined ? 30 : Number(values.wait);
     if (!(wait >= 0 && wait <= 60)) throw new UsageError(`invalid --wait "${values.wait}": seconds, 0 to 60`);
     const retryMs = values['retry-ms'] === undefined ? 1000 : Number(values['retry-ms']);

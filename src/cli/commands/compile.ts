@@ -24,6 +24,7 @@ export const compileCommand: Command = {
     const file = positionals[0];
     if (!file) throw new UsageError('missing input file (use - for stdin)');
     if (!values.printer) throw new UsageError('missing --printer <id|code>');
+    if (values.output === '') throw new UsageError('-o needs a file name (it was empty)');
     const format = (values.format ?? (values.output ? 'bin' : 'hex')) as (typeof FORMATS)[number];
     if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
 

@@ -1,5 +1,6 @@
 // `bobina serve`: runs the partner printing service until SIGINT/SIGTERM. The server (fastify,
 // SQLite or PostgreSQL) is imported only here, at run time, so other commands start without loading it.
+import { statSync } from 'node:fs';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
 import { untilSignal } from '../signals.js';
@@ -25,12 +26,34 @@ export interface ServeSettings {
 /** A metrics token shorter than this is refused: it is all that guards /metrics on the service's port. */
 export const MIN_METRICS_TOKEN = 16;
 
-/** A duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `7d`. */
-export function duration(name: string, value: string): number {
+/** `--state-dir`: a directory, or a path one can be made at (a file there would fail every journal, over and over, at run time). */
+function stateDirOption(dir: string): string {
+  if (dir === '') throw new UsageError('--state-dir needs a directory (it was empty)');
+  let stat;
+  try {
+    stat = statSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return dir; // made when the first journal is opened
+    throw new UsageError(`--state-dir ${dir} cannot be used: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  if (!stat.isDirectory()) throw new UsageError(`--state-dir ${dir} is not a directory`);
+  return dir;
+}
+
+/** The longest a Node timer waits (2^31 − 1 ms, 24.8 days): a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A duration: `90` (seconds), `500ms`, `30s`, `15m`, `24h`, `7d`. `timer`: it is waited for with a
+ * timer (a lease, a timeout, a heartbeat), so at most MAX_TIMER_MS: a longer one would fire at once
+ * (a --compile-timeout of 30d made every Insert time out).
+ */
+export function duration(name: string, value: string, o: { timer?: boolean } = {}): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(value.trim());
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m?.[2] ?? 's') as 'ms'];
   const ms = m ? Math.round(Number(m[1]) * unit) : NaN;
   if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`invalid ${name} "${value}": a duration such as 90s, 15m, 24h (a bare number is seconds)`);
+  if (o.timer && ms > MAX_TIMER_MS) throw new UsageError(`invalid ${name} "${value}": at most 24d (a timer waits no longer)`);
   return ms;
 }
 
@@ -65,8 +88,8 @@ export function fleetTiming(values: { heartbeat?: string; 'offline-grace'?: stri
   const heartbeat = values.heartbeat ?? fromEnv.heartbeat;
   const grace = values['offline-grace'] ?? fromEnv.offlineGrace;
   return {
-    ...(heartbeat === undefined ? {} : { heartbeatMs: duration(values.heartbeat === undefined ? 'BOBINA_HEARTBEAT' : '--heartbeat', heartbeat) }),
-    ...(grace === undefined ? {} : { offlineGraceMs: duration(values['offline-grace'] === undefined ? 'BOBINA_OFFLINE_GRACE' : '--offline-grace', grace) }),
+    ...(heartbeat === undefined ? {} : { heartbeatMs: duration(values.heartbeat === undefined ? 'BOBINA_HEARTBEAT' : '--heartbeat', heartbeat, { timer: true }) }),
+    ...(grace === undefined ? {} : { offlineGraceMs: duration(values['offline-grace'] === undefined ? 'BOBINA_OFFLINE_GRACE' : '--offline-grace', grace, { timer: true }) }),
   };
 }
 
@@ -96,14 +119,14 @@ export function serveSettings(args: string[], env: Environment = processEnvironm
   const metrics = metricsSettings(values, env);
   const jobs: NonNullable<ServeSettings['jobs']> = {};
   if (values['job-ttl'] !== undefined) jobs.ttlMs = duration('--job-ttl', values['job-ttl']);
-  if (values.lease !== undefined) jobs.leaseMs = duration('--lease', values.lease);
+  if (values.lease !== undefined) jobs.leaseMs = duration('--lease', values.lease, { timer: true });
   if (values['idempotency-keep'] !== undefined) jobs.idempotencyKeepMs = duration('--idempotency-keep', values['idempotency-keep']);
   if (values['max-attempts'] !== undefined) {
     if (!/^[1-9]\d{0,3}$/.test(values['max-attempts'])) throw new UsageError(`invalid --max-attempts "${values['max-attempts']}": a whole number from 1`);
     jobs.maxAttempts = Number(values['max-attempts']);
   }
   const connections: NonNullable<ServeSettings['connections']> = {};
-  if (values['request-timeout'] !== undefined) connections.requestTimeoutMs = duration('--request-timeout', values['request-timeout']);
+  if (values['request-timeout'] !== undefined) connections.requestTimeoutMs = duration('--request-timeout', values['request-timeout'], { timer: true });
   if (values['max-connections'] !== undefined) connections.maxConnections = count('--max-connections', values['max-connections']);
   if (values['max-connections-per-address'] !== undefined) connections.maxPerAddress = count('--max-connections-per-address', values['max-connections-per-address']);
   const fleet = fleetTiming(values, env);
@@ -111,8 +134,8 @@ export function serveSettings(args: string[], env: Environment = processEnvironm
     ...(Object.keys(jobs).length ? { jobs } : {}),
     ...(Object.keys(fleet).length ? { fleet } : {}),
     ...(Object.keys(connections).length ? { connections } : {}),
-    ...(values['compile-timeout'] !== undefined ? { compileBudgetMs: duration('--compile-timeout', values['compile-timeout']) } : {}),
-    ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
+    ...(values['compile-timeout'] !== undefined ? { compileBudgetMs: duration('--compile-timeout', values['compile-timeout'], { timer: true }) } : {}),
+    ...(values['state-dir'] === undefined ? {} : { stateDir: stateDirOption(values['state-dir']) }),
     port,
     host: values.host ?? read(env, 'HOST') ?? '127.0.0.1',
     ...store,

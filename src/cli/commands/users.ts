@@ -73,8 +73,10 @@ function stuckAfterOption(value: string | undefined): number | null | undefined 
   if (value === undefined) return undefined;
   if (value === 'default') return null;
   const seconds = Number(value);
-  if (!(seconds > 0 && seconds <= 30 * 86_400)) throw new UsageError(`--stuck-after must be seconds (more than 0, at most 30 days) or default, not "${value}"`);
-  return Math.round(seconds * 1000);
+  const ms = Math.round(seconds * 1000);
+  // Checked as stored (whole milliseconds): 0.0001 s would be 0 ms.
+  if (!(ms >= 1 && seconds <= 30 * 86_400)) throw new UsageError(`--stuck-after must be seconds (at least 0.001, at most 30 days) or default, not "${value}"`);
+  return ms;
 }
 
 /** Changes an account's settings: `--tags all|partner` (its next Inserts), `--stuck-after <seconds>` (job.stuck). */

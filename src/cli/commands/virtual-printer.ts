@@ -24,6 +24,7 @@ export const virtualPrinterCommand: Command = {
       0,
     );
     if (!values.printer) throw new UsageError('missing --printer <id|code>');
+    if (values.out === '') throw new UsageError('--out needs a directory (it was empty)');
     const port = portOption('--port', values.port, 9100)!;
     const controlPort = portOption('--control-port', values['control-port'], undefined);
     const { startVirtualPrinter } = await import('../../delivery/virtual/printer.js');
@@ -39,7 +40,8 @@ export const virtualPrinterCommand: Command = {
       });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE' || code === 'EACCES') throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${code}`);
+      const on = (err as { port?: number }).port ?? port;
+      if (code === 'EADDRINUSE' || code === 'EACCES') throw new UsageError(`cannot listen on 127.0.0.1:${on}: ${code}`);
       throw err;
     }
     let partial = '';

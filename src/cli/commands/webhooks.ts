@@ -96,7 +96,7 @@ async function log(args: string[], io: Io): Promise<number> {
   }, 0);
   if (!values.email) throw new UsageError('--email is required');
   if (values.intention !== undefined && !/^\d{1,15}$/.test(values.intention)) throw new UsageError(`--intention "${values.intention}" is not an id`);
-  if (values.limit !== undefined && !/^\d{1,4}$/.test(values.limit)) throw new UsageError(`--limit "${values.limit}" is not a number up to 9999`);
+  if (values.limit !== undefined && (!/^\d{1,4}$/.test(values.limit) || Number(values.limit) === 0)) throw new UsageError(`--limit "${values.limit}" is not a number from 1 to 9999`);
   const { attemptView } = await server();
   return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {
     const attempts = (await store.webhooks.listAttempts(account.id, {

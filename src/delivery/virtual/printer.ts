@@ -95,7 +95,14 @@ export class Printer implements VirtualPrinter {
     if (this.state.offline !== 'refuse') await this.listen();
     else if (this.port === 0) throw new Error('a virtual printer that starts refusing connections needs a fixed --port');
     if (this.options.controlPort !== undefined) {
-      this.control = await startControlServer(this, this.options.controlPort);
+      try {
+        this.control = await startControlServer(this, this.options.controlPort);
+      } catch (err) {
+        // Not started after all: the printer's own port is closed again (nothing left listening),
+        // and the error says which port could not be had.
+        await this.stopListening();
+        throw Object.assign(err as Error, { port: this.options.controlPort });
+      }
       this.controlUrl = this.control.url;
     }
   }
