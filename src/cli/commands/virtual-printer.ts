@@ -1,4 +1,4 @@
-// `bobina virtual-printer --port N --printer <id|code> [--out DIR] [--control-port M]`: a printer
+// `bobina virtual-printer --printer <id|code> [--port 9100] [--out DIR] [--control-port M]`: a printer
 // simulator on 127.0.0.1 until SIGINT/SIGTERM or "quit". Its state is changed by commands on stdin
 // (one per line: "paper out", "cover open", "offline refuse", "slow 2000", "state", "help") and,
 // with --control-port, over HTTP. Events go to stderr, one line each; answers to stdin to stdout.
@@ -15,7 +15,7 @@ function portOption(name: string, value: string | undefined, fallback: number | 
 
 export const virtualPrinterCommand: Command = {
   name: 'virtual-printer',
-  usage: 'bobina virtual-printer --port N --printer <id|code> [--out DIR] [--control-port M]',
+  usage: 'bobina virtual-printer --printer <id|code> [--port 9100] [--out DIR] [--control-port M]',
   summary: 'a raw-socket printer simulator on 127.0.0.1: answers status in the printer\'s dialect, saves each job and its preview (commands on stdin: "help")',
   async run(args, io) {
     const { values } = parse(
