@@ -1,6 +1,7 @@
 // The client's heartbeat: every `everyMs` (never two at once) it runs `beat` — the loop reads the
 // printer if no job is in hand, then tells the service (Sinal) — so a terminal parked in a long
-// poll still says it is there; as often as the service asks, if that is more often (follow). And what a delivery's own status reads said of the printer.
+// poll still says it is there; as often as the service asks, if that is more often (follow). And
+// what a delivery's own status reads said of the printer.
 import type { DeliveryResult } from './deliver.js';
 import type { PrinterHealth } from './protocol.js';
 import { isPrinterReason, stopsPrinting, type StatusReason } from './reasons.js';

@@ -41,6 +41,7 @@ describe('a value a command cannot use', () => {
     ['an empty -o', () => ['compile', nfce, '--printer', '5', '-o', ''], /-o needs a file name/],
     ['an empty --out', () => ['virtual-printer', '--printer', '5', '--port', '0', '--out', ''], /--out needs a directory/],
     ['a --limit of 0', () => ['webhooks', 'log', '--email', 'a@example.com', '--limit', '0', '--db', db()], /--limit "0" is not a number from 1 to 9999/],
+    ['a --cursor the service never handed out', () => ['jobs', 'list', '--cursor', 'garbage', '--db', db()], /--cursor is not a valid cursor/],
   ])('%s: exits 2 naming it', (_name, args, message) => {
     const r = bobina(args());
     expect(r.code, r.stderr.toString()).toBe(2);

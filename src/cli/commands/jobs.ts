@@ -49,13 +49,18 @@ async function accountFor(store: Store, values: { user?: string | undefined; ema
   return owner;
 }
 
-/** A refusal of the service's catalogue (not found, not cancelable, …) as one line on stderr, exit 1. */
+/**
+ * A refusal of the service's catalogue (not found, not cancelable, …) as one line on stderr, exit 1;
+ * a value the command was given that the service cannot use (invalid-request: a cursor it never
+ * handed out) is a usage error, named by its flag (exit 2).
+ */
 async function refusable(io: Io, fn: () => Promise<number>): Promise<number> {
   const { Problem } = await import('../../server/errors.js');
   try {
     return await fn();
   } catch (err) {
     if (!(err instanceof Problem)) throw err;
+    if (err.code === 'invalid-request') throw new UsageError(err.message.replace(/^querystring\/(\w+)/, '--$1'));
     io.stderr.write(`bobina jobs: ${err.message} (${err.code})\n`);
     return EXIT.failed;
   }
