@@ -239,7 +239,10 @@ export class DeliveryLoop {
       }
       this.terminal = terminal;
     }
-    if (offer && !this.abort.signal.aborted) await this.handle(offer);
+    // An offer that came as the loop was told to stop is a job in hand all the same: delivered and
+    // reported before it stops (dropped, its lease would run out: an attempt counted for nothing,
+    // and a reprint's grant used up, with no byte written).
+    if (offer) await this.handle(offer);
   }
 
   private printerReady(printer: string): Promise<boolean> {

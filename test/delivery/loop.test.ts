@@ -41,4 +41,28 @@ describe('the delivery loop', () => {
     expect(vp.received).toBe(0);
     expect(vp.jobs).toHaveLength(0);
   });
+
+  it('delivers and reports a job whose offer came as it was told to stop, then stops', async () => {
+    const vp = await virtualPrinter({ printer: 'MAKER5T20' });
+    const bytes = compile('Última<paperCutFull>', { printer: 'MAKER5T20' }).bytes;
+    const reports: TerminalReport[] = [];
+    let polls = 0;
+    let loop: DeliveryLoop;
+    const link: TerminalLink = {
+      async next() {
+        // The second poll (the first waits for nothing, at start) answers with a job, just after stop() was called.
+        if (++polls < 2) return { terminal: { codigoImpressora: 'MAKER5T20', parados: 0 } };
+        void loop.stop();
+        return { offer: { id: 7, token: 't7', codigoImpressora: 'MAKER5T20', bytes, reprint: false, tentativas: 1 }, terminal: { codigoImpressora: 'MAKER5T20', parados: 0 } };
+      },
+      report: async (r) => (reports.push(r), { aceito: true }),
+      renew: async () => ({ aceito: true }),
+      resume: async () => 0,
+    };
+    loop = new DeliveryLoop(link, { device: vp.address, retryMs: 20, waitMs: 50, heartbeatMs: 0 });
+    await loop.start();
+    expect(reports.map((r) => [r.id, r.estado])).toEqual([[7, 'printing'], [7, 'completed']]);
+    expect(vp.jobs).toHaveLength(1);
+    expect(Buffer.from(vp.jobs[0]!.bytes).equals(Buffer.from(bytes))).toBe(true);
+  });
 });
