@@ -1,7 +1,7 @@
 // Builds the fastify app (fastify/demo shape): external plugins (swagger), then error handling,
 // then one plugin per resource, and the background workers tied to its lifecycle. Tests call
 // buildApp() and inject(); `bobina serve` listens.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { authenticate } from './auth/authenticate.js';
@@ -36,6 +36,7 @@ import type { Store } from './store/repositories.js';
 import { runWorkers } from './workers/lifecycle.js';
 import { directDelivery } from './workers/direct-delivery.js';
 import { periodic, type BackgroundWorker } from './workers/worker.js';
+import { errors } from './schemas/common.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -184,6 +185,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   // Long-polls end (empty) as soon as the app starts closing, so closing never waits a minute for them.
   app.addHook('preClose', async () => jobs.close());
   await app.register(async (printing) => {
+    printing.addHook('onRoute', (route) => documentAnswers(route, 401, 403));
     printing.addHook('onRequest', authenticate(o.store));
     // A terminal's key acts only as that terminal, never as its account.
     printing.addHook('onRequest', async (request) => {
@@ -196,6 +198,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     await printing.register(webhookRoutes, { store: o.store, policy: webhookPolicy, ...(o.wakeWebhooks ? { wake: o.wakeWebhooks } : {}) });
   });
   await app.register(async (terminal) => {
+    terminal.addHook('onRoute', (route) => documentAnswers(route, 401, 403));
     terminal.addHook('onRequest', authenticate(o.store));
     terminal.addHook('onRequest', async (request) => {
       if (request.principal.kind !== 'terminal') throw new Problem('terminal-key-required');
@@ -224,4 +227,15 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   });
   runWorkers(app, [...(o.storeWorkers === false ? [] : o.store.workers()), sweeper, refusals, ...jobs.workers(), ...fleet.workers(), ...delivery, ...(o.workers ?? [])]);
   return app;
+}
+
+/**
+ * Adds to what a route's schema says it answers (the OpenAPI document) what its scope's hooks answer
+ * (`statuses`: a missing key, a key of the wrong kind) and, for a route with a body, 415 for a body
+ * that is not JSON: written once here, not in every route's schema.
+ */
+function documentAnswers(route: RouteOptions, ...statuses: number[]): void {
+  const schema = route.schema ?? {};
+  const also = schema.body ? [...statuses, 415] : statuses;
+  route.schema = { ...schema, response: { ...errors(...also), ...(schema.response as Record<string, unknown> | undefined) } };
 }

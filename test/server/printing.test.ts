@@ -235,6 +235,13 @@ describe('documents and errors', () => {
       '/auth/reconciliation/token', '/ImpressoraTemplate/GetTemplates', '/IntencaoImpressao/Insert', '/IntencaoImpressao/GetById',
     ]));
     expect(doc.paths['/IntencaoImpressao/Insert'].post.requestBody.content['application/json'].schema.required).toContain('conteudo');
+    // What every route of a scope answers (a terminal's key on a partner route: 403) and a body not in JSON (415) are documented too.
+    expect(Object.keys(doc.paths['/IntencaoImpressao/Insert'].post.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '415', '422']));
+    expect(Object.keys(doc.paths['/ImpressoraTemplate/GetTemplates'].get.responses)).toEqual(expect.arrayContaining(['200', '401', '403']));
+    expect(Object.keys(doc.paths['/ImpressoraTemplate/GetTemplates'].get.responses)).not.toContain('415');
+    expect(Object.keys(doc.paths['/TerminalImpressao/Sinal'].post.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '415']));
+    const plain = await h.app.inject({ method: 'POST', url: '/IntencaoImpressao/Insert', headers: { 'content-type': 'text/plain', authorization: `Bearer ${key}` }, payload: 'x' });
+    expect(plain.statusCode).toBe(415);
     const docs = await h.app.inject({ url: '/docs' });
     expect([200, 302]).toContain(docs.statusCode);
   });
