@@ -16,7 +16,6 @@ export const templatesSchema = {
   querystring: Type.Object(KeyQuery, ignoreUnknown),
   response: {
     200: Type.Object({ data: Type.String({ description: 'dd/MM/yyyy HH:mm:ss.fff' }), impressoraTemplates: Type.Array(Template) }),
-    ...errors(401),
   },
 };
 
@@ -130,7 +129,7 @@ export const insertSchema = {
   querystring: Type.Object(KeyQuery, ignoreUnknown),
   headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 200 })) }),
   body: InsertBody,
-  response: { 200: IntentionResponse, ...errors(400, 401, 404, 409, 413, 422) },
+  response: { 200: IntentionResponse, ...errors(400, 404, 409, 413, 422) },
 };
 
 export const getByIdSchema = {
@@ -138,7 +137,7 @@ export const getByIdSchema = {
   summary: 'Status of a print intention',
   // Query strings are not coerced (see app.ts), so the integer id is checked by pattern.
   querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
-  response: { 200: IntentionResponse, ...errors(400, 401, 404) },
+  response: { 200: IntentionResponse, ...errors(400, 404) },
 };
 
 export const recompileSchema = {
@@ -146,14 +145,14 @@ export const recompileSchema = {
   summary: "Compile a job again for its terminal's printer now (a job stopped with printer-mismatch after the terminal was linked to another printer, "
     + 'or one still queued) and queue it; 409 job-not-recompilable otherwise',
   querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
-  response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409, 422) },
+  response: { 200: IntentionResponse, ...errors(400, 404, 409, 422) },
 };
 
 export const cancelSchema = {
   tags: ['printing'],
   summary: 'Cancel a print intention that no client holds (held, queued or stopped); 409 once a client has acquired it or it is final',
   querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
-  response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409) },
+  response: { 200: IntentionResponse, ...errors(400, 404, 409) },
 };
 
 const IdQuery = Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown);
@@ -180,7 +179,7 @@ export const getAllSchema = {
       intencoes: Type.Array(IntencaoLinha),
       proximoCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass it as cursor for the next page; null: this is the last' }),
     }),
-    ...errors(400, 401, 403),
+    ...errors(400),
   },
 };
 
@@ -200,14 +199,14 @@ export const reprintSchema = {
   querystring: IdQuery,
   headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 200 })) }),
   body: ReprintBody,
-  response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409, 422) },
+  response: { 200: IntentionResponse, ...errors(400, 404, 409, 422) },
 };
 
 export const partnerStartSchema = {
   tags: ['printing'],
   summary: 'Start a held job (aguardarClienteIniciarImpressao), or print again one stopped with an unknown outcome; 409 job-not-startable otherwise',
   querystring: IdQuery,
-  response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409) },
+  response: { 200: IntentionResponse, ...errors(400, 404, 409) },
 };
 
 export const getBytesSchema = {
@@ -216,6 +215,6 @@ export const getBytesSchema = {
   querystring: IdQuery,
   response: {
     200: { description: 'The bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-    ...errors(400, 401, 403, 404),
+    ...errors(400, 404),
   },
 };

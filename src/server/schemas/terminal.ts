@@ -17,7 +17,7 @@ export const nextSchema = {
   body: PollJson,
   response: {
     200: Type.Object({ data: Type.String(), trabalho: Type.Union([TrabalhoJson, Type.Null()]), terminal: Type.Union([TerminalStateJson, Type.Null()]), intervaloSegundos: IntervaloJson }),
-    ...errors(400, 401, 403),
+    ...errors(400),
   },
 };
 
@@ -26,7 +26,7 @@ export const reportSchema = {
   summary: 'Report progress or the outcome of a leased job; `aceito: false` when the token is stale or the job is already final (recorded in its history)',
   querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
   body: ReportJson,
-  response: { 200: Type.Object({ data: Type.String(), aceito: Type.Boolean(), intencaoImpressao: IntencaoResumo }), ...errors(400, 401, 403, 404) },
+  response: { 200: Type.Object({ data: Type.String(), aceito: Type.Boolean(), intencaoImpressao: IntencaoResumo }), ...errors(400, 404) },
 };
 
 /** ListarRetidas' page: 50 jobs unless `limite` says fewer or more (at most 200). */
@@ -40,7 +40,7 @@ export const renewSchema = {
   body: RenewJson,
   response: {
     200: Type.Object({ data: Type.String(), aceito: Type.Boolean(), prazoSegundos: Type.Number({ description: 'Seconds the lease now runs' }) }),
-    ...errors(400, 401, 403),
+    ...errors(400),
   },
 };
 
@@ -59,7 +59,7 @@ export const heldSchema = {
       intencoes: Type.Array(IntencaoResumo),
       proxima: Type.Union([Type.Integer(), Type.Null()], { description: 'Pass as `apos` for the next page; null: this was the last' }),
     }),
-    ...errors(400, 401, 403),
+    ...errors(400),
   },
 };
 
@@ -67,14 +67,14 @@ export const startSchema = {
   tags: ['terminal'],
   summary: 'Start a held job (or print again one whose outcome is unknown): it is queued for this terminal',
   querystring: Type.Object({ ...TerminalKeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$' }) }, ignoreUnknown),
-  response: { 200: IntentionResponse, ...errors(400, 401, 403, 404, 409) },
+  response: { 200: IntentionResponse, ...errors(400, 404, 409) },
 };
 
 export const resumeSchema = {
   tags: ['terminal'],
   summary: "The terminal's printer answers well again: its stopped jobs (not those of unknown outcome) are queued again, in insert order",
   querystring: Type.Object(TerminalKeyQuery, ignoreUnknown),
-  response: { 200: Type.Object({ data: Type.String(), retomadas: Type.Integer() }), ...errors(401, 403) },
+  response: { 200: Type.Object({ data: Type.String(), retomadas: Type.Integer() }) },
 };
 
 export const signalSchema = {
@@ -85,6 +85,6 @@ export const signalSchema = {
   body: SignalJson,
   response: {
     200: Type.Object({ data: Type.String(), intervaloSegundos: IntervaloJson }),
-    ...errors(400, 401, 403),
+    ...errors(400),
   },
 };

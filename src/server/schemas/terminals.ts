@@ -26,12 +26,12 @@ export const terminalsGetAllSchema = {
   tags: ['terminals'],
   summary: "The account's terminals with their health: online, last contact, the client's version, the printer's state, the queue",
   querystring: Type.Object(KeyQuery, ignoreUnknown),
-  response: { 200: Type.Object({ data: Type.String(), terminais: Type.Array(TerminalHealthJson) }), ...errors(401, 403) },
+  response: { 200: Type.Object({ data: Type.String(), terminais: Type.Array(TerminalHealthJson) }) },
 };
 
 export const terminalsGetByIdSchema = {
   tags: ['terminals'],
   summary: "One of the account's terminals with its health",
   querystring: Type.Object({ ...KeyQuery, terminalId: Type.String({ minLength: 1, maxLength: 200 }) }, ignoreUnknown),
-  response: { 200: Type.Object({ data: Type.String(), terminal: TerminalHealthJson }), ...errors(400, 401, 403, 404) },
+  response: { 200: Type.Object({ data: Type.String(), terminal: TerminalHealthJson }), ...errors(400, 404) },
 };

@@ -55,14 +55,14 @@ export const webhookInsertSchema = {
     url: Type.String({ maxLength: 2000, description: 'https, or http to a host the operator allowed' }),
     events: Type.Optional(Type.Array(WebhookEvent, { description: 'Default: every final state; `stopped` and the fleet events (terminal.offline, terminal.online, printer.status, job.stuck) only when asked' })),
   }, ignoreUnknown),
-  response: { 200: WithSecret, ...errors(400, 401) },
+  response: { 200: WithSecret, ...errors(400) },
 };
 
 export const webhookListSchema = {
   tags: webhookTags,
   summary: 'The account\'s webhook endpoints (never their secrets)',
   querystring: Type.Object(KeyQuery, ignoreUnknown),
-  response: { 200: Type.Object({ data: Type.String(), webhooks: Type.Array(WebhookEndpointOut) }), ...errors(401) },
+  response: { 200: Type.Object({ data: Type.String(), webhooks: Type.Array(WebhookEndpointOut) }) },
 };
 
 export const webhookRemoveSchema = {
@@ -70,7 +70,7 @@ export const webhookRemoveSchema = {
   summary: 'Remove a webhook endpoint; its undelivered messages go dead',
   querystring: Type.Object(KeyQuery, ignoreUnknown),
   body: Type.Object(WebhookIdBody, ignoreUnknown),
-  response: { 200: Type.Object({ data: Type.String(), removed: Type.String() }), ...errors(400, 401, 404) },
+  response: { 200: Type.Object({ data: Type.String(), removed: Type.String() }), ...errors(400, 404) },
 };
 
 export const webhookRotateSchema = {
@@ -78,7 +78,7 @@ export const webhookRotateSchema = {
   summary: 'New secret for an endpoint; the previous one keeps signing for 24 hours',
   querystring: Type.Object(KeyQuery, ignoreUnknown),
   body: Type.Object(WebhookIdBody, ignoreUnknown),
-  response: { 200: WithSecret, ...errors(400, 401, 404) },
+  response: { 200: WithSecret, ...errors(400, 404) },
 };
 
 export const webhookLogSchema = {
@@ -91,7 +91,7 @@ export const webhookLogSchema = {
     intencaoImpressaoId: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
     limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'At most 1000 (default 100)' })),
   }, ignoreUnknown),
-  response: { 200: Type.Object({ data: Type.String(), attempts: Type.Array(WebhookAttemptOut), messages: Type.Array(WebhookMessageOut) }), ...errors(400, 401) },
+  response: { 200: Type.Object({ data: Type.String(), attempts: Type.Array(WebhookAttemptOut), messages: Type.Array(WebhookMessageOut) }), ...errors(400) },
 };
 
 export const webhookReplaySchema = {
@@ -99,5 +99,5 @@ export const webhookReplaySchema = {
   summary: 'Send a past or dead message again, with the same webhook-id',
   querystring: Type.Object(KeyQuery, ignoreUnknown),
   body: Type.Object({ messageId: Type.String() }, ignoreUnknown),
-  response: { 200: Type.Object({ data: Type.String(), message: WebhookMessageOut }), ...errors(400, 401, 404) },
+  response: { 200: Type.Object({ data: Type.String(), message: WebhookMessageOut }), ...errors(400, 404) },
 };
