@@ -200,9 +200,14 @@ export async function insertJob(
  * status before the first byte): the reprint waits for the printer with the job.
  */
 export function usesUpReprint(event: LifecycleEvent, motivos: readonly string[] | undefined): boolean {
-  if (event === 'stopped') return phaseOf({ estado: 'stopped', motivos: motivos ?? [] }) === 'unknown-outcome';
-  return event === 'completed' || event === 'failed' || event === 'lease-expired' || event === 'attempts-exhausted';
+  if (!ENDS_LEASE.has(event)) return false;
+  return target(event) !== 'stopped' || phaseOf({ estado: 'stopped', motivos: motivos ?? [] }) === 'unknown-outcome';
 }
+
+/** The events that end a lease: every way out of a leased job's phase (`printing`) but another report of printing. */
+const ENDS_LEASE: ReadonlySet<LifecycleEvent> = new Set(
+  (Object.entries(TRANSITIONS.printing) as [LifecycleEvent, JobState][]).filter(([, to]) => to !== 'printing').map(([event]) => event),
+);
 
 /**
  * Moves a job by `event`, if its state allows it (and, with `guard`, if it still holds that
