@@ -11,20 +11,53 @@ export interface Span {
   end: number;
 }
 
-/** Each source line as HTML, diagnostics' spans as <mark>s (a span over several lines is marked on each). */
+const RANK: Readonly<Record<string, number>> = { error: 3, warning: 2, info: 1 };
+
+/** Of spans over one stretch of text, the one shown: the most severe, then the narrowest (the one inside), then the first. */
+const shownOf = (over: readonly Span[]) =>
+  over.reduce<Span | undefined>((best, s) => {
+    if (!best) return s;
+    const by = (RANK[s.severity] ?? 0) - (RANK[best.severity] ?? 0) || best.end - best.start - (s.end - s.start);
+    return by > 0 ? s : best;
+  }, undefined);
+
+/**
+ * Each source line as HTML, diagnostics' spans as <mark>s (a span over several lines is marked on
+ * each). Spans may nest or overlap (an error inside a tag that also has an info): each stretch of
+ * text is marked with the span shown there (shownOf), so every span is marked at its own place.
+ */
 export function highlightedLines(text: string, spans: readonly Span[]): string[] {
-  let html = '';
-  let at = 0;
-  for (const d of spans) {
-    const start = Math.max(at, d.start);
-    // An empty span (an insertion point) still shows: one character wide.
-    const end = Math.min(text.length, Math.max(d.end, start + 1));
-    if (end <= start) continue;
-    const open = `<mark class="${d.severity}" data-code="${d.code}">`;
-    html += escapeHtml(text.slice(at, start)) + open + escapeHtml(text.slice(start, end)).replace(/\n/g, `</mark>\n${open}`) + '</mark>';
-    at = end;
+  // An empty span (an insertion point) still shows: one character wide.
+  const marked = spans
+    .map((d) => {
+      const start = Math.min(Math.max(0, d.start), text.length);
+      return { ...d, start, end: Math.min(text.length, Math.max(d.end, start + 1)) };
+    })
+    .filter((d) => d.end > d.start);
+  const edges = [...new Set([0, text.length, ...marked.flatMap((d) => [d.start, d.end])])].sort((a, b) => a - b);
+  const byStart = [...marked].sort((a, b) => a.start - b.start);
+  let next = 0;
+  let active: Span[] = [];
+  /** Stretches of text, each with the span shown over it (none: plain), the same span's run as one. */
+  const runs: Array<{ d: Span | undefined; text: string }> = [];
+  for (let i = 0; i + 1 < edges.length; i++) {
+    const [from, to] = [edges[i]!, edges[i + 1]!];
+    active = active.filter((d) => d.end > from);
+    while (next < byStart.length && byStart[next]!.start === from) active.push(byStart[next++]!);
+    const d = shownOf(active);
+    const last = runs[runs.length - 1];
+    if (last && last.d === d) last.text += text.slice(from, to);
+    else runs.push({ d, text: text.slice(from, to) });
   }
-  return (html + escapeHtml(text.slice(at))).split('\n');
+  let html = '';
+  for (const { d, text: piece } of runs) {
+    if (!d) html += escapeHtml(piece);
+    else {
+      const open = `<mark class="${d.severity}" data-code="${d.code}">`;
+      html += open + escapeHtml(piece).replace(/\n/g, `</mark>\n${open}`) + '</mark>';
+    }
+  }
+  return html.split('\n');
 }
 
 interface Line {

@@ -96,6 +96,16 @@ describe.skipIf(!haveChromium)('the playground at /playground', () => {
     expect(bytes.equals(Buffer.from(compile(RECEIPT('</qrcode>'), { printer: 'MAKER3DR800' }).bytes))).toBe(true);
   });
 
+  it('highlights each diagnostic at its own place, also inside another one’s span', async () => {
+    await page.selectOption('#printer', { label: '5 MAKER5T20 — Epson TM-T20' });
+    // The raster-fallback info spans the whole tag; the two attribute errors (at the values) are inside it.
+    await page.fill('#conteudo', '<qrcode size="99" ecc="Z">https://example.com</qrcode>\nsegunda linha');
+    await expect.poll(() => shown(page)).toEqual(['lower/qr-raster-fallback@1:1', 'parse/attribute-invalid@1:15', 'parse/attribute-invalid@1:24']);
+    await expect.poll(() => page.$$eval('#backdrop mark.error', (m) => m.map((e) => e.textContent))).toEqual(['99', 'Z']);
+    expect(await page.$$eval('#backdrop mark.info', (m) => m.map((e) => e.textContent).join(''))).toBe('<qrcode size="" ecc="">https://example.com</qrcode>');
+    expect(await page.$$eval('#backdrop > div', (lines) => lines[1]!.innerHTML)).toBe('segunda linha');
+  });
+
   it('ran all of it without a script error in the page', () => {
     expect(pageErrors).toEqual([]);
   });
