@@ -16,7 +16,7 @@ import { COMPILER_SETUP, compilerTests } from './vitest.compiler.js';
 const exclude = [...configDefaults.exclude, '.stryker-tmp*/**', 'reports/**'];
 
 /** Tests of several instances on one database: PostgreSQL only (SQLite serves from one process). */
-const POSTGRES_ONLY = ['test/server/instances.test.ts', 'test/server/postgres-instances.test.ts', 'test/server/store-postgres.test.ts', 'test/server/database-unavailable.test.ts', 'test/cli/postgres.test.ts', 'test/delivery/cluster.test.ts'];
+const POSTGRES_ONLY = ['test/server/instances.test.ts', 'test/server/postgres-instances.test.ts', 'test/server/store-postgres.test.ts', 'test/server/database-unavailable.test.ts', 'test/server/postgres-connection-drops.test.ts', 'test/cli/postgres.test.ts', 'test/delivery/cluster.test.ts'];
 /** The service tests that hold on either store: everything built on the harness or a served process. */
 const SERVICE_SUITE = ['test/server/**/*.test.ts', 'test/delivery/service-faults.test.ts', 'test/delivery/lease.test.ts', 'test/delivery/relink.test.ts', 'test/delivery/restart.test.ts', 'test/delivery/agent-transport.test.ts', 'test/delivery/fleet-agent.test.ts', 'test/cli/accounts.test.ts', 'test/cli/jobs.test.ts', ...POSTGRES_ONLY];
 /** Service tests of SQLite itself (files, WAL, its migrations) or of no store at all. */

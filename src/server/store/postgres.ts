@@ -61,6 +61,11 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   // An idle client whose connection dies is dropped by the pool; without a listener the 'error'
   // event would end the process.
   pool.on('error', (err) => options.onIdleError?.(storeError(err) as Error));
+  // Every client listens for 'error' for its whole life. The pool removes its idle listener before
+  // it hands a client to a waiting caller, who could add one only after its await: an error read in
+  // between (PostgreSQL ending the connection) had no listener and ended the process. The failure
+  // still reaches the caller, as its next statement's error.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const connections = new Connections(pool);
   try {
     await migrate(connections.db, target.schema);

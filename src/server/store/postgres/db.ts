@@ -88,18 +88,16 @@ const isGone = (err: unknown) => storeError(err) instanceof StoreUnavailableErro
 
 const noop = () => {};
 
-/** Runs fn on one checked-out client, guarding it while out of the pool: pg emits 'error' on a client whose connection dies between queries, and a client with no listener would crash the process. */
+/** Runs fn on one checked-out client (every client has an 'error' listener from its connect on: postgres.ts). */
 async function withClient<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect().catch(rethrow);
   let failure: unknown;
-  client.on('error', noop);
   try {
     return await fn(client);
   } catch (err) {
     failure = err;
     throw err;
   } finally {
-    client.removeListener('error', noop);
     // A client whose connection failed is destroyed, never handed out again.
     client.release(isGone(failure) ? (failure as Error) : undefined);
   }
