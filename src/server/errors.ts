@@ -36,6 +36,7 @@ export const PROBLEMS = {
   'webhook-url-duplicate': { status: 409, message: 'This account already has a webhook endpoint for this URL' },
   'webhook-not-found': { status: 404, message: 'Webhook endpoint not found' },
   'webhook-message-not-found': { status: 404, message: 'Webhook message not found' },
+  'webhook-endpoint-removed': { status: 409, message: "This message's webhook endpoint was removed: it cannot be sent again" },
   'route-not-found': { status: 404, message: 'Route not found' },
   // Refused by Node's HTTP parser before any route runs (client-errors.ts).
   'malformed-request': { status: 400, message: 'The request is not valid HTTP' },

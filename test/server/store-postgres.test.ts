@@ -85,7 +85,7 @@ describe('the PostgreSQL store across instances', () => {
       const taken: string[] = [];
       for (;;) {
         const t = new Date();
-        const claimed = await store.webhooks.claimDue(t, new Date(t.getTime() + 60_000), 5, 1);
+        const claimed = await store.webhooks.claimDue(t, new Date(t.getTime() + 60_000), 5, 1, 100);
         if (claimed.length === 0) return taken;
         taken.push(...claimed.map((m) => m.id));
       }
@@ -99,7 +99,7 @@ describe('the PostgreSQL store across instances', () => {
   it('records an attempt only under the lease it was claimed with', async () => {
     const t = new Date();
     await a.webhooks.enqueue([{ id: 'msg_lease', accountId, endpointId: null, url: 'https://lease.example/', target: 'origin:https://lease.example', eventType: 'intencao.failed', intencaoImpressaoId: 7, body: '{}', createdAt: t }]);
-    const [m] = await b.webhooks.claimDue(t, new Date(t.getTime() + 1000), 10, 1);
+    const [m] = await b.webhooks.claimDue(t, new Date(t.getTime() + 1000), 10, 1, 100);
     expect(m?.id).toBe('msg_lease');
     const stale = { ...m!, leaseUntil: new Date(m!.leaseUntil.getTime() - 1) };
     expect(await a.webhooks.recordAttempt(stale, { at: t, statusCode: 500, latencyMs: 3, error: null }, { state: 'dead' })).toBe(false);

@@ -344,25 +344,60 @@ describe(`the ${STORE_KIND} store`, () => {
       { id: 'm1', accountId, endpointId: e.id, url: e.url, target: 'origin:https://r.example', eventType: 'intencao.completed', intencaoImpressaoId: 7, body: '{"a":1}', createdAt: now },
       { id: 'm2', accountId, endpointId: null, url: 'https://cb.example/?intencaoImpressaoId=7', target: 'origin:https://cb.example', eventType: 'intencao.completed', intencaoImpressaoId: 7, body: '{"a":1}', createdAt: now },
     ]);
-    // A disabled endpoint's messages wait; the callback's goes.
-    const claimed = await store.webhooks.claimDue(now, new Date(160_000), 10, 1);
+    // A disabled endpoint's messages wait (m1, queued as an event committed while it was disabled); the callback's goes.
+    const claimed = await store.webhooks.claimDue(now, new Date(160_000), 10, 1, 16);
     expect(claimed.map((m) => [m.id, m.leaseUntil])).toEqual([['m2', new Date(160_000)]]);
     expect(await store.webhooks.recordAttempt(claimed[0]!, { at: now, statusCode: 503, latencyMs: 12, error: null }, { state: 'pending', nextAttemptAt: new Date(130_000) })).toBe(true);
     expect(await store.webhooks.getMessage(accountId, 'm2')).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: new Date(130_000), lastError: 'HTTP 503', windowStart: now });
+    // Disabling holds its pending messages; enabling makes them due again.
+    expect(await store.webhooks.setEnabled(accountId, e.id, false, 'operator')).toBe(true);
+    expect(await store.webhooks.getMessage(accountId, 'm1')).toMatchObject({ state: 'held', attempts: 0 });
     expect(await store.webhooks.setEnabled(accountId, e.id, true)).toBe(true);
     expect((await store.webhooks.getEndpoint(accountId, e.id))).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
-    expect((await store.webhooks.claimDue(new Date(130_000), new Date(190_000), 10, 1)).map((m) => m.id)).toEqual(['m1', 'm2']);
+    expect(await store.webhooks.getMessage(accountId, 'm1')).toMatchObject({ state: 'pending' });
+    expect((await store.webhooks.claimDue(new Date(130_000), new Date(190_000), 10, 1, 16)).map((m) => m.id)).toEqual(['m1', 'm2']);
     expect(await store.webhooks.removeEndpoint(accountId, e.id)).toBe(true);
     expect(await store.webhooks.removeEndpoint(accountId, e.id)).toBe(false);
     expect(await store.webhooks.getMessage(accountId, 'm1')).toMatchObject({ state: 'dead', lastError: 'endpoint removed' });
-    expect((await store.webhooks.replay(accountId, 'm1', new Date(400_000)))).toMatchObject({ state: 'pending', nextAttemptAt: new Date(400_000), windowStart: new Date(400_000) });
-    expect(await store.webhooks.replay('someone-else', 'm1', now)).toBeUndefined();
+    // A removed endpoint's message is not sent again (nothing would ever send it); a callback's is.
+    expect(await store.webhooks.replay(accountId, 'm1', new Date(400_000))).toBeUndefined();
+    expect(await store.webhooks.getMessage(accountId, 'm1')).toMatchObject({ state: 'dead' });
+    expect((await store.webhooks.replay(accountId, 'm2', new Date(400_000)))).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: new Date(400_000), windowStart: new Date(400_000) });
+    expect(await store.webhooks.replay('someone-else', 'm2', now)).toBeUndefined();
     expect((await store.webhooks.listMessages(accountId, { limit: 10 })).map((m) => m.id)).toEqual(['m2', 'm1']);
     expect((await store.webhooks.listMessages(accountId, { endpointId: e.id, intencaoImpressaoId: 7, limit: 10 })).map((m) => m.id)).toEqual(['m1']);
     expect(await store.webhooks.listAttempts(accountId, { intencaoImpressaoId: 7, limit: 10 })).toEqual([{
       messageId: 'm2', endpointId: null, url: 'https://cb.example/?intencaoImpressaoId=7', eventType: 'intencao.completed', intencaoImpressaoId: 7,
       at: now, statusCode: 503, latencyMs: 12, error: null, messageState: 'pending',
     }]);
+  });
+
+  both("claims webhook messages so that one account's backlog, disabled endpoints or slow receivers never keep another's waiting", async () => {
+    const now = new Date(100_000);
+    const lease = new Date(200_000);
+    const other = (await store.accounts.create({ email: 'bia@example.com', name: 'Bia', passwordHash: 'h', metadata: [], roles: [] })).id;
+    const message = (account: string, id: string, target: string, endpointId: string | null = null) => ({
+      id, accountId: account, endpointId, url: `https://${target}/`, target: `origin:https://${target}`, eventType: 'intencao.completed', intencaoImpressaoId: 1, body: '{}', createdAt: now,
+    });
+    // 140 messages of a disabled endpoint, older than anything else (queued as an event committed while it was disabled, or replayed before).
+    const e = await store.webhooks.createEndpoint({ accountId, url: 'https://gone.example/hook', events: ['completed'], secret: 's1' }, 20) as WebhookEndpoint;
+    await store.webhooks.enqueue(Array.from({ length: 140 }, (_, n) => message(accountId, `off${n}`, 'gone.example', e.id)));
+    expect(await store.webhooks.setEnabled(accountId, e.id, false, 'gone')).toBe(true);
+    await store.webhooks.enqueue(Array.from({ length: 140 }, (_, n) => message(accountId, `late${n}`, 'gone.example', e.id)));
+    // 200 of the same account to 50 receivers, then one of another account.
+    const later = new Date(now.getTime() + 1);
+    await store.webhooks.enqueue(Array.from({ length: 200 }, (_, n) => ({ ...message(accountId, `ana${n}`, `r${n % 50}.example`), createdAt: later })));
+    await store.webhooks.enqueue([{ ...message(other, 'bia0', 'bia.example'), createdAt: new Date(now.getTime() + 2) }]);
+    const claim = async (limit: number) => (await store.webhooks.claimDue(new Date(100_010), lease, limit, 4, 16)).map((m) => m.id);
+    expect((await store.webhooks.getMessage(accountId, 'off0'))!.state).toBe('held');
+    // At most 16 of one account in flight; the disabled endpoint's are never taken, however many.
+    expect(await claim(64)).toEqual(Array.from({ length: 16 }, (_, n) => `ana${n}`));
+    // An account at its limit is left out before the window of the longest due is taken: the next claim reaches the other account.
+    expect(await claim(64)).toEqual(['bia0']);
+    await store.webhooks.enqueue([message(other, 'bia1', 'bia.example')]);
+    expect(await claim(64)).toEqual(['bia1']);
+    expect(await claim(64)).toEqual([]);
+    expect((await store.webhooks.getMessage(accountId, 'late0'))!.state).toBe('pending');
   });
 
   both('revokes an API key only for its own account', async () => {

@@ -240,8 +240,10 @@ describe('the sender', { timeout: 30_000 }, () => {
     const after429 = await until(async () => (await log(h, key)).messages.find((m) => m.attempts === 1), 5_000, 'first attempt recorded');
     const first = await h.store.webhooks.getMessage((await h.store.accounts.findByEmail(ALICE.email))!.id, after429.messageId);
     const [attempt] = await h.store.webhooks.listAttempts(first!.accountId, { limit: 1 });
-    // The next try is exactly Retry-After later (no jitter, no backoff), where backoff alone would say 30 ms.
-    expect(first!.nextAttemptAt.getTime() - attempt!.at.getTime()).toBe(1_000);
+    // The next try is Retry-After after the answer came (no jitter, no backoff), where backoff alone would say 30 ms.
+    const answered = attempt!.at.getTime() + attempt!.latencyMs;
+    expect(first!.nextAttemptAt.getTime() - answered).toBeGreaterThanOrEqual(1_000);
+    expect(first!.nextAttemptAt.getTime() - answered).toBeLessThan(1_500);
     const got = await a.waitFor(2, 5_000);
     expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(950);
   });
@@ -407,6 +409,65 @@ describe('what one account can make the sender do (issue 20)', { timeout: 30_000
     await until(() => receivers.every((r) => r.received.length === 1), 10_000, 'the second message');
     for (const r of receivers) r.release();
     expect(mostOpen(...receivers)).toBe(1);
+  });
+
+  it("holds at most perAccount of one account's messages in flight: its hanging receivers, on any number of origins, keep no other account waiting", async () => {
+    // Eight receivers that never answer (eight origins, so perTarget holds none back), and a sender with room for four.
+    const { h, key } = await service({ timeoutMs: 20_000, maxInFlight: 4, perAccount: 2 }, TWO_ADDRESSES);
+    const hanging: Array<Awaited<ReturnType<typeof receiver>>> = [];
+    for (let i = 0; i < 8; i++) {
+      const r = await receiver();
+      r.fallback = 'hang';
+      await addWebhook(h, key, r.url);
+      hanging.push(r);
+    }
+    await printNow(h, key);
+    await until(() => hanging.filter((r) => r.received.length > 0).length >= 2 || undefined, 10_000, 'two messages in flight');
+    // Another account's message arrives while all of those still hang (without the limit, they took all four places for 20 s).
+    await barrier(h);
+    expect(hanging.filter((r) => r.received.length > 0)).toHaveLength(2);
+    for (const r of hanging) r.release();
+  });
+
+  it('sends nothing more to a disabled endpoint: its messages are held, out of the way of others, until it is enabled', async () => {
+    const { h, key, accountId, sender } = await service({ timeoutMs: 8_000 }, TWO_ADDRESSES);
+    const a = await receiver();
+    a.fallback = { status: 500 };
+    const { webhook } = await addWebhook(h, key, a.url);
+    // More undelivered messages than the claim's window of the 128 longest due.
+    for (let i = 0; i < 140; i++) await printNow(h, key);
+    await a.waitFor(4);
+    expect(await h.store.webhooks.setEnabled(accountId, webhook.id, false, 'operator')).toBe(true);
+    // Held at once, those in flight too (they finish their attempt; the barrier lets them arrive).
+    const ofEndpoint = async () => (await log(h, key, `&webhookId=${webhook.id}&limit=1000`)).messages;
+    await until(async () => (await ofEndpoint()).every((m) => m.state !== 'pending') || undefined, 10_000, 'none pending');
+    await barrier(h);
+    const sent = a.received.length;
+    const messages = await ofEndpoint();
+    expect(messages.filter((m) => m.state === 'held').length).toBeGreaterThan(130);
+    // A replay of one of them waits with them; enabled again, all go.
+    const replayed = await h.app.inject({ method: 'POST', url: `/Webhook/Replay?key=${key}`, payload: { messageId: messages[0]!.messageId } });
+    expect(replayed.json().message.state).toBe('held');
+    expect(a.received.length).toBe(sent);
+    a.fallback = { status: 200 };
+    expect(await h.store.webhooks.setEnabled(accountId, webhook.id, true)).toBe(true);
+    sender.wake();
+    await until(async () => (await log(h, key, `&webhookId=${webhook.id}&limit=1000`)).messages.every((m) => m.state === 'delivered') || undefined, 20_000, 'all delivered once enabled');
+  });
+
+  it('refuses to replay a message whose endpoint was removed', async () => {
+    const { h, key } = await service({ timeoutMs: 8_000 }, TWO_ADDRESSES);
+    const a = await receiver();
+    a.fallback = { status: 500 };
+    const { webhook } = await addWebhook(h, key, a.url);
+    await printNow(h, key);
+    await a.waitFor(1);
+    expect((await h.app.inject({ method: 'POST', url: `/Webhook/Remove?key=${key}`, payload: { webhookId: webhook.id } })).statusCode).toBe(200);
+    const [message] = (await log(h, key)).messages;
+    expect(message).toMatchObject({ state: 'dead' });
+    const res = await h.app.inject({ method: 'POST', url: `/Webhook/Replay?key=${key}`, payload: { messageId: message!.messageId } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ code: 'webhook-endpoint-removed', message: expect.any(String), messageId: message!.messageId, webhookId: webhook.id, requestId: expect.any(String) });
   });
 
   it('refuses an endpoint past the account\'s limit, and a second one for the same URL, with a JSON problem', async () => {

@@ -74,8 +74,13 @@ export async function webhookRoutes(app: FastifyInstance, { store, policy, wake 
 
   api.post('/Webhook/Replay', { schema: webhookReplaySchema }, async (request) => {
     const { messageId } = request.body;
-    const message = await store.webhooks.replay(request.principal.accountId, messageId, new Date());
-    if (!message) throw new Problem('webhook-message-not-found', { messageId });
+    const accountId = request.principal.accountId;
+    const message = await store.webhooks.replay(accountId, messageId, new Date());
+    if (!message) {
+      // Not replayed: no such message, or its endpoint was removed (nothing would ever send it).
+      const found = await store.webhooks.getMessage(accountId, messageId);
+      throw found ? new Problem('webhook-endpoint-removed', { messageId, webhookId: found.endpointId }) : new Problem('webhook-message-not-found', { messageId });
+    }
     wake?.();
     return { data: formatData(new Date()), message: messageView(message) };
   });

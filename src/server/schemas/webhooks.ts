@@ -22,7 +22,7 @@ export const WebhookMessageOut = Type.Object({
   url: Type.String(),
   type: Type.String(),
   intencaoImpressaoId: Type.Union([Type.Integer(), Type.Null()], { description: "The job; null for a terminal's events" }),
-  state: Type.String({ description: '`pending`, `delivered` or `dead`' }),
+  state: Type.String({ description: '`pending`, `held` (its endpoint is disabled: sent once it is enabled again), `delivered` or `dead`' }),
   attempts: Type.Integer(),
   nextAttemptAt: Type.Union([Type.String(), Type.Null()]),
   deliveredAt: Type.Union([Type.String(), Type.Null()]),
@@ -96,8 +96,8 @@ export const webhookLogSchema = {
 
 export const webhookReplaySchema = {
   tags: webhookTags,
-  summary: 'Send a past or dead message again, with the same webhook-id',
+  summary: 'Send a past or dead message again, with the same webhook-id (held while its endpoint is disabled; 409 when its endpoint was removed)',
   querystring: Type.Object(KeyQuery, ignoreUnknown),
   body: Type.Object({ messageId: Type.String() }, ignoreUnknown),
-  response: { 200: Type.Object({ data: Type.String(), message: WebhookMessageOut }), ...errors(400, 404) },
+  response: { 200: Type.Object({ data: Type.String(), message: WebhookMessageOut }), ...errors(400, 404, 409) },
 };

@@ -218,7 +218,11 @@ export interface WebhookRepository {
   getEndpoint(accountId: string, id: string): Promise<WebhookEndpoint | undefined>;
   /** Deletes an endpoint; its undelivered messages go dead ("endpoint removed"). False when the account has no such endpoint. */
   removeEndpoint(accountId: string, id: string): Promise<boolean>;
-  /** Enables or disables an endpoint (reason kept while disabled); enabling also clears its failing flag. */
+  /**
+   * Enables or disables an endpoint (reason kept while disabled). Disabling holds its undelivered
+   * messages (state `held`, not sent; one in flight finishes its attempt); enabling makes them due
+   * at once and clears its failing flag.
+   */
   setEnabled(accountId: string, id: string, enabled: boolean, reason?: string | null): Promise<boolean>;
   /** Makes `secret` the signing secret; the previous ones keep signing until `previousExpireAt`. */
   rotateSecret(accountId: string, id: string, secret: string, previousExpireAt: Date): Promise<WebhookEndpoint | undefined>;
@@ -228,13 +232,18 @@ export interface WebhookRepository {
   enqueue(messages: readonly NewWebhookMessage[]): Promise<void>;
   /**
    * Leases due messages until `leaseUntil`, oldest first, so that no target (an endpoint, or a
-   * callback address) has more than `perTarget` leased at once: one statement, so two senders
-   * never take the same message, and one slow target holds only its own messages.
+   * callback address) has more than `perTarget` leased at once and no account more than
+   * `perAccount`: one statement, so two senders never take the same message, and one slow target,
+   * or one account's, holds only its own messages.
    */
-  claimDue(now: Date, leaseUntil: Date, limit: number, perTarget: number): Promise<ClaimedWebhookMessage[]>;
+  claimDue(now: Date, leaseUntil: Date, limit: number, perTarget: number, perAccount: number): Promise<ClaimedWebhookMessage[]>;
   /** Keeps an attempt and applies its outcome, if the message is still leased as claimed; false when the lease was lost. */
   recordAttempt(message: ClaimedWebhookMessage, attempt: { at: Date; statusCode: number | null; latencyMs: number; error: string | null }, outcome: AttemptOutcome): Promise<boolean>;
-  /** Sends a message again (same webhook-id): pending, due now, with a new retry window. Undefined when the account has no such message. */
+  /**
+   * Sends a message again (same webhook-id): pending, due now, with a new retry window (held, if
+   * its endpoint is disabled). Undefined when the account has no such message, or its endpoint
+   * was removed.
+   */
   replay(accountId: string, messageId: string, now: Date): Promise<WebhookMessage | undefined>;
   getMessage(accountId: string, messageId: string): Promise<WebhookMessage | undefined>;
   /** An account's messages, newest first, optionally of one endpoint or one intention. */

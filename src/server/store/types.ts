@@ -361,7 +361,8 @@ export interface WebhookEndpoint {
 
 export type NewWebhookEndpoint = Pick<WebhookEndpoint, 'accountId' | 'url' | 'events'> & { secret: string };
 
-export type WebhookMessageState = 'pending' | 'delivered' | 'dead';
+/** `held`: its endpoint is disabled; it waits, unsent, until the endpoint is enabled again. */
+export type WebhookMessageState = 'pending' | 'held' | 'delivered' | 'dead';
 
 /** One message of the outbox: a job event for one target (an endpoint, or an intention's urlCallback). */
 export interface WebhookMessage {

@@ -30,6 +30,12 @@ export interface SenderOptions {
   perTarget?: number;
   /** Messages in flight at once from this process to one IP address, whatever the names that lead there (default 4). */
   perAddress?: number;
+  /**
+   * Messages of one account in flight at once, on every instance (default 16, a quarter of
+   * maxInFlight): one account's slow or hanging receivers (any number of them) hold at most these,
+   * and the others' messages go on.
+   */
+  perAccount?: number;
   /** The clock (tests). */
   now?: () => Date;
   /** Told of every attempt once recorded (the metrics): its message's state after it, or `lease-lost` when it could not be recorded. */
@@ -63,6 +69,7 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
   const pollMs = o.pollMs ?? 500;
   const maxInFlight = o.maxInFlight ?? 64;
   const perTarget = o.perTarget ?? 4;
+  const perAccount = o.perAccount ?? 16;
   const gate = new AddressGate(o.perAddress ?? 4);
   const now = o.now ?? (() => new Date());
   const stopping = new AbortController();
@@ -112,7 +119,8 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
       result = await postWebhook(m.url, headers, m.body, o.policy, timeoutMs, stopping.signal, gate);
     }
     const code = result.statusCode;
-    const { outcome, disable } = judge(m, { ...result, endpointGone: secrets === 'gone' }, at, schedule);
+    // The next try is timed from this one's end: after a 10 s timeout, "5 s later" is 5 s after it.
+    const { outcome, disable } = judge(m, { ...result, endpointGone: secrets === 'gone' }, now(), schedule);
 
     const kept = await store.transaction(async (tx) => {
       const kept = await tx.webhooks.recordAttempt(m, { at, statusCode: code, latencyMs: result.latencyMs, error: result.error }, outcome);
@@ -138,7 +146,7 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
       if (room > 0) {
         try {
           const t = now();
-          claimed = await store.webhooks.claimDue(t, new Date(t.getTime() + leaseMs), room, perTarget);
+          claimed = await store.webhooks.claimDue(t, new Date(t.getTime() + leaseMs), room, perTarget, perAccount);
         } catch (err) {
           log.warn({ err }, 'webhook outbox could not be read');
         }
@@ -152,8 +160,10 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
           });
         running.add(p);
       }
-      // Fewer than there was room for: nothing more is claimable until a delivery ends or a message arrives.
-      if (claimed.length < room || running.size >= maxInFlight) await idle();
+      // Nothing claimable (or no room) until a delivery ends or a message arrives. A claim that took
+      // some is followed by another at once: one that stopped at an account's limit left the
+      // others' messages for the next (store/sql/webhooks.ts).
+      if (claimed.length === 0 || running.size >= maxInFlight) await idle();
     }
   }
 

@@ -8,7 +8,7 @@ import { asFlag, asJson, asTime, Table, type Codec } from './columns.js';
 import { endpointRefusal, rotatedSecrets } from '../webhook-rows.js';
 import type { Dialect } from './dialect.js';
 import { lock, type Exec } from './exec.js';
-import { date, empty, given, json, sql, where, type Sql } from './statement.js';
+import { date, empty, given, json, raw, sql, where, type Sql } from './statement.js';
 
 const SECRETS: Codec = {
   write: (v) => json((v as WebhookSecret[]).map((s) => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null }))),
@@ -41,29 +41,40 @@ const ATTEMPT = new Table<WebhookAttempt>({
   at: ['a.at', asTime], statusCode: 'a.status_code', latencyMs: 'a.latency_ms', error: 'a.error', messageState: 'm.state',
 });
 
+/** A message (of webhook_messages, unaliased) that may be sent: a callback's, or its endpoint's while that is enabled. */
+const SENDABLE = raw('(endpoint_id IS NULL OR EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = webhook_messages.endpoint_id AND e.enabled))');
+
 /**
- * The oldest due messages of each target, up to `perTarget` in flight per target counting those
- * already leased, for an enabled endpoint (or a callback address). Only the 128 longest due are
- * ranked, so a claim costs the same however long the backlog is. SKIP LOCKED (PostgreSQL) passes
- * over a message whose outcome is being recorded right now; `state = 'pending'` re-checks one
- * recorded since the statement began.
+ * The oldest due messages, up to `perTarget` in flight per target and `perAccount` per account,
+ * counting those already leased (on every instance), for an enabled endpoint (or a callback
+ * address). Only the 128 longest due are ranked, so a claim costs the same however long the
+ * backlog is; a target or an account at its limit, and a message whose endpoint is disabled or
+ * gone, are left out before that window is taken, so they never fill it: one account's slow
+ * receivers or held backlog cannot keep another's messages waiting. SKIP LOCKED (PostgreSQL)
+ * passes over a message whose outcome is being recorded right now; `state = 'pending'` re-checks
+ * one recorded since the statement began.
  */
-const claim = (d: Dialect, now: Date, leaseUntil: Date, limit: number, perTarget: number) => sql`
+const claim = (d: Dialect, now: Date, leaseUntil: Date, limit: number, perTarget: number, perAccount: number) => sql`
   WITH busy AS (
-    SELECT target, COUNT(*) AS n FROM webhook_messages WHERE lease_until > ${now} GROUP BY target
+    SELECT target, user_id, COUNT(*) AS n FROM webhook_messages WHERE lease_until > ${now} GROUP BY target, user_id
   ), due AS (
-    SELECT seq, target, endpoint_id FROM webhook_messages
+    SELECT seq, target, user_id FROM webhook_messages
     WHERE state = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
+      AND ${SENDABLE}
+      AND target NOT IN (SELECT target FROM busy GROUP BY target HAVING SUM(n) >= ${perTarget})
+      AND user_id NOT IN (SELECT user_id FROM busy GROUP BY user_id HAVING SUM(n) >= ${perAccount})
     ORDER BY next_attempt_at LIMIT 128${d.skipLocked}
   ), ranked AS (
-    SELECT due.seq, due.target, ROW_NUMBER() OVER (PARTITION BY due.target ORDER BY due.seq) AS r
-    FROM due LEFT JOIN webhook_endpoints e ON e.id = due.endpoint_id
-    WHERE due.endpoint_id IS NULL OR e.enabled
+    SELECT seq, target, user_id, ROW_NUMBER() OVER (PARTITION BY target ORDER BY seq) AS rt,
+      ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY seq) AS ra
+    FROM due
   )
   UPDATE webhook_messages SET lease_until = ${leaseUntil}
   WHERE state = 'pending' AND seq IN (
-    SELECT ranked.seq FROM ranked LEFT JOIN busy ON busy.target = ranked.target
-    WHERE ranked.r <= ${perTarget} - COALESCE(busy.n, 0) ORDER BY ranked.seq LIMIT ${limit}
+    SELECT r.seq FROM ranked r
+    WHERE r.rt <= ${perTarget} - COALESCE((SELECT SUM(b.n) FROM busy b WHERE b.target = r.target), 0)
+      AND r.ra <= ${perAccount} - COALESCE((SELECT SUM(b.n) FROM busy b WHERE b.user_id = r.user_id), 0)
+    ORDER BY r.seq LIMIT ${limit}
   )
   RETURNING *`;
 
@@ -77,8 +88,8 @@ export function webhooks(x: Exec): WebhookRepository {
   const d = x.dialect;
   const byId = (accountId: string, id: string) => sql`user_id = ${accountId} AND id = ${id}`;
   const endpoint = (t: Exec, accountId: string, id: string, lockRow = empty) => ENDPOINT.one(t, sql`SELECT * FROM webhook_endpoints WHERE ${byId(accountId, id)}${lockRow}`);
-  const update = async (t: Exec, accountId: string, id: string, set: Partial<WebhookEndpoint>) =>
-    (await t.run(sql`UPDATE webhook_endpoints SET ${ENDPOINT.set(set)} WHERE ${byId(accountId, id)}`)) === 1;
+  const updating = (accountId: string, id: string, set: Partial<WebhookEndpoint>) => sql`UPDATE webhook_endpoints SET ${ENDPOINT.set(set)} WHERE ${byId(accountId, id)}`;
+  const update = async (t: Exec, accountId: string, id: string, set: Partial<WebhookEndpoint>) => (await t.run(updating(accountId, id, set))) === 1;
   const message = (statement: Sql) => MESSAGE.one(x, statement);
   return {
     createEndpoint(e, max) {
@@ -101,14 +112,22 @@ export function webhooks(x: Exec): WebhookRepository {
       // Its undelivered messages go dead together with the endpoint's removal.
       const [, removed] = await x.batch([
         sql`UPDATE webhook_messages SET state = 'dead', lease_until = NULL, last_error = 'endpoint removed'
-          WHERE user_id = ${accountId} AND endpoint_id = ${id} AND state = 'pending'`,
+          WHERE user_id = ${accountId} AND endpoint_id = ${id} AND state IN ('pending', 'held')`,
         sql`DELETE FROM webhook_endpoints WHERE ${byId(accountId, id)}`,
       ]);
       return removed === 1;
     },
-    // Enabled again: its failing spell is over too.
-    setEnabled: (accountId, id, enabled, reason = null) =>
-      update(x, accountId, id, enabled ? { enabled, disabledReason: null, failingSince: null } : { enabled, disabledReason: reason }),
+    async setEnabled(accountId, id, enabled, reason = null) {
+      // Disabled: its undelivered messages are held, out of the sender's sight (one in flight
+      // finishes its attempt and stays held unless delivered: recordAttempt); enabled again, they
+      // are due at once, and its failing spell is over.
+      const mine = sql`user_id = ${accountId} AND endpoint_id = ${id}`;
+      const [from, to] = enabled ? ['held', 'pending'] : ['pending', 'held'];
+      const messages = sql`UPDATE webhook_messages SET state = ${to} WHERE ${mine} AND state = ${from}`;
+      const set: Partial<WebhookEndpoint> = enabled ? { enabled, disabledReason: null, failingSince: null } : { enabled, disabledReason: reason };
+      const [changed] = await x.batch([updating(accountId, id, set), messages]);
+      return changed === 1;
+    },
     rotateSecret(accountId, id, secret, previousExpireAt) {
       // Read and written under the row's lock, so two rotations at once both keep their secrets.
       return x.atomic(async (t) => {
@@ -128,35 +147,42 @@ export function webhooks(x: Exec): WebhookRepository {
       const rows = messages.map((m) => ({ ...m, state: 'pending' as const, attempts: 0, nextAttemptAt: m.createdAt, windowStart: m.createdAt, deliveredAt: null, lastError: null }));
       await x.run(sql`INSERT INTO webhook_messages ${QUEUED.insert(rows)}`);
     },
-    claimDue(now, leaseUntil, limit, perTarget) {
+    claimDue(now, leaseUntil, limit, perTarget, perAccount) {
       // The per-target limit counts leases other claims committed, so claims on one database take
       // turns (PostgreSQL: an advisory lock held to commit; the claim's snapshot is taken after it
       // is granted): without it, a claim could miss a lease committed meanwhile and put two
       // messages of one target in flight, or find every due row locked by the other and take nothing.
       return x.atomic(async (t) => {
         await lock(t, 'webhook-claim');
-        const rows = await t.all<Record<string, unknown> & { seq: number; lease_until: number }>(claim(d, now, leaseUntil, limit, perTarget));
+        const rows = await t.all<Record<string, unknown> & { seq: number; lease_until: number }>(claim(d, now, leaseUntil, limit, perTarget, perAccount));
         return rows.sort((a, b) => a.seq - b.seq).map((r): ClaimedWebhookMessage => ({ ...MESSAGE.read(r, d), leaseUntil: new Date(r.lease_until) }));
       });
     },
     async recordAttempt(m, a, outcome) {
       // The outcome applies only while the message is still leased as claimed; the attempt is kept
       // even when the lease was lost (it was made; the receiver saw it).
+      // One to be tried again stays held if its endpoint was disabled meanwhile (the row's own state
+      // says so: setEnabled holds messages in flight too, under their lease).
       const delivered = outcome.state === 'delivered';
+      const retried = outcome.state === 'pending';
       const set = MESSAGE.set({
-        state: outcome.state, nextAttemptAt: outcome.state === 'pending' ? outcome.nextAttemptAt : undefined, deliveredAt: delivered ? a.at : undefined,
+        state: retried ? undefined : outcome.state, nextAttemptAt: retried ? outcome.nextAttemptAt : undefined, deliveredAt: delivered ? a.at : undefined,
         lastError: delivered ? null : a.error ?? (a.statusCode === null ? null : `HTTP ${a.statusCode}`),
       });
+      const state = retried ? raw(", state = CASE WHEN state = 'held' THEN 'held' ELSE 'pending' END") : empty;
       const [changed] = await x.batch([
-        sql`UPDATE webhook_messages SET ${set}, attempts = attempts + 1, lease_until = NULL WHERE id = ${m.id} AND lease_until = ${m.leaseUntil} AND state = 'pending'`,
+        sql`UPDATE webhook_messages SET ${set}${state}, attempts = attempts + 1, lease_until = NULL WHERE id = ${m.id} AND lease_until = ${m.leaseUntil} AND state IN ('pending', 'held')`,
         sql`INSERT INTO webhook_attempts (message_seq, at, status_code, latency_ms, error)
           SELECT seq, CAST(${a.at} AS BIGINT), CAST(${a.statusCode} AS INTEGER), CAST(${a.latencyMs} AS INTEGER), CAST(${a.error} AS TEXT)
           FROM webhook_messages WHERE id = ${m.id}`,
       ]);
       return changed === 1;
     },
-    replay: (accountId, messageId, now) => message(sql`UPDATE webhook_messages SET state = 'pending', next_attempt_at = ${now}, window_start = ${now},
-      lease_until = NULL, attempts = 0 WHERE user_id = ${accountId} AND id = ${messageId} RETURNING *`),
+    // Held while its endpoint is disabled; never for an endpoint removed (nothing would ever send it).
+    replay: (accountId, messageId, now) => message(sql`UPDATE webhook_messages
+      SET state = CASE WHEN ${SENDABLE} THEN 'pending' ELSE 'held' END, next_attempt_at = ${now}, window_start = ${now}, lease_until = NULL, attempts = 0
+      WHERE user_id = ${accountId} AND id = ${messageId} AND (endpoint_id IS NULL OR EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = webhook_messages.endpoint_id))
+      RETURNING *`),
     getMessage: (accountId, messageId) => message(sql`SELECT * FROM webhook_messages WHERE user_id = ${accountId} AND id = ${messageId}`),
     listMessages: (accountId, f) => MESSAGE.all(x, sql`SELECT m.* FROM webhook_messages m WHERE ${messagesOf(accountId, f)} ORDER BY m.seq DESC LIMIT ${f.limit}`),
     listAttempts: (accountId, f) => ATTEMPT.all(x, sql`SELECT ${ATTEMPT.select()} FROM webhook_attempts a JOIN webhook_messages m ON m.seq = a.message_seq
