@@ -2,7 +2,13 @@
 // return an exit code rather than calling process.exit, so tests can run them in-process.
 import { readFileSync } from 'node:fs';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/**
+ * closedOutput: stdout or stderr was closed by its reader (closed-output.ts). 141 is 128 + SIGPIPE,
+ * what a shell reports for cat, git or seq ended by SIGPIPE in the same place (Node cannot die of
+ * SIGPIPE: it ignores it), so `set -o pipefail` scripts see bobina as they see those. Not 0: the
+ * output was not all read; not 1: nothing failed.
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, closedOutput: 141 } as const;
 
 /** A usage error: printed as one line with the command's usage, exit code 2. */
 export class UsageError extends Error {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `bobina` command: a table of subcommands, one file each under commands/.
-// Usage errors exit 2 with one line; unexpected failures exit 1 with one line, never a stack.
+// Usage errors exit 2 with one line; unexpected failures exit 1 with one line, never a stack; a
+// closed stdout or stderr (`| head`) exits 141 without a word (closed-output.ts).
 import { compileCommand } from './commands/compile.js';
 import { printersCommand } from './commands/printers.js';
 import { disasmCommand } from './commands/disasm.js';
@@ -17,6 +18,7 @@ import { agentCommand } from './commands/agent.js';
 import { ProfileError } from '../profiles/index.js';
 import { EXIT, processIo, UsageError, type Command, type Io } from './io.js';
 import { missingPackageMessage } from './missing-package.js';
+import { endOnClosedOutput, outputClosed } from './closed-output.js';
 
 /** Injected by tsup from package.json (see tsup.config.ts). */
 declare const BOBINA_VERSION: string;
@@ -66,12 +68,13 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
 }
 
+endOnClosedOutput();
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    process.exitCode = outputClosed() ? EXIT.closedOutput : code;
   },
   (err: unknown) => {
     process.stderr.write(`bobina: ${(err as Error).message ?? String(err)}\n`);
-    process.exitCode = EXIT.failed;
+    process.exitCode = outputClosed() ? EXIT.closedOutput : EXIT.failed;
   },
 );

@@ -1,9 +1,12 @@
-// How a long-running command ends: on SIGINT or SIGTERM (or when its work ends by itself), it
-// stops, and the command returns once stopping has finished.
+// How a long-running command ends: on SIGINT or SIGTERM (or when its work ends by itself, or when
+// its output is closed: closed-output.ts), it stops, and the command returns once stopping has finished.
+
+/** The stops of the untilSignal calls still waiting, so a closed output can end them as a signal would. */
+const waiting = new Set<() => void>();
 
 /**
- * Resolves once `stop()` has settled, called at the first SIGINT or SIGTERM, or as soon as `ended`
- * settles (a loop that stopped by itself); the signal handlers are removed first.
+ * Resolves once `stop()` has settled, called at the first SIGINT or SIGTERM, at stopAsOnSignal(), or
+ * as soon as `ended` settles (a loop that stopped by itself); the signal handlers are removed first.
  */
 export function untilSignal(stop: () => Promise<unknown>, ended?: Promise<unknown>): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -11,12 +14,21 @@ export function untilSignal(stop: () => Promise<unknown>, ended?: Promise<unknow
     const done = () => {
       process.off('SIGINT', done);
       process.off('SIGTERM', done);
+      waiting.delete(done);
       if (stopping) return;
       stopping = true;
       stop().then(() => resolve(), () => resolve());
     };
     process.on('SIGINT', done);
     process.on('SIGTERM', done);
+    waiting.add(done);
     ended?.then(done, done);
   });
+}
+
+/** Stops, in order, every command waiting in untilSignal as SIGTERM would; false if none was waiting. */
+export function stopAsOnSignal(): boolean {
+  if (waiting.size === 0) return false;
+  for (const done of [...waiting]) done();
+  return true;
 }
