@@ -77,6 +77,8 @@ function fromFastify(err: FastifyError, onLogin: boolean): Problem {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new Problem('unsupported-media-type');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY': return new Problem('invalid-json');
+    // A path the router cannot decode (`/%ZZ`); its message would echo the path, which may hold a key.
+    case 'FST_ERR_BAD_URL': return new Problem('malformed-request');
   }
   if (err instanceof SyntaxError || err.code === undefined && status === 400) return new Problem('invalid-json');
   if (status === 429) return new Problem('too-many-attempts');
@@ -84,17 +86,23 @@ function fromFastify(err: FastifyError, onLogin: boolean): Problem {
   return new Problem('internal');
 }
 
+/**
+ * The answer to an error, logged by its kind: the app's error handler, and fastify's router for what
+ * it refuses before any route (http-policy.ts frameworkErrors).
+ */
+export function answerError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const onLogin = request.routeOptions.url === LOGIN_PATH;
+  const unavailable = (err as Error) instanceof StoreUnavailableError;
+  const p = err instanceof Problem ? err : unavailable ? new Problem('database-unavailable').withRetryAfter(1) : fromFastify(err, onLogin);
+  // The store's message names host and port at most, never a password; the cause is pg's own error.
+  if (unavailable) request.log.warn({ code: p.code, status: p.status, reason: err.message }, 'database unavailable');
+  else if (p.code === 'internal') request.log.error({ err }, 'unexpected error');
+  else request.log.info({ code: p.code, status: p.status }, 'request refused');
+  if (onLogin) reply.header('cache-control', 'no-store');
+  return sendProblem(request, reply, p);
+}
+
 export function installErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError, request, reply) => {
-    const onLogin = request.routeOptions.url === LOGIN_PATH;
-    const unavailable = (err as Error) instanceof StoreUnavailableError;
-    const p = err instanceof Problem ? err : unavailable ? new Problem('database-unavailable').withRetryAfter(1) : fromFastify(err, onLogin);
-    // The store's message names host and port at most, never a password; the cause is pg's own error.
-    if (unavailable) request.log.warn({ code: p.code, status: p.status, reason: err.message }, 'database unavailable');
-    else if (p.code === 'internal') request.log.error({ err }, 'unexpected error');
-    else request.log.info({ code: p.code, status: p.status }, 'request refused');
-    if (onLogin) reply.header('cache-control', 'no-store');
-    return sendProblem(request, reply, p);
-  });
+  app.setErrorHandler(answerError);
   app.setNotFoundHandler((request, reply) => sendProblem(request, reply, new Problem('route-not-found')));
 }

@@ -1,5 +1,6 @@
-// Requests Node's HTTP parser refuses before any route (inject cannot send them): over a real
-// socket on 127.0.0.1, each gets the documented JSON problem body, and nothing of it is logged.
+// Requests Node's HTTP parser refuses before any route (inject cannot send them), and paths
+// fastify's router cannot decode: over a real socket on 127.0.0.1, each gets the documented JSON
+// problem body and the headers of every answer, and nothing of it is logged.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, login, type Harness } from './helpers.js';
@@ -59,6 +60,26 @@ describe('errors outside the routes', () => {
   it('still answers a well-formed request on the same server', async () => {
     const res = await exchange('GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(res.status).toBe(200);
+  });
+});
+
+describe('paths the router cannot decode', () => {
+  it.each([
+    ['a bad percent-escape', '/%ZZ'],
+    ['a bad percent-escape before a key', () => `/ImpressoraTemplate/GetTemplates%ZZ?key=${key}`],
+    ['a truncated percent-escape', '/health%'],
+  ])('answers %s with the problem body and the headers of every answer', async (_name, path) => {
+    const res = await exchange(`GET ${typeof path === 'string' ? path : path()} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const body = JSON.parse(res.body);
+    expect(body).toEqual({ message: 'The request is not valid HTTP', code: 'malformed-request', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(res.headers).toMatchObject({
+      'x-request-id': body.requestId, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY',
+      'content-security-policy': "frame-ancestors 'none'",
+    });
+    expect(h.logs()).toContain(body.requestId);
+    expect(h.logs()).not.toContain(key);
   });
 });
 
