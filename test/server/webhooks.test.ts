@@ -522,6 +522,7 @@ describe('addresses', { timeout: 30_000 }, () => {
     ['private', 'https://10.1.2.3/hook'],
     ['private 192.168', 'https://192.168.0.10/hook'],
     ['link-local', 'https://[fe80::1]/hook'],
+    ['deprecated site-local (fec0::/10)', 'https://[fec0::1]/hook'],
     ['the metadata address', 'https://169.254.169.254/latest/meta-data'],
     ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hook'],
     ['IPv4-mapped loopback in hex', 'https://[::ffff:7f00:1]/hook'],
@@ -571,6 +572,35 @@ describe('addresses', { timeout: 30_000 }, () => {
       expect(isPrivateAddress(ip), ip).toBe(true);
     }
     for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '172.32.0.1']) expect(isPrivateAddress(ip), ip).toBe(false);
+  });
+
+  // IANA's IPv4 and IPv6 special-purpose address registries, every block not globally reachable
+  // (and multicast, and the deprecated site-local fec0::/10): the first and the last address of
+  // each are refused; the public neighbours of some are not.
+  it.each([
+    ['0.0.0.0/8', '0.0.0.0', '0.255.255.255'], ['10.0.0.0/8', '10.0.0.0', '10.255.255.255'], ['100.64.0.0/10', '100.64.0.0', '100.127.255.255'],
+    ['127.0.0.0/8', '127.0.0.0', '127.255.255.255'], ['169.254.0.0/16', '169.254.0.0', '169.254.255.255'], ['172.16.0.0/12', '172.16.0.0', '172.31.255.255'],
+    ['192.0.0.0/24', '192.0.0.0', '192.0.0.255'], ['192.0.2.0/24', '192.0.2.0', '192.0.2.255'], ['192.88.99.0/24', '192.88.99.0', '192.88.99.255'],
+    ['192.168.0.0/16', '192.168.0.0', '192.168.255.255'], ['198.18.0.0/15', '198.18.0.0', '198.19.255.255'], ['198.51.100.0/24', '198.51.100.0', '198.51.100.255'],
+    ['203.0.113.0/24', '203.0.113.0', '203.0.113.255'], ['224.0.0.0/4', '224.0.0.0', '239.255.255.255'], ['240.0.0.0/4', '240.0.0.0', '255.255.255.254'],
+    ['255.255.255.255/32', '255.255.255.255', '255.255.255.255'],
+    ['::/128', '::', '::'], ['::1/128', '::1', '::1'], ['::ffff:0:0/96', '::ffff:0.0.0.0', '::ffff:127.255.255.255'],
+    ['64:ff9b::/96', '64:ff9b::', '64:ff9b::ffff:ffff'], ['64:ff9b:1::/48', '64:ff9b:1::', '64:ff9b:1:ffff:ffff:ffff:ffff:ffff'],
+    ['100::/64', '100::', '100::ffff:ffff:ffff:ffff'], ['100:0:0:1::/64', '100:0:0:1::', '100:0:0:1:ffff:ffff:ffff:ffff'],
+    ['2001::/23', '2001::', '2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff'], ['2001:db8::/32', '2001:db8::', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['2002::/16', '2002::', '2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff'], ['3fff::/20', '3fff::', '3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['5f00::/16', '5f00::', '5f00:ffff:ffff:ffff:ffff:ffff:ffff:ffff'], ['fc00::/7', 'fc00::', 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['fe80::/10', 'fe80::', 'febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff'], ['fec0::/10', 'fec0::', 'feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['ff00::/8', 'ff00::', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
+  ])('refuses all of %s', (_block, first, last) => {
+    expect(isPrivateAddress(first), first).toBe(true);
+    expect(isPrivateAddress(last), last).toBe(true);
+  });
+
+  it('accepts the public addresses next to those blocks', () => {
+    for (const ip of ['9.255.255.255', '11.0.0.0', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '198.17.255.255', '198.20.0.0', '223.255.255.255', '2001:200::1', '2001:db9::1', '2003::1']) {
+      expect(isPrivateAddress(ip), ip).toBe(false);
+    }
   });
 
   it('needs an account credential for the webhook routes', async () => {

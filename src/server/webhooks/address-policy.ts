@@ -30,6 +30,9 @@ for (const [net, bits] of [
   // IPv4-translated ::ffff:0:a.b.c.d (SIIT). (IPv4-mapped ::ffff:a.b.c.d is checked as its IPv4 address.)
   ['::ffff:0:0:0', 96],
   ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['3fff::', 20], ['100::', 64],
+  // Site-local (deprecated, RFC 3879, but still routed inside some sites as fc00::/7 is), the
+  // dummy prefix (RFC 9780) and SRv6 segment identifiers (RFC 9602): none is reachable from the Internet.
+  ['fec0::', 10], ['100:0:0:1::', 64], ['5f00::', 16],
   // NAT64 (well-known and local-use prefixes), 6to4, and the IETF protocol block with Teredo
   // (2001::/32): each carries an IPv4 address, or reaches one, through a translator or relay.
   ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['2002::', 16], ['2001::', 23],
