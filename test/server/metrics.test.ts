@@ -257,6 +257,13 @@ describe('the metrics port', { timeout: 30_000 }, () => {
       expect(lines.every((l) => l.server === 'metrics')).toBe(true);
       expect(lines[0]!.req!.url).toBe(path.replace(secret, '[REDACTED]'));
     }
+    // A path the router cannot decode: the same problem body and headers (http-policy.ts frameworkErrors).
+    const bad = await fetch(`${exposed.url}/%ZZ`);
+    expect(bad.status).toBe(400);
+    const problem = await bad.json() as { code: string; requestId: string };
+    expect(problem.code).toBe('malformed-request');
+    expect(bad.headers.get('x-request-id')).toBe(problem.requestId);
+    for (const name of ['x-content-type-options', 'referrer-policy', 'x-frame-options', 'content-security-policy']) expect(bad.headers.get(name), name).toBe(policy[name]);
     // A request the HTTP parser refuses: the JSON problem with the same headers, logged by its id.
     const raw = await exchange(Number(new URL(exposed.url).port), `GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nBad Header: y\r\n\r\n`);
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
