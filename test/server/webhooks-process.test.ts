@@ -57,6 +57,11 @@ describe('bobina webhooks', () => {
     expect(rotated.stdout.trim()).toMatch(/^whsec_/);
     expect(rotated.stdout.trim()).not.toBe(secret);
     expect(JSON.parse(bobina(['webhooks', 'list', '--email', 'ana@example.com', '--json']).stdout)[0].secrets).toBe(2);
+    // A leaked secret: the new one signs alone, at once.
+    const leaked = bobina(['webhooks', 'rotate-secret', '--email', 'ana@example.com', '--id', id, '--expire-previous']);
+    expect(leaked.status).toBe(0);
+    expect(leaked.stderr).toContain('the previous ones no longer sign');
+    expect(JSON.parse(bobina(['webhooks', 'list', '--email', 'ana@example.com', '--json']).stdout)[0].secrets).toBe(1);
 
     expect(bobina(['webhooks', 'remove', '--email', 'ana@example.com', '--id', id]).status).toBe(0);
     expect(bobina(['webhooks', 'remove', '--email', 'ana@example.com', '--id', id]).status).toBe(1);

@@ -74,11 +74,13 @@ const remove = (args: string[], io: Io) => endpointCommand(args, io, {}, async (
   return EXIT.ok;
 });
 
-const rotateSecret = (args: string[], io: Io) => endpointCommand(args, io, {}, async (store, accountId, id) => {
-  const rotated = await (await server()).rotateEndpointSecret(store, accountId, id);
+/** A new secret; with --expire-previous the earlier ones stop signing at once (a leaked secret), else they sign 24 hours more. */
+const rotateSecret = (args: string[], io: Io) => endpointCommand(args, io, { 'expire-previous': { type: 'boolean' } }, async (store, accountId, id, values) => {
+  const now = values['expire-previous'] === true;
+  const rotated = await (await server()).rotateEndpointSecret(store, accountId, id, now ? 0 : undefined);
   if (!rotated) return noEndpoint(io, id);
   io.stdout.write(`${rotated.secret}\n`);
-  io.stderr.write(`webhook ${id}: new secret, shown only this once; the previous one keeps signing for 24 hours.\n`);
+  io.stderr.write(`webhook ${id}: new secret, shown only this once; ${now ? 'the previous ones no longer sign' : 'the previous one keeps signing for 24 hours'}.\n`);
   return EXIT.ok;
 });
 
@@ -133,7 +135,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = { add, list, remove, 'rotate-sec
 
 export const webhooksCommand: Command = {
   name: 'webhooks',
-  usage: 'bobina webhooks add --email E --url U [--event completed|failed|canceled|expired|stopped|terminal.offline|terminal.online|printer.status|job.stuck ...] | list --email E [--json] | remove --email E --id ID | rotate-secret --email E --id ID | enable --email E --id ID [--disable] | log --email E [--id ID] [--message M] [--intention N] [--limit N] [--json] | replay --email E --message M  [--db F | --database-url URL]',
+  usage: 'bobina webhooks add --email E --url U [--event completed|failed|canceled|expired|stopped|terminal.offline|terminal.online|printer.status|job.stuck ...] | list --email E [--json] | remove --email E --id ID | rotate-secret --email E --id ID [--expire-previous] | enable --email E --id ID [--disable] | log --email E [--id ID] [--message M] [--intention N] [--limit N] [--json] | replay --email E --message M  [--db F | --database-url URL]',
   summary: 'end-of-job webhook endpoints of an account: add one (secret printed once), list, remove, rotate its secret, re-enable, see delivery attempts, replay a message (env BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS)',
   run: dispatch(SUBCOMMANDS),
 };

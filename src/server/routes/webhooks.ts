@@ -51,8 +51,8 @@ export async function webhookRoutes(app: FastifyInstance, { store, policy, wake 
   });
 
   api.post('/Webhook/RotateSecret', { schema: webhookRotateSchema }, async (request) => {
-    const { webhookId } = request.body;
-    const rotated = await rotateEndpointSecret(store, request.principal.accountId, webhookId);
+    const { webhookId, previousExpiresInSeconds } = request.body;
+    const rotated = await rotateEndpointSecret(store, request.principal.accountId, webhookId, previousExpiresInSeconds === undefined ? undefined : previousExpiresInSeconds * 1000);
     if (!rotated) throw new Problem('webhook-not-found', { webhookId });
     return { data: formatData(new Date()), webhook: endpointView(rotated.endpoint), secret: rotated.secret };
   });

@@ -75,9 +75,12 @@ export const webhookRemoveSchema = {
 
 export const webhookRotateSchema = {
   tags: webhookTags,
-  summary: 'New secret for an endpoint; the previous one keeps signing for 24 hours',
+  summary: 'New secret for an endpoint; the previous ones keep signing for 24 hours, or as long as previousExpiresInSeconds says (0: a leaked secret stops at once)',
   querystring: Type.Object(KeyQuery, ignoreUnknown),
-  body: Type.Object(WebhookIdBody, ignoreUnknown),
+  body: Type.Object({
+    ...WebhookIdBody,
+    previousExpiresInSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, description: 'How long the previous secrets keep signing (default 86400: 24 hours; 0: not at all)' })),
+  }, ignoreUnknown),
   response: { 200: WithSecret, ...errors(400, 404) },
 };
 

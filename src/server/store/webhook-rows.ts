@@ -3,12 +3,20 @@
 import type { WebhookSecret } from './types.js';
 
 /**
+ * The most secrets an endpoint signs with at once: each is one more signature in every message's
+ * header (1,500 rotations in a day once made a header receivers refused with 431) and one more HMAC.
+ */
+export const MAX_SECRETS = 5;
+
+/**
  * An endpoint's secrets after a rotation: `secret` first and unexpiring; each earlier one still
- * valid at `now` keeps signing until `previousExpireAt` (or its own earlier expiry).
+ * valid at `now` keeps signing until `previousExpireAt` (or its own earlier expiry), the newest
+ * MAX_SECRETS − 1 of them.
  */
 export function rotatedSecrets(current: readonly WebhookSecret[], secret: string, previousExpireAt: Date, now: number): WebhookSecret[] {
   const kept = current
     .filter((s) => s.expiresAt === null || s.expiresAt.getTime() > now)
+    .slice(0, MAX_SECRETS - 1)
     .map((s) => ({ secret: s.secret, expiresAt: s.expiresAt && s.expiresAt < previousExpireAt ? s.expiresAt : previousExpireAt }));
   return [{ secret, expiresAt: null }, ...kept];
 }
