@@ -11,6 +11,7 @@ const SHOWN_VALUES: Readonly<Record<string, RegExp>> = {
   intencaoImpressaoId: /^[0-9]{1,15}$/,
   estado: /^[a-z-]{1,32}$/,
   limite: /^[0-9]{1,4}$/,
+  situacao: /^[a-z]{1,16}$/,
   desde: /^[0-9]{4}-[0-9]{2}-[0-9]{2}[0-9T:.+Z-]{0,24}$/,
   ate: /^[0-9]{4}-[0-9]{2}-[0-9]{2}[0-9T:.+Z-]{0,24}$/,
 };

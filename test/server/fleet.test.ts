@@ -140,6 +140,57 @@ describe('the fleet view', EACH, () => {
     expect(asTerminal.statusCode).toBe(403);
   });
 
+  it('answers a page at a time: limite (default 100, at most 500) and the cursor, no terminal twice or skipped', async () => {
+    const { h, key, alice } = await service();
+    // 150 more terminals: the default page holds 100 of the 153, the second the rest.
+    for (let i = 0; i < 150; i++) await h.store.terminals.put({ accountId: alice.id, terminalId: `LOJA-${String(i).padStart(3, '0')}`, printerId: null, enabled: true });
+    const page = async (query: string) => {
+      const res = await h.app.inject({ url: `/Terminal/GetAll?key=${key}${query}` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { terminais: Health[]; proximoCursor: string | null };
+    };
+    const first = await page('');
+    expect(first.terminais).toHaveLength(100);
+    const second = await page(`&cursor=${first.proximoCursor}`);
+    expect(second.terminais).toHaveLength(53);
+    expect(second.proximoCursor).toBeNull();
+    const ids = [...first.terminais, ...second.terminais].map((t) => t.terminalId);
+    expect(new Set(ids).size).toBe(153);
+    expect(ids).toEqual([...ids].sort());
+    // Each row keeps the fields it had.
+    expect(Object.keys(first.terminais[0]!).sort()).toEqual(['fila', 'impressora', 'online', 'terminalId', 'ultimoContato', 'versaoAgente']);
+    let small = await page('&limite=2');
+    expect(small.terminais.map((t) => t.terminalId)).toEqual(['ANDROID', 'CAIXA-01']);
+    small = await page(`&limite=2&cursor=${small.proximoCursor}`);
+    expect(small.terminais.map((t) => t.terminalId)).toEqual(['CAIXA-OFF', 'LOJA-000']);
+    for (const bad of ['limite=0', 'limite=501', 'limite=abc', 'cursor=not_a_cursor%21', `cursor=${Buffer.from([0xff]).toString('base64url')}`, 'situacao=todos']) {
+      const res = await h.app.inject({ url: `/Terminal/GetAll?key=${key}&${bad}` });
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json(), bad).toMatchObject({ code: 'invalid-request' });
+    }
+  });
+
+  it('shows only the terminals needing attention with situacao: offline, a printer problem, or either', async () => {
+    const { h, key, terminalKey } = await service();
+    const ids = async (situacao: string) => {
+      const res = await h.app.inject({ url: `/Terminal/GetAll?key=${key}&situacao=${situacao}` });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { terminais: Health[] }).terminais.map((t) => t.terminalId);
+    };
+    await signal(h, terminalKey);
+    expect(await ids('offline')).toEqual(['ANDROID', 'CAIXA-OFF']);
+    expect(await ids('impressora')).toEqual([]);
+    await signal(h, terminalKey, ['media-low'], true);
+    expect(await ids('impressora')).toEqual(['CAIXA-01']);
+    expect(await ids('problema')).toEqual(['ANDROID', 'CAIXA-01', 'CAIXA-OFF']);
+    await signal(h, terminalKey, ['media-empty']);
+    expect(await ids('impressora')).toEqual(['CAIXA-01']);
+    await signal(h, terminalKey);
+    expect(await ids('problema')).toEqual(['ANDROID', 'CAIXA-OFF']);
+    // Silent past the offline rule (300 ms here), it is offline.
+    await expect.poll(() => ids('offline'), { timeout: 5000 }).toEqual(['ANDROID', 'CAIXA-01', 'CAIXA-OFF']);
+  });
+
   it("never shows one account's terminals to another", async () => {
     const { h, terminalKey } = await service();
     await signal(h, terminalKey);

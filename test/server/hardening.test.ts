@@ -142,6 +142,12 @@ describe('the key never reaches the logs', () => {
     expect(logs).toContain('"/Terminal/GetAl"');
   });
 
+  it("logs the terminal list's filter (a fixed word), and hides its cursor (a terminal id)", async () => {
+    await h.app.inject({ url: `/Terminal/GetAll?key=${key}&situacao=offline&limite=20&cursor=${Buffer.from('caixa-9').toString('base64url')}` });
+    const logs = h.logs();
+    expect(logs).toContain('/Terminal/GetAll?key=[REDACTED]&situacao=offline&limite=20&cursor=[REDACTED]');
+  });
+
   it("logs GetAll's filter names, and the values that cannot hold shop data (state, page size, dates)", async () => {
     await h.app.inject({ url: `/IntencaoImpressao/GetAll?key=${key}&estado=held&limite=20&desde=2026-11-01T00:00:00Z&terminalId=caixa-7&referencia=Pedido%20Jo%C3%A3o&cursor=abc` });
     await h.app.inject({ url: `/IntencaoImpressao/GetAll?key=${key}&estado=<script>&limite=99999` });

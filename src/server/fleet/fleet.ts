@@ -183,6 +183,19 @@ export class Fleet {
     return this.store.terminals.health({ accountId, ...(terminalId === undefined ? {} : { terminalId }) });
   }
 
+  /**
+   * A page of an account's terminals for the fleet view: after the terminal `after` (the previous
+   * page's last), at most `limit`, only those offline or with a printer problem when asked, both
+   * judged at `now` by the offline rule.
+   */
+  async page(accountId: string, p: { after?: string; limit: number; only?: 'offline' | 'printer' | 'problem'; now: Date }): Promise<TerminalHealth[]> {
+    await this.flush().catch(() => undefined);
+    return this.store.terminals.health({
+      accountId, limit: p.limit, ...(p.after === undefined ? {} : { after: p.after }),
+      ...(p.only === undefined ? {} : { only: p.only, onlineSince: new Date(p.now.getTime() - offlineAfterMs(this.settings)) }),
+    });
+  }
+
   /** Terminals online and offline, and printers by reason (the metrics' gauges), with the batch written first. */
   async counts(now: Date): Promise<FleetCounts> {
     await this.flush().catch(() => undefined);

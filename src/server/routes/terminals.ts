@@ -1,5 +1,5 @@
 // The fleet view for partners (their key or token): the account's terminals with their health.
-//   GET /Terminal/GetAll                 every terminal of the account
+//   GET /Terminal/GetAll                 the account's terminals, a page at a time (limite, cursor), optionally only those needing attention (situacao)
 //   GET /Terminal/GetById?terminalId=X   one (404 terminal-not-found when the account has none of that id)
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -7,15 +7,27 @@ import { formatData } from '../dates.js';
 import { Problem } from '../errors.js';
 import type { Fleet } from '../fleet/fleet.js';
 import { healthView } from '../fleet/view.js';
-import { terminalsGetAllSchema, terminalsGetByIdSchema } from '../schemas/terminals.js';
+import { decodeTerminalCursor, encodeTerminalCursor } from '../fleet/page-cursor.js';
+import { TERMINAL_PAGE, terminalsGetAllSchema, terminalsGetByIdSchema, type SITUACOES } from '../schemas/terminals.js';
+
+/** GetAll's `situacao` as the store's filter. */
+const ONLY: Readonly<Record<(typeof SITUACOES)[number], 'offline' | 'printer' | 'problem'>> = { offline: 'offline', impressora: 'printer', problema: 'problem' };
 
 export async function terminalHealthRoutes(app: FastifyInstance, { fleet }: { fleet: Fleet }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.get('/Terminal/GetAll', { schema: terminalsGetAllSchema }, async (request) => {
     const now = new Date();
-    const terminals = await fleet.health(request.principal.accountId);
-    return { data: formatData(now), terminais: terminals.map((t) => healthView(t, now, fleet.settings)) };
+    const q = request.query;
+    const limit = q.limite === undefined ? TERMINAL_PAGE.default : Number(q.limite);
+    if (limit < 1 || limit > TERMINAL_PAGE.max) throw new Problem('invalid-request', { errors: [{ path: '/limite', message: `must be from 1 to ${TERMINAL_PAGE.max}` }] }, `querystring/limite must be from 1 to ${TERMINAL_PAGE.max}`);
+    // One more than the page: whether there is a next one, without a second query.
+    const terminals = await fleet.page(request.principal.accountId, {
+      limit: limit + 1, now, ...(q.cursor === undefined ? {} : { after: decodeTerminalCursor(q.cursor) }), ...(q.situacao === undefined ? {} : { only: ONLY[q.situacao] }),
+    });
+    const page = terminals.slice(0, limit);
+    const proximoCursor = terminals.length > limit ? encodeTerminalCursor(page.at(-1)!.terminalId) : null;
+    return { data: formatData(now), terminais: page.map((t) => healthView(t, now, fleet.settings)), proximoCursor };
   });
 
   api.get('/Terminal/GetById', { schema: terminalsGetByIdSchema }, async (request) => {

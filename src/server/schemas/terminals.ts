@@ -1,5 +1,6 @@
 // The fleet view's route schemas (a partner's key or token): GET /Terminal/GetAll, GET /Terminal/GetById.
 import { Type } from 'typebox';
+import { CURSOR_MAX } from '../fleet/page-cursor.js';
 import { errors, ignoreUnknown } from './common.js';
 
 const KeyQuery = { key: Type.Optional(Type.String({ description: 'API key or access token (or send Authorization: Bearer)' })) };
@@ -22,11 +23,32 @@ export const TerminalHealthJson = Type.Object({
   }),
 });
 
+/** GetAll's page: 100 terminals unless `limite` says otherwise, at most 500 (more is 400 invalid-request). */
+export const TERMINAL_PAGE = { default: 100, max: 500 };
+
+/** GetAll's `situacao`: only the terminals needing attention. */
+export const SITUACOES = ['offline', 'impressora', 'problema'] as const;
+
 export const terminalsGetAllSchema = {
   tags: ['terminals'],
-  summary: "The account's terminals with their health: online, last contact, the client's version, the printer's state, the queue",
-  querystring: Type.Object(KeyQuery, ignoreUnknown),
-  response: { 200: Type.Object({ data: Type.String(), terminais: Type.Array(TerminalHealthJson) }) },
+  summary: "The account's terminals with their health: online, last contact, the client's version, the printer's state, the queue; "
+    + 'in terminal-id order, a page at a time: ask again with `cursor` set to `proximoCursor` until it is null',
+  querystring: Type.Object({
+    ...KeyQuery,
+    limite: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$', description: `Terminals in this page (1-${TERMINAL_PAGE.max}, default ${TERMINAL_PAGE.default})` })),
+    cursor: Type.Optional(Type.String({ maxLength: CURSOR_MAX, description: "The previous page's proximoCursor (opaque)" })),
+    situacao: Type.Optional(Type.Union(SITUACOES.map((s) => Type.Literal(s)), {
+      description: 'Only terminals needing attention: `offline` (online false), `impressora` (the printer reported not ready, or any reason), `problema` (either)',
+    })),
+  }, ignoreUnknown),
+  response: {
+    200: Type.Object({
+      data: Type.String(),
+      terminais: Type.Array(TerminalHealthJson),
+      proximoCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass it as cursor for the next page; null: this is the last' }),
+    }),
+    ...errors(400),
+  },
 };
 
 export const terminalsGetByIdSchema = {

@@ -19,7 +19,7 @@
 import type { TagSet } from '../../index.js';
 import type { BackgroundWorker } from '../workers/worker.js';
 import type {
-  Account, ApiKey, AttemptCounter, ContactChange, FleetCounts, StuckJob, TerminalContact, TerminalHealth, WentOffline, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, InsertAnswer, Intention, IntentionSummary, JobFilter, JobPatch, JobRef, LeaseGuard,
+  Account, ApiKey, AttemptCounter, ContactChange, FleetCounts, StuckJob, TerminalContact, TerminalHealth, HealthFilter, WentOffline, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, InsertAnswer, Intention, IntentionSummary, JobFilter, JobPatch, JobRef, LeaseGuard,
   JobState, NewAccount, NewApiKey, NewIdempotentAnswer, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, RefreshTaken, Terminal, TerminalKey, TokenPair, WebhookAttempt,
   WebhookEndpoint, WebhookMessage,
 } from './types.js';
@@ -49,8 +49,8 @@ export interface TerminalRepository {
   withDevice(): Promise<Terminal[]>;
   /** Whether the account has an enabled terminal taking template jobs for this template (or any). */
   hasTemplateRoute(accountId: string, printerId: number): Promise<boolean>;
-  /** The fleet view of an account's terminals (or one of them; of every account without `accountId`), by account and terminal id. */
-  health(filter?: { accountId?: string; terminalId?: string }): Promise<TerminalHealth[]>;
+  /** The fleet view of an account's terminals (or one of them; of every account without `accountId`), by account and terminal id, a page at a time with `limit`. */
+  health(filter?: HealthFilter): Promise<TerminalHealth[]>;
   /**
    * One guarded statement: records a contact that changes nothing announced (the terminal is online
    * already, its printer's reasons are the same as stored); false when it does (then recordContact).

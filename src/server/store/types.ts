@@ -94,6 +94,26 @@ export interface TerminalHealth {
   queue: { depth: number; oldestAt: Date | null };
 }
 
+/**
+ * Which terminals the fleet view reads: of one account (or every account), one terminal of it, a
+ * page of them in terminal-id order (bytewise), and only those needing attention.
+ */
+export interface HealthFilter {
+  accountId?: string;
+  terminalId?: string;
+  /** Only terminals whose id comes after this one (the previous page's last). */
+  after?: string;
+  /** At most this many (none: all of them, for the operator's CLI). */
+  limit?: number;
+  /**
+   * Only terminals that are offline (no contact since `onlineSince`), whose printer reported a
+   * problem (not ready, or any reason), or either. `onlineSince` is required with `offline` and `problem`.
+   */
+  only?: 'offline' | 'printer' | 'problem';
+  /** A contact after this instant is online (now − the offline rule). */
+  onlineSince?: Date;
+}
+
 /** A terminal the offline sweep just announced offline. */
 export interface WentOffline {
   accountId: string;

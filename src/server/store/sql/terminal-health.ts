@@ -3,11 +3,11 @@
 // online. Written by every contact; its flips (online ↔ offline, the printer's reasons) are decided
 // under the row's lock or by one guarded UPDATE, so several instances announce each change once.
 import type { TerminalRepository } from '../repositories.js';
-import type { ContactChange, FleetCounts, TerminalContact, TerminalHealth, WentOffline } from '../types.js';
+import type { ContactChange, FleetCounts, HealthFilter, TerminalContact, TerminalHealth, WentOffline } from '../types.js';
 import type { Dialect } from './dialect.js';
 import { one, type Exec } from './exec.js';
 import { DEFAULT_FLEET_SETTINGS, offlineAfterMs as offlineAfter } from '../../fleet/settings.js';
-import { date, empty, join, json, raw, sql, type Sql } from './statement.js';
+import { date, empty, join, json, list, raw, sql, type Sql } from './statement.js';
 
 interface Row {
   user_id: string; terminal_id: string; enabled: unknown; online: unknown; last_seen_at: number | null; agent_version: string | null;
@@ -32,6 +32,23 @@ const where = (accountId: string | undefined, terminalId: string | undefined): S
   return terminalId === undefined ? sql`t.user_id = ${accountId}` : sql`t.user_id = ${accountId} AND t.terminal_id = ${terminalId}`;
 };
 
+/** Offline: never heard from, or not since `onlineSince` (the offline rule, as isOnline reads it). */
+const offline = (since: Date) => sql`(h.last_seen_at IS NULL OR h.last_seen_at <= ${since})`;
+/** The printer's last word was a problem: not ready, or any reason (paper low too); never reported is none. */
+const printerProblem = sql`(h.printer_ready IS NOT NULL AND (h.printer_ready = ${false} OR h.printer_reasons <> ${json([])}))`;
+
+/** The page and the "needs attention" filter of the fleet view (nothing more without them). */
+function narrowed(d: Dialect, f: HealthFilter): Sql {
+  const parts: Sql[] = [];
+  if (f.after !== undefined) parts.push(sql` AND t.terminal_id${d.bytewise} > ${f.after}`);
+  if (f.only !== undefined) {
+    if (f.only !== 'printer' && !f.onlineSince) throw new Error(`health: only=${f.only} needs onlineSince`);
+    const since = f.onlineSince ?? new Date(0);
+    parts.push(f.only === 'offline' ? sql` AND ${offline(since)}` : f.only === 'printer' ? sql` AND ${printerProblem}` : sql` AND (${offline(since)} OR ${printerProblem})`);
+  }
+  return join(parts, '');
+}
+
 /** Contacts written by one statement (6 parameters each). */
 const TOUCH_CHUNK = 512;
 
@@ -53,16 +70,18 @@ export function terminalHealth(x: Exec): TerminalHealthRepository {
   const d = x.dialect;
   return {
     async health(filter = {}) {
+      const limit = filter.limit === undefined ? empty : sql` LIMIT ${filter.limit}`;
       const rows = await x.all<Row>(sql`SELECT t.user_id, t.terminal_id, t.enabled, COALESCE(h.online, ${false}) AS online, h.last_seen_at,
           h.agent_version, h.printer_ready, h.printer_reasons, h.printer_checked_at
         FROM terminals t LEFT JOIN terminal_health h ON h.user_id = t.user_id AND h.terminal_id = t.terminal_id
-        WHERE ${where(filter.accountId, filter.terminalId)} ORDER BY t.user_id${d.bytewise}, t.terminal_id${d.bytewise}`);
+        WHERE ${where(filter.accountId, filter.terminalId)}${narrowed(d, filter)} ORDER BY t.user_id${d.bytewise}, t.terminal_id${d.bytewise}${limit}`);
       if (rows.length === 0) return [];
-      // The queues: each terminal's own queued jobs (intentions_queue: user_id, estado, id).
+      // The queues: each terminal's own queued jobs (intentions_queue: user_id, estado, id); of a page's terminals only.
+      const page = filter.limit === undefined || filter.accountId === undefined ? empty : sql` AND t.terminal_id IN ${list(rows.map((r) => r.terminal_id))}`;
       const queues = await x.all<{ user_id: string; terminal_id: string; depth: number; oldest: number }>(sql`
         SELECT t.user_id, t.terminal_id, COUNT(*) AS depth, MIN(i.created_at) AS oldest
         FROM terminals t JOIN intentions i ON i.user_id = t.user_id AND i.terminal_id = t.terminal_id AND i.estado = 'queued'
-        WHERE ${where(filter.accountId, filter.terminalId)} GROUP BY t.user_id, t.terminal_id`);
+        WHERE ${where(filter.accountId, filter.terminalId)}${page} GROUP BY t.user_id, t.terminal_id`);
       const byTerminal = new Map(queues.map((q) => [`${q.user_id}\u0000${q.terminal_id}`, { depth: Number(q.depth), oldestAt: date(q.oldest) }]));
       return rows.map((r) => toHealth(d, r, byTerminal.get(`${r.user_id}\u0000${r.terminal_id}`)));
     },
