@@ -1,6 +1,6 @@
 // How a page served beside the library is bundled (the playground and the operator console): its
 // own modules into one minified ES module each, the bare `bobina` import left as ./lib/index.js (the
-// built dist/ that `bobina serve` serves beside the page), then its HTML and style sheet copied.
+// built dist/ that `bobina serve` serves beside the page), then its HTML, style sheet and icon copied.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
@@ -22,4 +22,7 @@ export async function buildPage({ source, out, entryPoints }) {
     logLevel: 'warning',
   });
   for (const file of ['index.html', 'style.css']) copyFileSync(`${source}/${file}`, `${out}/${file}`);
+  // The pages' icon (their <link rel="icon">): without one a browser asks for /favicon.ico, a 404
+  // and a console error on every visit. A file of the page's own origin, as both pages' policies allow.
+  copyFileSync(new URL('favicon.svg', import.meta.url), `${out}/favicon.svg`);
 }

@@ -169,6 +169,16 @@ describe.skipIf(!haveChromium)('editing in the playground', () => {
     for (const p of [page, opened, plain, broken]) await p.close();
   });
 
+  it('has an icon of its own origin (no request for /favicon.ico), under the page\'s policy', async () => {
+    const page = await openPlayground();
+    // Asked for from here: the page's policy may allow it no fetch (the playground's connect-src 'none').
+    const href = await page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href ?? 'no icon link');
+    expect(href).toBe(`${served!.base}/playground/favicon.svg`);
+    const res = await fetch(href);
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    await page.close();
+  });
+
   it('disables Download while the receipt has errors', async () => {
     const page = await openPlayground();
     await page.fill('#conteudo', '<qrcode>aberto\n<paperCutFull>');

@@ -43,6 +43,8 @@ describe('GET /console', () => {
     expect(script.body).not.toMatch(/localStorage|sessionStorage|document\.cookie/);
     expect(script.body.length).toBeLessThan(40_000);
     expect((await app.inject('/console/style.css')).headers['content-type']).toBe('text/css; charset=utf-8');
+    // The page's icon (its <link rel="icon">): no browser then asks for /favicon.ico, a 404 on every visit.
+    expect((await app.inject('/console/favicon.svg')).headers['content-type']).toBe('image/svg+xml');
     expect((await app.inject('/console/lib/index.js')).statusCode).toBe(200);
   });
 

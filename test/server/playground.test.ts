@@ -35,6 +35,8 @@ describe('GET /playground', () => {
     expect(worker.body).toMatch(/from"\.\/lib\/index\.js"/);
     for (const body of [script.body, worker.body]) expect(body).not.toContain('has no partial cut'); // the compiler is not copied into either
     expect((await app.inject('/playground/style.css')).headers['content-type']).toBe('text/css; charset=utf-8');
+    // The page's icon (its <link rel="icon">): no browser then asks for /favicon.ico, a 404 on every visit.
+    expect((await app.inject('/playground/favicon.svg')).headers['content-type']).toBe('image/svg+xml');
   });
 
   it('serves the library as the browser loads it: dist/index.js and the chunks it imports', async () => {
