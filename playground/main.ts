@@ -152,6 +152,11 @@ function selectPrinter(code: string | undefined): void {
 
 async function open(hash: string): Promise<boolean> {
   const linked = hash ? await fromHash(hash) : undefined;
+  if (linked === 'unreadable') {
+    // Said, not ignored: the person expected the link's receipt and would otherwise see another text without knowing why.
+    say('This link could not be read (it was cut short or changed), so the receipt it was for is not shown.');
+    return false;
+  }
   if (!linked) return false;
   source.value = linked.conteudo;
   selectPrinter(linked.printer);

@@ -59,8 +59,11 @@ export async function linkHash({ conteudo, printer }: Saved): Promise<string> {
   return `#${params}`;
 }
 
-/** The text a link's hash holds, or undefined for no hash or one that does not decode. */
-export async function fromHash(hash: string): Promise<Saved | undefined> {
+/**
+ * The text a link's hash holds; undefined for a hash that holds no text (`#`, or without `z` and
+ * `t`); `unreadable` for one that does (a shared link) but does not decode: cut short, or garbled.
+ */
+export async function fromHash(hash: string): Promise<Saved | 'unreadable' | undefined> {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const printer = params.get('p') ?? undefined;
   try {
@@ -72,6 +75,6 @@ export async function fromHash(hash: string): Promise<Saved | undefined> {
     else return undefined;
     return { conteudo: new TextDecoder('utf-8', { fatal: true }).decode(utf8), printer };
   } catch {
-    return undefined;
+    return 'unreadable';
   }
 }

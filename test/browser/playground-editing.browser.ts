@@ -163,9 +163,11 @@ describe.skipIf(!haveChromium)('editing in the playground', () => {
     // An uncompressed link (#t=, base64url of UTF-8) opens too, as a browser without CompressionStream writes it.
     const plain = await openPlayground(`#p=MAKER3DR800&t=${Buffer.from('Olá <paperCutFull>').toString('base64url')}`);
     expect(await value(plain)).toBe('Olá <paperCutFull>');
-    // A link that does not decode leaves the saved text.
-    const broken = await openPlayground('#z=not-deflate');
+    // A link that does not decode leaves the saved text, and says the link could not be read.
+    expect(await plain.textContent('#notice')).toBe('');
+    const broken = await openPlayground('#p=MAKER5T20&z=AAAA-garbage');
     expect(await value(broken)).toBe('outro texto');
+    expect(await broken.textContent('#notice')).toContain('This link could not be read');
     for (const p of [page, opened, plain, broken]) await p.close();
   });
 
