@@ -71,6 +71,19 @@ async function token(body: Record<string, string>): Promise<LoginAnswer> {
 
 export const login = (email: string, password: string) => token({ grant_type: 'password', email, password });
 
+/**
+ * Why a login failed, in the console's words. The login's answers are the partner spec's and stay
+ * as they are ("Invalid access token" for a wrong password): the page says what they mean.
+ */
+export function loginFailure(err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.status === 401) return 'Wrong e-mail or password.';
+    if (err.status === 429) return 'Too many failed logins: wait a few minutes, then try again.';
+    if (err.status === 400) return 'Type the e-mail and the password.';
+  }
+  return `Login failed: ${err instanceof Error ? err.message : String(err)}`;
+}
+
 function renew(): Promise<boolean> {
   const refresh = tokens?.refresh;
   if (!refresh) return Promise.resolve(false);

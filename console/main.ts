@@ -1,7 +1,7 @@
 // The operator console: the login form, then the views (terminals, jobs, one job, the webhook log)
 // routed by the address's fragment (#jobs?estado=held, #job/12: no token is ever in it), each
 // refreshed every few seconds while the tab is visible (poll.ts says why polling).
-import { loggedIn, login, logout, whenExpired } from './api.js';
+import { loggedIn, login, loginFailure, logout, whenExpired } from './api.js';
 import { announce, h } from './dom.js';
 import { jobView } from './job.js';
 import { jobsView } from './jobs.js';
@@ -86,7 +86,7 @@ loginForm.addEventListener('submit', async (e) => {
     ($('password') as HTMLInputElement).value = '';
     enter(answer.user_detail.name, answer.user_detail.email);
   } catch (err) {
-    loginError.textContent = `Login failed: ${err instanceof Error ? err.message : String(err)}`;
+    loginError.textContent = loginFailure(err);
     loginError.hidden = false;
     ($('password') as HTMLInputElement).focus();
   } finally {

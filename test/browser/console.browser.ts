@@ -47,6 +47,7 @@ const deliveries: string[] = [];
 const violations: string[] = [];
 const pageErrors: string[] = [];
 const requested: string[] = [];
+const notFound: string[] = [];
 
 function cli(...args: string[]): string {
   const r = spawnSync(process.execPath, [CLI, ...args, '--db', join(dir, 'db.sqlite')], { encoding: 'utf8', env: { ...process.env, ...CHILD_ENV, ...ENV }, timeout: 20_000, killSignal: 'SIGKILL' });
@@ -131,6 +132,7 @@ beforeAll(async () => {
     });
   });
   page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('response', (r) => void (r.status() === 404 && notFound.push(r.url())));
   page.on('request', (r) => {
     requested.push(r.url());
     if (r.url().endsWith('/auth/reconciliation/token')) grants.push((JSON.parse(r.postData() ?? '{}') as { grant_type: string }).grant_type);
@@ -210,6 +212,25 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
     for (const token of tokens) expect(requested.filter((u) => u.includes(token))).toEqual([]);
     const stored = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie]));
     expect(stored).toBe('[{},{},""]');
+  });
+
+  it('says "Wrong e-mail or password" for a wrong password, not the API\'s wording', async () => {
+    const other = await browser!.context.newPage();
+    await other.goto(`${served!.base}/console/`);
+    await other.getByLabel('E-mail').fill(EMAIL);
+    await other.getByLabel('Password').fill('not-the-password');
+    await other.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => other.textContent('#login-error')).toBe('Wrong e-mail or password.');
+    await other.close();
+  });
+
+  it('has an icon of its own origin, so no browser asks for /favicon.ico', async () => {
+    // Asked for from here: the page's policy may allow it no fetch (the playground's connect-src 'none').
+    const href = await page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href ?? 'no icon link');
+    expect(href).toBe(`${served!.base}/console/favicon.svg`);
+    const res = await fetch(href);
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(notFound.filter((u) => u.includes('favicon'))).toEqual([]);
   });
 
   it('lists jobs with the API filters, and cancels a held job from its page', async () => {
