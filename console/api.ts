@@ -3,6 +3,7 @@
 // (never in storage, a cookie or a URL), renewed with the refresh token once when an answer says
 // 401, forgotten on logout or when the renewal is refused. Answers are read only when their
 // Content-Type is the one expected; a problem body becomes an ApiError with its message.
+import { learnServerZone } from './format.js';
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
@@ -58,7 +59,10 @@ async function problem(res: Response): Promise<ApiError> {
 async function json<T>(res: Response): Promise<T> {
   if (!res.ok) throw await problem(res);
   if (!/^application\/json\b/.test(res.headers.get('content-type') ?? '')) throw new ApiError(res.status, 'unexpected-answer', 'the answer is not JSON');
-  return (await res.json()) as T;
+  const body = (await res.json()) as T;
+  // Every answer says the service's clock: the zone the page shows times in (format.ts).
+  learnServerZone((body as { data?: unknown } | null)?.data);
+  return body;
 }
 
 async function token(body: Record<string, string>): Promise<LoginAnswer> {

@@ -1,10 +1,10 @@
 // The job list (GET /IntencaoImpressao/GetAll): the filters of the API (estado, terminalId,
 // referencia, desde, ate, limite) in a form whose values live in the address (#jobs?estado=held, so
-// back and forward work), and cursor paging: next with the answer's proximoCursor, previous with
+// back and forward work; the dates typed in the service's zone, as every time is shown), and cursor paging: next with the answer's proximoCursor, previous with
 // the cursors already seen. Light rows; a row's id opens the job.
 import { get } from './api.js';
 import { h, syncRows, table } from './dom.js';
-import { reasons, when } from './format.js';
+import { instant, reasons, serverZoneKnown, when, zoneLabel } from './format.js';
 import { clearError, errorBox, heading, showError, type View } from './view.js';
 
 export interface JobRow {
@@ -26,12 +26,6 @@ export const STATES = ['held', 'queued', 'acquired', 'printing', 'completed', 's
 
 const FILTERS = ['estado', 'terminalId', 'referencia', 'desde', 'ate', 'limite'] as const;
 
-/** A datetime-local value ("2026-11-25T08:30", the reader's time) as the API's ISO 8601 instant. */
-const instant = (local: string) => {
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? local : d.toISOString();
-};
-
 export function jobsView(params: URLSearchParams): View {
   const field = (name: string, label: string, input: HTMLInputElement | HTMLSelectElement) => {
     input.id = `f-${name}`;
@@ -43,8 +37,8 @@ export function jobsView(params: URLSearchParams): View {
     field('estado', 'State', h('select', {}, h('option', { value: '' }, 'any'), ...STATES.map((s) => h('option', { value: s }, s)))),
     field('terminalId', 'Terminal', h('input', { type: 'text', autocomplete: 'off' })),
     field('referencia', 'Reference', h('input', { type: 'text', autocomplete: 'off' })),
-    field('desde', 'Created from', h('input', { type: 'datetime-local' })),
-    field('ate', 'Created until', h('input', { type: 'datetime-local' })),
+    field('desde', 'Created from', h('input', { type: 'datetime-local', step: 1 })),
+    field('ate', 'Created until', h('input', { type: 'datetime-local', step: 1 })),
     field('limite', 'Per page', h('input', { type: 'number', min: 1, max: 500, inputmode: 'numeric', placeholder: '50' })),
     h('div', { class: 'buttons' }, h('button', { type: 'submit' }, 'Apply'), h('button', { type: 'reset' }, 'Clear')));
   form.addEventListener('submit', (e) => {
@@ -83,7 +77,23 @@ export function jobsView(params: URLSearchParams): View {
     table('Print jobs, newest first', ['Job', 'Reference', 'Terminal', 'Printer', 'State', 'Attempts', 'Created', 'Bytes', 'Reprint'], body),
     h('nav', { class: 'pager', 'aria-label': 'Pages of jobs' }, prev, status, next));
 
+  /** The date filters' labels say the zone they are read in (the one every time is shown in), once it is known. */
+  const zoned = () => {
+    for (const [name, text] of [['desde', 'Created from'], ['ate', 'Created until']] as const) {
+      const label = form.querySelector(`label[for="f-${name}"]`);
+      if (label) label.textContent = `${text} (${zoneLabel()})`;
+    }
+  };
+
   async function refresh() {
+    // The dates typed are read in the service's zone: learned from any answer first, if none came yet.
+    if (!serverZoneKnown() && (params.get('desde') || params.get('ate'))) {
+      try {
+        await get('/IntencaoImpressao/GetAll', { limite: 1 });
+      } catch (err) {
+        return showError(error, err, 'The job list');
+      }
+    }
     const query: Record<string, string | undefined> = { cursor };
     for (const name of FILTERS) {
       const v = params.get(name);
@@ -114,6 +124,7 @@ export function jobsView(params: URLSearchParams): View {
         h('td', { class: 'num' }, j.tamanhoBytes),
         h('td', {}, j.reimpressaoDe ? h('a', { href: `#job/${j.reimpressaoDe}` }, `of #${j.reimpressaoDe}`) : j.reimpressoes ? `${j.reimpressoes}×` : '')),
     })));
+    zoned();
   }
   return { el, refresh };
 }

@@ -3,6 +3,7 @@
 // refreshed every few seconds while the tab is visible (poll.ts says why polling).
 import { loggedIn, login, loginFailure, logout, whenExpired } from './api.js';
 import { announce, h } from './dom.js';
+import { clock, zoneLabel } from './format.js';
 import { jobView } from './job.js';
 import { jobsView } from './jobs.js';
 import { Poller } from './poll.js';
@@ -27,7 +28,7 @@ let routeKey = '';
 const poller = new Poller(POLL_MS, async () => {
   if (!view) return;
   await view.refresh();
-  updated.textContent = `Updated ${new Date().toLocaleTimeString()} · every ${POLL_MS / 1000} s while this tab is open`;
+  updated.textContent = `Updated ${clock(new Date())} · every ${POLL_MS / 1000} s while this tab is open · times in the service's time zone (${zoneLabel()})`;
 });
 
 function open(force = false): void {

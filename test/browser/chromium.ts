@@ -20,9 +20,11 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launch(): Promise<Browser> {
+/** `timezoneId`: the zone the pages' clocks are in (a test of times shown across zones), else the machine's. */
+export async function launch(options: { timezoneId?: string } = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'bobina-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
+    ...options,
     executablePath: CHROMIUM,
     headless: true,
     acceptDownloads: true,

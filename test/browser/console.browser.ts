@@ -28,8 +28,13 @@ const SHOTS = join(ROOT, 'reports', 'console');
 /** The heartbeat the agent sends while idle, in seconds, and the service's grace after two missed: short, so "offline" comes within seconds. */
 const HEARTBEAT = 1;
 const GRACE = 1;
-/** Webhooks to a receiver on 127.0.0.1 need the operator's switches (README: Webhooks). */
-const ENV = { BOBINA_WEBHOOKS_ALLOW_PRIVATE: '1', BOBINA_WEBHOOKS_HTTP_HOSTS: '127.0.0.1' };
+/**
+ * Webhooks to a receiver on 127.0.0.1 need the operator's switches (README: Webhooks). The service
+ * runs in one time zone and the browser in another (UTC+05:30 and UTC−03:00), as an operator far from
+ * the server is: every time must read the same way, in the service's zone.
+ */
+const ENV = { BOBINA_WEBHOOKS_ALLOW_PRIVATE: '1', BOBINA_WEBHOOKS_HTTP_HOSTS: '127.0.0.1', TZ: 'Asia/Kolkata' };
+const BROWSER_ZONE = 'America/Sao_Paulo';
 
 let dir: string;
 let served: Served | undefined;
@@ -122,7 +127,7 @@ beforeAll(async () => {
   agent = spawn(process.execPath, [CLI, 'agent', '--url', served.base, '--terminal', TERMINAL, '--device', vp.address, '--state-dir', join(dir, 'agent'),
     '--wait', '5', '--retry-ms', '100', '--heartbeat', String(HEARTBEAT)], { env: { ...process.env, BOBINA_TERMINAL_KEY: terminalKey }, stdio: ['ignore', 'ignore', 'pipe'] });
   agent.stderr!.resume();
-  browser = await launch();
+  browser = await launch({ timezoneId: BROWSER_ZONE });
   page = await browser.context.newPage();
   page.setDefaultTimeout(20_000);
   await page.exposeFunction('reportViolation', (v: string) => void violations.push(v));
@@ -318,6 +323,38 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
     await first.getByRole('button', { name: /^Replay/ }).click();
     await expect.poll(() => page.textContent('#live')).toMatch(/queued to be sent again/);
     await expect.poll(() => deliveries.length, { timeout: 20_000 }).toBe(before + 1);
+  });
+
+  it("shows every time one way, in the service's zone, and the date filter reads a time as it is shown", async () => {
+    // A completed job whose webhook message is in the log (the test before made one).
+    const job = (await api<{ intencoes: Array<Job & { dataCriacao: string }> }>('GET', '/IntencaoImpressao/GetAll?estado=completed&limite=1')).intencoes[0]!;
+    const created = job.dataCriacao.replace(/\.\d{3}$/, '');
+    await page.evaluate((id) => (location.hash = `#job/${id}`), job.id);
+    await page.locator('[data-field="estado"]', { hasText: 'completed' }).waitFor();
+    const fact = await page.locator('.facts dd').nth(5).textContent();
+    expect(fact).toBe(created);
+    const logged = page.locator('tr[data-message] td').first();
+    await logged.waitFor();
+    // The webhook log's time (an ISO instant from the API) reads like the job's, in the same zone, seconds after it.
+    const spec = /^(\d\d)\/(\d\d)\/(\d{4}) (\d\d):(\d\d):(\d\d)$/;
+    const asUtc = (t: string) => {
+      const m = spec.exec(t);
+      expect(m, t).not.toBeNull();
+      return Date.UTC(+m![3]!, +m![2]! - 1, +m![1]!, +m![4]!, +m![5]!, +m![6]!);
+    };
+    const gap = asUtc((await logged.textContent())!) - asUtc(created);
+    expect(gap).toBeGreaterThanOrEqual(0);
+    expect(gap).toBeLessThan(60_000);
+    expect(await page.textContent('#updated')).toContain('UTC+05:30');
+    // Typed as shown (the service's time), the filter finds the job; the label says the zone.
+    await page.evaluate(() => (location.hash = '#jobs'));
+    const [, d, mo, y, hms] = /^(\d\d)\/(\d\d)\/(\d{4}) (.*)$/.exec(created)!;
+    await page.getByLabel(/^Created from/).fill(`${y}-${mo}-${d}T${hms}`);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.locator(`tr[data-job="${job.id}"]`).waitFor();
+    expect(await page.textContent('label[for="f-desde"]')).toBe('Created from (UTC+05:30)');
+    const ids = await page.$$eval('tr[data-job]', (rows) => rows.map((r) => Number((r as HTMLElement).dataset.job)));
+    expect(ids).toContain(job.id);
   });
 
   it('asks nothing while the tab is hidden, and refreshes at once when it is shown again', async () => {
