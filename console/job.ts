@@ -1,12 +1,13 @@
 // One job (GET /IntencaoImpressao/GetById): its state and reasons, its history, its diagnostics, its
 // content, its preview from the stored bytes, its webhook messages; and what an operator may do:
 // cancel (Cancelar), start a held or outcome-unknown job (Iniciar), reprint with an optional marker
-// (Reimprimir). The service decides what is allowed; a refusal is shown with its message.
-import { post, get } from './api.js';
+// (Reimprimir). The service decides what is allowed; a refusal is shown with its message. A job the
+// account does not have is said to be missing, with no action, and not asked for again.
+import { ApiError, post, get } from './api.js';
 import { announce, h, syncRows, table } from './dom.js';
 import { reasons, when } from './format.js';
 import { drawPreview } from './preview.js';
-import { clearError, errorBox, heading, showError, type View } from './view.js';
+import { clearError, errorBox, heading, showError, type Refreshed, type View } from './view.js';
 import { webhookLog } from './webhook-log.js';
 
 interface Job {
@@ -116,12 +117,22 @@ export function jobView(id: number): View {
 
   const fact = (term: string, ...value: (Node | string)[]) => [h('dt', {}, term), h('dd', {}, ...value)];
 
-  async function refresh() {
+  /** No such job in this account: the page says so, without the job's parts or its actions (none applies). */
+  function gone(): Refreshed {
+    el.dataset.notFound = 'true';
+    el.replaceChildren(el.firstChild!, h('p', { class: 'notice', 'data-field': 'not-found' },
+      `There is no job #${id} in this account: check the number, or find the job in `, h('a', { href: '#jobs' }, 'the job list'), '.'));
+    return 'gone';
+  }
+
+  async function refresh(): Promise<Refreshed> {
+    if (el.dataset.notFound) return 'gone';
     let job: Job;
     try {
       job = (await get<{ intencaoImpressao: Job }>('/IntencaoImpressao/GetById', { intencaoImpressaoId: id })).intencaoImpressao;
       clearError(error);
     } catch (err) {
+      if (err instanceof ApiError && err.status === 404 && err.code === 'intention-not-found') return gone();
       return showError(error, err, `Job #${id}`);
     }
     el.dataset.estado = job.estado;
@@ -158,7 +169,7 @@ export function jobView(id: number): View {
         ? job.diagnostics.map((d) => h('li', { class: d.severity }, `${d.severity} ${d.code} at ${d.line}:${d.column}: ${d.message}`))
         : [h('li', { class: 'muted' }, 'None: compiled cleanly.')]));
     }
-    await log.refresh();
+    return log.refresh();
   }
   return { el, refresh };
 }

@@ -5,7 +5,7 @@
 import { get } from './api.js';
 import { h, syncRows, table } from './dom.js';
 import { instant, reasons, serverZoneKnown, when, zoneLabel } from './format.js';
-import { clearError, errorBox, heading, showError, type View } from './view.js';
+import { clearError, errorBox, heading, showError, type Refreshed, type View } from './view.js';
 
 export interface JobRow {
   id: number;
@@ -85,7 +85,7 @@ export function jobsView(params: URLSearchParams): View {
     }
   };
 
-  async function refresh() {
+  async function refresh(): Promise<Refreshed> {
     // The dates typed are read in the service's zone: learned from any answer first, if none came yet.
     if (!serverZoneKnown() && (params.get('desde') || params.get('ate'))) {
       try {
@@ -125,6 +125,7 @@ export function jobsView(params: URLSearchParams): View {
         h('td', {}, j.reimpressaoDe ? h('a', { href: `#job/${j.reimpressaoDe}` }, `of #${j.reimpressaoDe}`) : j.reimpressoes ? `${j.reimpressoes}×` : '')),
     })));
     zoned();
+    return 'current';
   }
   return { el, refresh };
 }

@@ -2,8 +2,8 @@
 // routed by the address's fragment (#jobs?estado=held, #job/12: no token is ever in it), each
 // refreshed every few seconds while the tab is visible (poll.ts says why polling).
 import { loggedIn, login, loginFailure, logout, whenExpired } from './api.js';
-import { announce, h } from './dom.js';
 import { clock, zoneLabel } from './format.js';
+import { announce, h } from './dom.js';
 import { jobView } from './job.js';
 import { jobsView } from './jobs.js';
 import { Poller } from './poll.js';
@@ -25,10 +25,30 @@ const updated = $('updated');
 let view: View | undefined;
 let routeKey = '';
 
+/** When the open view last showed the service's answer (the "Updated" line says it, not when the page last asked). */
+let lastCurrent: Date | undefined;
+
 const poller = new Poller(POLL_MS, async () => {
   if (!view) return;
-  await view.refresh();
-  updated.textContent = `Updated ${clock(new Date())} · every ${POLL_MS / 1000} s while this tab is open · times in the service's time zone (${zoneLabel()})`;
+  const shown = view;
+  const result = await shown.refresh();
+  if (shown !== view) return; // another view opened meanwhile: its own refresh says how it went
+  if (result === 'gone') {
+    // Nothing to update: asking again would say the same. Opening a view polls again.
+    poller.idle();
+    updated.textContent = `Times in the service's time zone (${zoneLabel()}).`;
+    delete updated.dataset.stale;
+    return;
+  }
+  if (result === 'current') lastCurrent = new Date();
+  const since = lastCurrent ? `Updated ${clock(lastCurrent)}` : 'Not updated yet';
+  if (result === 'current') {
+    updated.textContent = `${since} · every ${POLL_MS / 1000} s while this tab is open · times in the service's time zone (${zoneLabel()})`;
+    delete updated.dataset.stale;
+  } else {
+    updated.textContent = `${since} · stale: the last refresh failed, retrying every ${POLL_MS / 1000} s · times in the service's time zone (${zoneLabel()})`;
+    updated.dataset.stale = 'true';
+  }
 });
 
 function open(force = false): void {
@@ -36,6 +56,7 @@ function open(force = false): void {
   const key = `${route.name}/${route.id ?? ''}?${route.params}`;
   if (!force && key === routeKey) return;
   routeKey = key;
+  lastCurrent = undefined;
   const id = Number(route.id);
   view = route.name === 'job' && Number.isInteger(id) && id > 0 ? jobView(id)
     : route.name === 'jobs' ? jobsView(route.params)
@@ -68,6 +89,8 @@ function leave(): void {
   view = undefined;
   routeKey = '';
   main.replaceChildren();
+  updated.textContent = '';
+  delete updated.dataset.stale;
   app.hidden = true;
   who.hidden = true;
   loginSection.hidden = false;

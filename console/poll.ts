@@ -9,6 +9,8 @@ export class Poller {
   /** Asked for while a run was going on (the view changed meanwhile): run again as soon as it ends. */
   private again = false;
   private stopped = true;
+  /** The last run said there is nothing to update (idle()): no next run until now() is called again. */
+  private idled = false;
 
   constructor(private readonly everyMs: number, private readonly task: () => Promise<void>) {
     document.addEventListener('visibilitychange', () => {
@@ -28,9 +30,16 @@ export class Poller {
     this.clear();
   }
 
+  /** Called by the task: schedule no next run (what it shows cannot change); the next now() polls again. */
+  idle(): void {
+    this.idled = true;
+    this.clear();
+  }
+
   /** Runs the task now (a view just opened, an action just done) and schedules the next run. */
   async now(): Promise<void> {
     this.clear();
+    this.idled = false;
     if (this.running) {
       this.again = true;
       return;
@@ -43,7 +52,7 @@ export class Poller {
       if (this.again) {
         this.again = false;
         void this.now();
-      } else if (!this.stopped && !document.hidden) {
+      } else if (!this.stopped && !document.hidden && !this.idled) {
         this.timer = setTimeout(() => void this.now(), this.everyMs);
       }
     }

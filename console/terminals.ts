@@ -4,7 +4,7 @@
 import { get } from './api.js';
 import { announce, h, syncRows, table } from './dom.js';
 import { age, reasons, when } from './format.js';
-import { clearError, errorBox, heading, showError, type View } from './view.js';
+import { clearError, errorBox, heading, showError, type Refreshed, type View } from './view.js';
 
 export interface Terminal {
   terminalId: string;
@@ -28,7 +28,7 @@ export function terminalsView(): View {
   /** What was announced last, per terminal: announce changes only. */
   const seen = new Map<string, string>();
 
-  async function refresh() {
+  async function refresh(): Promise<Refreshed> {
     let list: Terminal[];
     try {
       list = (await get<{ terminais: Terminal[] }>('/Terminal/GetAll')).terminais;
@@ -61,6 +61,7 @@ export function terminalsView(): View {
           h('td', {}, t.fila.profundidade ? age(t.fila.idadeMaisAntigaSegundos) : '—'));
       },
     })));
+    return 'current';
   }
   return { el, refresh };
 }

@@ -4,7 +4,7 @@
 import { get, post } from './api.js';
 import { announce, h, syncRows, table } from './dom.js';
 import { when } from './format.js';
-import { clearError, errorBox, showError } from './view.js';
+import { clearError, errorBox, showError, type Refreshed } from './view.js';
 
 interface Message {
   messageId: string;
@@ -22,7 +22,7 @@ interface Message {
 
 export interface WebhookLog {
   el: HTMLElement;
-  refresh(): Promise<void>;
+  refresh(): Promise<Refreshed>;
 }
 
 export function webhookLog(caption: string, filter: { intencaoImpressaoId?: number } = {}): WebhookLog {
@@ -44,7 +44,7 @@ export function webhookLog(caption: string, filter: { intencaoImpressaoId?: numb
     }
   }
 
-  async function refresh() {
+  async function refresh(): Promise<Refreshed> {
     let messages: Message[];
     try {
       messages = (await get<{ messages: Message[] }>('/Webhook/GetLog', { limit: 100, ...filter })).messages;
@@ -71,6 +71,7 @@ export function webhookLog(caption: string, filter: { intencaoImpressaoId?: numb
           h('td', {}, button));
       },
     })));
+    return 'current';
   }
 
   const box = table(caption, ['Created', 'Event', 'Job', 'Endpoint', 'State', 'Attempts', 'Last error', 'Action'], body);

@@ -53,6 +53,8 @@ const violations: string[] = [];
 const pageErrors: string[] = [];
 const requested: string[] = [];
 const notFound: string[] = [];
+/** The terminal list's requests, whatever their query (limite, cursor, situacao). */
+const TERMINAL_LIST = /\/Terminal\/GetAll(\?|$)/;
 
 function cli(...args: string[]): string {
   const r = spawnSync(process.execPath, [CLI, ...args, '--db', join(dir, 'db.sqlite')], { encoding: 'utf8', env: { ...process.env, ...CHILD_ENV, ...ENV }, timeout: 20_000, killSignal: 'SIGKILL' });
@@ -194,7 +196,7 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
 
   it('renews the token with the refresh token when an answer says 401, and stays logged in', async () => {
     const before = accessToken;
-    await page.route('**/Terminal/GetAll', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"expired","code":"invalid-access-token"}' }), { times: 1 });
+    await page.route(TERMINAL_LIST, (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"expired","code":"invalid-access-token"}' }), { times: 1 });
     await reopenTerminals();
     await expect.poll(() => accessToken, { timeout: 20_000 }).not.toBe(before);
     expect(grants).toEqual(['password', 'refresh_token']);
@@ -204,7 +206,7 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
   });
 
   it('says so in place when the service has no endpoint for a view', async () => {
-    await page.route('**/Terminal/GetAll', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"message":"no such route","code":"route-not-found"}' }), { times: 1 });
+    await page.route(TERMINAL_LIST, (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"message":"no such route","code":"route-not-found"}' }), { times: 1 });
     await reopenTerminals();
     await page.locator('[data-not-available]', { hasText: 'The terminal list is not available' }).waitFor();
     await reopenTerminals();
@@ -360,7 +362,7 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
   it('asks nothing while the tab is hidden, and refreshes at once when it is shown again', async () => {
     await page.getByRole('link', { name: 'Terminals' }).click();
     await row(TERMINAL).waitFor();
-    const polls = () => requested.filter((u) => u.endsWith('/Terminal/GetAll')).length;
+    const polls = () => requested.filter((u) => TERMINAL_LIST.test(u)).length;
     const setHidden = (hidden: boolean) => page.evaluate((h) => {
       Object.defineProperty(document, 'hidden', { value: h, configurable: true });
       document.dispatchEvent(new Event('visibilitychange'));
@@ -373,6 +375,40 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
     // Hidden, the page keeps no timer: any request now is the one made on being shown.
     await setHidden(false);
     await expect.poll(polls, { timeout: 10_000 }).toBeGreaterThan(before);
+  });
+
+  it('says when it last showed the service\'s answer, and that the data is stale while refreshes fail', async () => {
+    const line = () => page.textContent('#updated');
+    await expect.poll(line).toMatch(/^Updated \d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d/);
+    await page.route(TERMINAL_LIST, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"unavailable","code":"database-unavailable"}' }));
+    try {
+      await page.locator('#updated[data-stale]').waitFor({ timeout: 10_000 });
+      const stale = await line();
+      expect(stale).toContain('stale');
+      // Refreshes keep failing (more than one 3-s interval): the time shown stays the last good one.
+      await new Promise((r) => setTimeout(r, 4000));
+      expect((await line())!.slice(0, 27)).toBe(stale!.slice(0, 27));
+    } finally {
+      await page.unroute(TERMINAL_LIST);
+    }
+    await page.locator('#updated:not([data-stale])').waitFor({ timeout: 10_000 });
+    expect(await line()).not.toContain('stale');
+  });
+
+  it('shows a job that does not exist as missing, without actions, and stops asking for it', async () => {
+    const asked = () => requested.filter((u) => u.includes('/IntencaoImpressao/GetById?intencaoImpressaoId=999999')).length;
+    await page.evaluate(() => (location.hash = '#job/999999'));
+    await page.locator('[data-field="not-found"]').waitFor();
+    expect(await page.textContent('[data-field="not-found"]')).toContain('There is no job #999999');
+    expect(await page.getByRole('button', { name: 'Reprint' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Show preview' }).count()).toBe(0);
+    expect(await page.locator('main').textContent()).not.toContain('failed');
+    const before = asked();
+    // Longer than the page's 3-s interval: a polling page would have asked again.
+    await new Promise((r) => setTimeout(r, 4000));
+    expect(asked()).toBe(before);
+    await page.getByRole('link', { name: 'Terminals' }).click();
+    await row(TERMINAL).waitFor();
   });
 
   it("shows the printer's paper-out reason, at 390 px too", async () => {
