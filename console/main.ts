@@ -61,7 +61,7 @@ function open(force = false): void {
   view = route.name === 'job' && Number.isInteger(id) && id > 0 ? jobView(id)
     : route.name === 'jobs' ? jobsView(route.params)
     : route.name === 'webhooks' ? webhooksView()
-    : terminalsView();
+    : terminalsView(route.params);
   const section = route.name === 'job' ? 'jobs' : ['jobs', 'webhooks'].includes(route.name) ? route.name : 'terminals';
   for (const a of document.querySelectorAll<HTMLAnchorElement>('nav.views a')) {
     if (a.getAttribute('href') === `#${section}`) a.setAttribute('aria-current', 'page');

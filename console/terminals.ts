@@ -1,6 +1,9 @@
 // The terminals view (GET /Terminal/GetAll): each terminal online or not, when it was last heard
-// from, its printer ready or why not, its queue's depth and its oldest job's age. A terminal that
-// goes offline or whose printer's reasons change is announced to screen readers.
+// from, its printer ready or why not, its queue's depth and its oldest job's age; a page at a time
+// (the service's cursor paging: next with proximoCursor, previous with the cursors already seen),
+// all of them or only those needing attention (situacao), the choice in the address
+// (#terminals?situacao=offline). A terminal of the page that goes offline or whose printer's
+// reasons change is announced to screen readers.
 import { get } from './api.js';
 import { announce, h, syncRows, table } from './dom.js';
 import { age, reasons, when } from './format.js';
@@ -18,24 +21,78 @@ export interface Terminal {
 const printerText = (t: Terminal) =>
   !t.impressora || t.impressora.pronta === null ? 'not reported' : t.impressora.pronta && !t.impressora.motivos.length ? 'ready' : reasons(t.impressora.motivos) || 'not ready';
 
-export function terminalsView(): View {
+/** The choices of `situacao`, as the service names them. */
+const SITUATIONS = [['', 'all terminals'], ['problema', 'offline or printer problem'], ['offline', 'offline'], ['impressora', 'printer problem']] as const;
+const FILTERS = ['situacao', 'limite'] as const;
+/** A page of the console: enough to see a shop's terminals at once, few enough to draw every 3 s. */
+const PAGE = 50;
+
+export function terminalsView(params: URLSearchParams = new URLSearchParams()): View {
+  const field = (name: string, label: string, input: HTMLInputElement | HTMLSelectElement) => {
+    input.id = `t-${name}`;
+    input.name = name;
+    input.value = params.get(name) ?? '';
+    return h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
+  };
+  const form = h('form', { class: 'filters', 'aria-label': 'Filter terminals', method: 'post' },
+    field('situacao', 'Show', h('select', {}, ...SITUATIONS.map(([value, text]) => h('option', { value }, text)))),
+    field('limite', 'Per page', h('input', { type: 'number', min: 1, max: 500, inputmode: 'numeric', placeholder: String(PAGE) })),
+    h('div', { class: 'buttons' }, h('button', { type: 'submit' }, 'Apply')));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const q = new URLSearchParams();
+    for (const name of FILTERS) {
+      const v = (form.elements.namedItem(name) as HTMLInputElement).value.trim();
+      if (v) q.set(name, v);
+    }
+    location.hash = `#terminals${q.toString() ? `?${q}` : ''}`;
+  });
+
   const body = h('tbody');
   const error = errorBox();
-  const empty = h('p', { hidden: true }, 'No terminals yet: add one with bobina terminals add.');
-  const el = h('section', { 'aria-labelledby': 'terminals-title' },
-    Object.assign(heading('Terminals'), { id: 'terminals-title' }), error, empty,
-    table('Terminals and their printers', ['Terminal', 'State', 'Printer', 'Printer checked', 'Last contact', 'Agent', 'Queued', 'Oldest queued'], body));
-  /** What was announced last, per terminal: announce changes only. */
+  const filtered = Boolean(params.get('situacao'));
+  const empty = h('p', { hidden: true }, filtered ? 'No terminal needs attention.' : 'No terminals yet: add one with bobina terminals add.');
+  const status = h('p', { class: 'muted', 'data-field': 'page' });
+  const prev = h('button', { type: 'button', disabled: true }, 'Previous page');
+  const next = h('button', { type: 'button', disabled: true }, 'Next page');
+  /** What was announced last, per terminal of the page: announce changes only. */
   const seen = new Map<string, string>();
+  /** The cursors of the pages before this one (undefined: the first page). */
+  const back: (string | undefined)[] = [];
+  let cursor: string | undefined;
+  let following: string | null = null;
+  const turn = (to: string | undefined) => {
+    cursor = to;
+    seen.clear();
+    void refresh();
+  };
+  prev.addEventListener('click', () => turn(back.pop()));
+  next.addEventListener('click', () => {
+    if (!following) return;
+    back.push(cursor);
+    turn(following);
+  });
+
+  const el = h('section', { 'aria-labelledby': 'terminals-title' },
+    Object.assign(heading('Terminals'), { id: 'terminals-title' }), form, error, empty,
+    table('Terminals and their printers', ['Terminal', 'State', 'Printer', 'Printer checked', 'Last contact', 'Agent', 'Queued', 'Oldest queued'], body),
+    h('nav', { class: 'pager', 'aria-label': 'Pages of terminals' }, prev, status, next));
 
   async function refresh(): Promise<Refreshed> {
     let list: Terminal[];
     try {
-      list = (await get<{ terminais: Terminal[] }>('/Terminal/GetAll')).terminais;
+      const answer = await get<{ terminais: Terminal[]; proximoCursor?: string | null }>('/Terminal/GetAll', {
+        limite: params.get('limite') || PAGE, situacao: params.get('situacao'), cursor,
+      });
+      list = answer.terminais;
+      following = answer.proximoCursor ?? null;
       clearError(error);
     } catch (err) {
       return showError(error, err, 'The terminal list');
     }
+    next.disabled = !following;
+    prev.disabled = back.length === 0;
+    status.textContent = `Page ${back.length + 1}: ${list.length} terminal${list.length === 1 ? '' : 's'}`;
     empty.hidden = list.length > 0;
     const changes: string[] = [];
     for (const t of list) {

@@ -35,6 +35,8 @@ const GRACE = 1;
  */
 const ENV = { BOBINA_WEBHOOKS_ALLOW_PRIVATE: '1', BOBINA_WEBHOOKS_HTTP_HOSTS: '127.0.0.1', TZ: 'Asia/Kolkata' };
 const BROWSER_ZONE = 'America/Sao_Paulo';
+/** More terminals than PDV-1 (never heard from: offline), for the pages of the terminal list. */
+const OTHERS = ['PDV-2', 'PDV-3', 'PDV-4'];
 
 let dir: string;
 let served: Served | undefined;
@@ -123,6 +125,7 @@ beforeAll(async () => {
   cli('users', 'add', '--email', EMAIL, '--password', PASSWORD, '--name', 'Padaria São João');
   apiKey = cli('keys', 'create', '--email', EMAIL).trim();
   const terminalKey = cli('terminals', 'add', '--email', EMAIL, '--terminal', TERMINAL, '--printer', 'MAKER5T20', '--print-key').trim().split('\n').at(-1)!;
+  for (const other of OTHERS) cli('terminals', 'add', '--email', EMAIL, '--terminal', other, '--printer', 'MAKER5T20');
   served = await startServe({ flags: ['--db', join(dir, 'db.sqlite'), '--state-dir', join(dir, 'direct'), '--heartbeat', `${HEARTBEAT}s`, '--offline-grace', `${GRACE}s`], env: ENV, timeoutMs: 30_000 });
   await api('POST', '/Webhook/Insert', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['completed'] });
   vp = await startVirtualPrinter({ printer: 'MAKER5T20' });
@@ -375,6 +378,26 @@ describe.skipIf(!haveChromium)('the operator console at /console', () => {
     // Hidden, the page keeps no timer: any request now is the one made on being shown.
     await setHidden(false);
     await expect.poll(polls, { timeout: 10_000 }).toBeGreaterThan(before);
+  });
+
+  it('shows the terminals a page at a time, and only those needing attention when asked', async () => {
+    const shown = () => page.$$eval('tr[data-terminal]', (rows) => rows.map((r) => (r as HTMLElement).dataset.terminal));
+    await page.evaluate(() => (location.hash = '#terminals?limite=2'));
+    await expect.poll(shown).toEqual([TERMINAL, 'PDV-2']);
+    expect(requested.filter((u) => TERMINAL_LIST.test(u)).at(-1)).toContain('limite=2');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(shown).toEqual(['PDV-3', 'PDV-4']);
+    expect(await page.textContent('[data-field="page"]')).toContain('Page 2');
+    expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(shown).toEqual([TERMINAL, 'PDV-2']);
+    // The others were never heard from: offline; PDV-1's agent is polling.
+    await page.getByLabel('Show', { exact: true }).selectOption('offline');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(shown).toEqual(['PDV-2', 'PDV-3']);
+    expect(await page.evaluate(() => location.hash)).toBe('#terminals?situacao=offline&limite=2');
+    await page.evaluate(() => (location.hash = '#terminals'));
+    await expect.poll(shown).toEqual([TERMINAL, ...OTHERS]);
   });
 
   it('says when it last showed the service\'s answer, and that the data is stale while refreshes fail', async () => {
