@@ -25,6 +25,7 @@ export const VARIABLES = {
   BOBINA_WEBHOOKS_HTTP_HOSTS: { command: 'serve', says: 'hosts webhooks may reach over plain http, comma-separated' },
   BOBINA_WEBHOOKS_TIMEOUT_MS: { command: 'serve', says: 'longest one webhook attempt may take (default 10000)' },
   BOBINA_WEBHOOKS_MAX_ENDPOINTS: { command: 'serve', says: 'webhook endpoints one account may register (default 20)' },
+  BOBINA_WEBHOOKS_KEEP_DAYS: { command: 'serve', says: 'days delivered and dead webhook messages are kept, with their attempts (default 30)' },
   BOBINA_METRICS_TOKEN: { command: 'serve', says: 'serve GET /metrics on the service port to `Authorization: Bearer` this token (--metrics-token; at least 16 characters)' },
   BOBINA_METRICS_PORT: { command: 'serve', says: 'serve GET /metrics, without a token, on this port of 127.0.0.1 (--metrics-port)' },
   BOBINA_HEARTBEAT: { command: 'serve', says: 'how often terminals\' clients say they are there (--heartbeat; default 15s); `bobina terminals status` reads it too' },
@@ -91,10 +92,11 @@ export function webhookPolicy(env = processEnvironment()): AddressPolicy {
   };
 }
 
-/** The webhook sender's settings from the environment: its address policy and attempt timeout. */
-export function webhookSettings(env = processEnvironment()): { policy: AddressPolicy; timeoutMs?: number } {
+/** The webhook sender's settings from the environment: its address policy, attempt timeout and how long its log is kept. */
+export function webhookSettings(env = processEnvironment()): { policy: AddressPolicy; timeoutMs?: number; keepMs?: number } {
   const timeoutMs = positive(env, 'BOBINA_WEBHOOKS_TIMEOUT_MS');
-  return { policy: webhookPolicy(env), ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+  const keepDays = positive(env, 'BOBINA_WEBHOOKS_KEEP_DAYS');
+  return { policy: webhookPolicy(env), ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(keepDays === undefined ? {} : { keepMs: keepDays * 24 * 3600_000 }) };
 }
 
 /** The fleet's timing from the environment, as set (`bobina serve` and `bobina terminals status` read the durations with their flags'). */

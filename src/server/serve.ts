@@ -9,6 +9,7 @@ import { storeChoice } from './environment.js';
 import { metricsServer } from './metrics/endpoint.js';
 import { describeStore, openStore } from './store/open.js';
 import { fleetOutbox, webhookOutbox } from './webhooks/outbox.js';
+import { webhookRetention } from './webhooks/retention.js';
 import { webhookSender, type SenderOptions } from './webhooks/sender.js';
 import { STRICT_POLICY } from './webhooks/address-policy.js';
 
@@ -70,7 +71,7 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
     ...(o.fleet ? { fleet: o.fleet } : {}),
     webhookPolicy: webhooks.policy,
     wakeWebhooks: sender.wake,
-    workers: [sender],
+    workers: [sender, webhookRetention(store, webhooks.keepMs)],
     logLevel: o.logLevel ?? 'info',
     // Compiles run on worker threads: a worst-case job still takes seconds to parse (README: Limits).
     compiler: workerCompiler(o.compileBudgetMs === undefined ? {} : { budgetMs: o.compileBudgetMs }),

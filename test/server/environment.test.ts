@@ -29,6 +29,9 @@ describe('the environment', () => {
     expect(() => postgresSettings({ BOBINA_PG_CONNECT_TIMEOUT_MS: '1.5' })).toThrow('BOBINA_PG_CONNECT_TIMEOUT_MS="1.5" is not a positive whole number');
     expect(() => webhookSettings({ BOBINA_WEBHOOKS_TIMEOUT_MS: '-1' })).toThrow(/BOBINA_WEBHOOKS_TIMEOUT_MS/);
     expect(webhookSettings({ BOBINA_WEBHOOKS_TIMEOUT_MS: '1000' }).timeoutMs).toBe(1000);
+    expect(webhookSettings({ BOBINA_WEBHOOKS_KEEP_DAYS: '7' }).keepMs).toBe(7 * 24 * 3600_000);
+    expect(webhookSettings({}).keepMs).toBeUndefined();
+    expect(() => webhookSettings({ BOBINA_WEBHOOKS_KEEP_DAYS: '0' })).toThrow(/BOBINA_WEBHOOKS_KEEP_DAYS/);
   });
 
   it('reads the SQLite sync mode, the webhook policy and the terminal key', () => {

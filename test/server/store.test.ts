@@ -400,6 +400,28 @@ describe(`the ${STORE_KIND} store`, () => {
     expect((await store.webhooks.getMessage(accountId, 'late0'))!.state).toBe('pending');
   });
 
+  both('deletes delivered and dead webhook messages past keeping, with their attempts, oldest first, never pending or held ones', async () => {
+    const at = (ms: number) => new Date(ms);
+    const message = (id: string, createdAt: Date) => ({ id, accountId, endpointId: null, url: 'https://r.example/', target: 'origin:https://r.example', eventType: 'intencao.completed', intencaoImpressaoId: 1, body: '{}', createdAt });
+    await store.webhooks.enqueue([message('old-delivered', at(1_000)), message('old-dead', at(2_000)), message('old-pending', at(3_000)), message('new-delivered', at(50_000))]);
+    const settle = async (state: 'delivered' | 'dead') => {
+      const [m] = await store.webhooks.claimDue(at(60_000), at(70_000), 1, 4, 16);
+      await store.webhooks.recordAttempt(m!, { at: at(60_000), statusCode: state === 'delivered' ? 200 : 500, latencyMs: 1, error: null }, { state });
+      return m!.id;
+    };
+    expect([await settle('delivered'), await settle('dead')]).toEqual(['old-delivered', 'old-dead']);
+    const [third] = await store.webhooks.claimDue(at(60_000), at(70_000), 1, 4, 16);
+    await store.webhooks.recordAttempt(third!, { at: at(60_000), statusCode: 500, latencyMs: 1, error: null }, { state: 'pending', nextAttemptAt: at(100_000) });
+    expect(await settle('delivered')).toBe('new-delivered');
+    // One at a time: the oldest first; the pending one and the newer one stay.
+    expect(await store.webhooks.purgeMessages(at(40_000), 1)).toBe(1);
+    expect(await store.webhooks.getMessage(accountId, 'old-delivered')).toBeUndefined();
+    expect(await store.webhooks.purgeMessages(at(40_000), 10)).toBe(1);
+    expect(await store.webhooks.purgeMessages(at(40_000), 10)).toBe(0);
+    expect((await store.webhooks.listMessages(accountId, { limit: 10 })).map((m) => m.id)).toEqual(['new-delivered', 'old-pending']);
+    expect((await store.webhooks.listAttempts(accountId, { limit: 10 })).map((a) => a.messageId).sort()).toEqual(['new-delivered', 'old-pending']);
+  });
+
   both('revokes an API key only for its own account', async () => {
     const bob = await store.accounts.create({ email: 'bob@example.com', name: 'Bob', passwordHash: 'h', metadata: [], roles: [] });
     const key = await store.credentials.createApiKey({ accountId, name: 'pos', keyHash: 'hash-1', prefix: 'bob_abcdef' });

@@ -245,6 +245,11 @@ export interface WebhookRepository {
    * was removed.
    */
   replay(accountId: string, messageId: string, now: Date): Promise<WebhookMessage | undefined>;
+  /**
+   * Deletes delivered and dead messages whose last try was planned before `before`, with their
+   * attempts: at most `limit`, the oldest first; how many.
+   */
+  purgeMessages(before: Date, limit: number): Promise<number>;
   getMessage(accountId: string, messageId: string): Promise<WebhookMessage | undefined>;
   /** An account's messages, newest first, optionally of one endpoint or one intention. */
   listMessages(accountId: string, filter: { endpointId?: string; intencaoImpressaoId?: number; limit: number }): Promise<WebhookMessage[]>;

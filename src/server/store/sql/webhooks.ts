@@ -8,7 +8,7 @@ import { asFlag, asJson, asTime, Table, type Codec } from './columns.js';
 import { endpointRefusal, rotatedSecrets } from '../webhook-rows.js';
 import type { Dialect } from './dialect.js';
 import { lock, type Exec } from './exec.js';
-import { date, empty, given, json, raw, sql, where, type Sql } from './statement.js';
+import { date, empty, given, json, list, raw, sql, where, type Sql } from './statement.js';
 
 const SECRETS: Codec = {
   write: (v) => json((v as WebhookSecret[]).map((s) => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null }))),
@@ -179,6 +179,17 @@ export function webhooks(x: Exec): WebhookRepository {
       return changed === 1;
     },
     // Held while its endpoint is disabled; never for an endpoint removed (nothing would ever send it).
+    purgeMessages(before, limit) {
+      // The oldest first (the due index orders each state by its last planned try), so each call makes progress.
+      // Locked until deleted: a replay meanwhile waits, then finds it gone.
+      return x.atomic(async (t) => {
+        const gone = (await t.all<{ seq: number }>(sql`SELECT seq FROM webhook_messages WHERE state IN ('delivered', 'dead') AND next_attempt_at < ${before}
+          ORDER BY next_attempt_at LIMIT ${limit}${d.forUpdate}`)).map((r) => r.seq);
+        if (gone.length === 0) return 0;
+        const [, deleted] = await t.batch([sql`DELETE FROM webhook_attempts WHERE message_seq IN ${list(gone)}`, sql`DELETE FROM webhook_messages WHERE seq IN ${list(gone)}`]);
+        return deleted!;
+      });
+    },
     replay: (accountId, messageId, now) => message(sql`UPDATE webhook_messages
       SET state = CASE WHEN ${SENDABLE} THEN 'pending' ELSE 'held' END, next_attempt_at = ${now}, window_start = ${now}, lease_until = NULL, attempts = 0
       WHERE user_id = ${accountId} AND id = ${messageId} AND (endpoint_id IS NULL OR EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = webhook_messages.endpoint_id))
