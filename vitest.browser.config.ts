@@ -10,5 +10,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     // One Chromium at a time on a 2-core machine.
     fileParallelism: false,
+    // expect.poll waits for a page after real round trips (a login hashes its password with scrypt):
+    // its default bound of 1 s was once too short on a loaded 2-core machine (the console's first
+    // test, waiting for the focus after logging in). A bound, not a timing: a poll ends when it holds.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
