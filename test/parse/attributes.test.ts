@@ -31,6 +31,8 @@ describe('attribute syntax', () => {
     // A character typed decomposed is the one it composes; one that NFC splits in two is taken as written.
     expect(only('<rule char="e\u0301"/>')).toMatchObject({ char: '\u00e9' });
     expect(only('<rule char="\u2adc"/>')).toMatchObject({ char: '\u2adc' });
+    // A CJK compatibility ideograph is one character composed too: the one it stands for (fast-check found it).
+    expect(only('<rule char="\u{2f800}"/>')).toMatchObject({ char: '\u4e3d' });
     expect(only('<image src="a&amp;b&gt;"/>')).toMatchObject({ src: 'a&b&gt;' });
   });
 
