@@ -103,6 +103,10 @@ describe('GET /metrics', { timeout: 30_000 }, () => {
     expect(m.value('bobina_job_insert_to_completed_seconds')).toBe(2);
     expect(m.value('bobina_webhook_attempts_total', { outcome: 'delivered' })).toBe(1);
     expect(m.value('bobina_webhook_attempts_total', { outcome: 'pending' })).toBe(0);
+    // Nothing waits in the outbox once that one is delivered.
+    expect(m.value('bobina_webhook_messages', { state: 'pending' })).toBe(0);
+    expect(m.value('bobina_webhook_messages', { state: 'held' })).toBe(0);
+    expect(m.value('bobina_webhook_oldest_due_seconds')).toBe(0);
     // The database's connections: SQLite has one; the pg pool ten at most.
     expect(m.value('bobina_db_connections_max')).toBe(STORE_KIND === 'sqlite' ? 1 : 10);
     // How many are busy or waiting depends on what runs at the moment (the scrape's own query, the webhook sender's poll).
@@ -118,6 +122,32 @@ describe('GET /metrics', { timeout: 30_000 }, () => {
     const after = await read(h);
     expect(after.value('bobina_insert_duration_seconds', { code: '4xx' })).toBe(1);
     expect(after.value('bobina_compile_duration_seconds', { result: 'ok' })).toBe(5);
+  });
+
+  it('shows a stalled outbox: messages pending and held, and how long the longest-due one has waited', async () => {
+    // A sender that never runs: what the service queues stays due.
+    const metrics = prometheusMetrics({ processMetrics: false });
+    const h = await harness({ metrics, metricsToken: TOKEN, withStore: () => ({ jobEvents: webhookOutbox(), webhookPolicy: LOCAL }) });
+    open.push(h);
+    const key = (await login(h.app)).access_token;
+    const alice = (await h.store.accounts.findByEmail(ALICE.email))!.id;
+    const add = async (url: string) => (await h.app.inject({ method: 'POST', url: `/Webhook/Insert?key=${key}`, payload: { url, events: ['completed'] } })).json().webhook.id as string;
+    await add('http://127.0.0.1:9/a');
+    const paused = await add('http://127.0.0.1:9/b');
+    expect((await read(h)).value('bobina_webhook_oldest_due_seconds')).toBe(0);
+    for (let i = 0; i < 3; i++) {
+      const res = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload: { conteudo: 'x', codigoImpressora: 'GENERICA' } });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    // One endpoint's three are held: not due, and not counted as waiting to be sent.
+    expect(await h.store.webhooks.setEnabled(alice, paused, false, 'operator')).toBe(true);
+    await new Promise((r) => setTimeout(r, 1_100));
+    const m = await read(h);
+    expect(m.value('bobina_webhook_messages', { state: 'pending' })).toBe(3);
+    expect(m.value('bobina_webhook_messages', { state: 'held' })).toBe(3);
+    expect(m.value('bobina_webhook_oldest_due_seconds')).toBeGreaterThanOrEqual(1);
+    // Counted up to a bound: a scrape reads at most that many rows per state.
+    expect(await h.store.webhooks.backlog(new Date(), 2)).toMatchObject({ pending: 2, held: 2 });
   });
 
   it("has the fleet gauges from the store's fleet counts (buildApp wires them), or any provider set, with unknown printer reasons counted as other", async () => {

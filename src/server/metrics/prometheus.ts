@@ -67,7 +67,7 @@ export function prometheusMetrics(o: PrometheusOptions = {}): ServiceMetrics {
       o.onReadError?.(what, err);
     }
   }
-  for (const gauge of ['jobs', 'fleet']) readErrors.inc({ gauge }, 0);
+  for (const gauge of ['jobs', 'fleet', 'webhooks']) readErrors.inc({ gauge }, 0);
 
   const transitions = new Counter({
     name: 'bobina_job_transitions_total', help: 'Job state changes committed by this instance, by the state before, the lifecycle event and the state after',
@@ -102,6 +102,43 @@ export function prometheusMetrics(o: PrometheusOptions = {}): ServiceMetrics {
       if (!store) return;
       await read(jobs, 'jobs', () => store.intentions.countByState(ACTIVE_STATES, JOBS_COUNTED_AT_MOST), (counts) => {
         for (const state of ACTIVE_STATES) jobs.set({ state }, counts[state] ?? 0);
+      });
+    },
+  });
+  /** The outbox's backlog in flight: both webhook gauges of one scrape read it. */
+  let backlogRead: Promise<{ pending: number; held: number; oldestDueAt: Date | null; now: Date }> | undefined;
+  const backlogNow = (store: MetricSources['store']) => {
+    if (backlogRead) return backlogRead;
+    const now = new Date();
+    const read = store.webhooks.backlog(now, JOBS_COUNTED_AT_MOST).then((b) => ({ ...b, now }));
+    backlogRead = read;
+    const settled = () => {
+      if (backlogRead === read) backlogRead = undefined;
+    };
+    read.then(settled, settled);
+    return read;
+  };
+  const messages: Gauge<string> = new Gauge({
+    name: 'bobina_webhook_messages', help: `Webhook messages of every account waiting to be sent (pending) or for their endpoint to be enabled again (held), now, counted up to ${JOBS_COUNTED_AT_MOST} per state (read from the database at scrape time)`,
+    labelNames: ['state'], registers,
+    async collect() {
+      const store = sources?.store;
+      if (!store) return;
+      await read(messages, 'webhooks', () => backlogNow(store), (b) => {
+        messages.set({ state: 'pending' }, b.pending);
+        messages.set({ state: 'held' }, b.held);
+      });
+    },
+  });
+  const oldestDue: Gauge<string> = new Gauge({
+    name: 'bobina_webhook_oldest_due_seconds', help: 'How long the longest-due webhook message a sender could send now has been due (0: none); it grows while senders are stopped or stuck (read from the database at scrape time)',
+    registers,
+    async collect() {
+      const store = sources?.store;
+      if (!store) return;
+      // Its failure is counted once, under `webhooks`, by the messages gauge.
+      await read(oldestDue, undefined, () => backlogNow(store), (b) => {
+        oldestDue.set(b.oldestDueAt === null ? 0 : Math.max(0, b.now.getTime() - b.oldestDueAt.getTime()) / 1000);
       });
     },
   });

@@ -246,6 +246,11 @@ export interface WebhookRepository {
    */
   replay(accountId: string, messageId: string, now: Date): Promise<WebhookMessage | undefined>;
   /**
+   * The outbox's backlog: messages pending and held, each counted up to `atMost`, and the planned
+   * time of the longest-due message a sender could take now (pending, sendable, not in flight), if any.
+   */
+  backlog(now: Date, atMost: number): Promise<{ pending: number; held: number; oldestDueAt: Date | null }>;
+  /**
    * Deletes delivered and dead messages whose last try was planned before `before`, with their
    * attempts: at most `limit`, the oldest first; how many.
    */

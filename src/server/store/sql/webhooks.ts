@@ -179,6 +179,14 @@ export function webhooks(x: Exec): WebhookRepository {
       return changed === 1;
     },
     // Held while its endpoint is disabled; never for an endpoint removed (nothing would ever send it).
+    async backlog(now, atMost) {
+      // Each count on the due index (state first), bounded; the oldest a sender could send now, not in flight, by its order.
+      const count = (state: string) => sql`(SELECT count(*) FROM (SELECT 1 FROM webhook_messages WHERE state = ${state} LIMIT ${atMost}) ${raw(`c_${state}`)})`;
+      const [r] = await x.all<{ pending: number; held: number; oldest: number | null }>(sql`SELECT ${count('pending')} AS pending, ${count('held')} AS held,
+        (SELECT next_attempt_at FROM webhook_messages WHERE state = 'pending' AND next_attempt_at <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
+          AND ${SENDABLE} ORDER BY next_attempt_at LIMIT 1) AS oldest`);
+      return { pending: Number(r!.pending), held: Number(r!.held), oldestDueAt: date(r!.oldest === null ? null : Number(r!.oldest)) };
+    },
     purgeMessages(before, limit) {
       // The oldest first (the due index orders each state by its last planned try), so each call makes progress.
       // Locked until deleted: a replay meanwhile waits, then finds it gone.
