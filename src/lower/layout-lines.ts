@@ -44,6 +44,9 @@ export interface LineState {
   font: Font | undefined;
   fontCondensed: boolean;
   fontWidth: number;
+  /** With wrap: spaces of `pendingOp`'s text (before the text measured now) that become line breaks (settlePending). */
+  pendingOp: TextOp | undefined;
+  pending: number[];
 }
 
 /** The edits of an op measured without wrap: always empty (measure adds edits only with wrap). */
@@ -78,6 +81,8 @@ export function newLineState(): LineState {
     // Stryker disable next-line BooleanLiteral: read only beside `font`, which is undefined until currentFont sets all three
     fontCondensed: false,
     fontWidth: 1,
+    pendingOp: undefined,
+    pending: [],
   };
 }
 
@@ -138,31 +143,34 @@ export function finishLines(ctx: LowerContext): void {
   const L = lineState(ctx);
   catchUp(ctx, L, ctx.out.length);
   endLine(ctx, L, L.end);
+  settlePending(L);
 }
 
 /**
- * Measures `op.text` from `from` on (text just written to `op`, the last op of ctx.out), with
- * `offsets` mapping it to the source; with wrap, breaks its lines. `breakable: false` for text
+ * Measures `text`, the text of `op` (the last op of ctx.out) from index `from` on, with `offsets`
+ * mapping it to the source; with wrap, breaks its lines. Returns `text` with those breaks: the
+ * caller puts it in the op (text joined to an op is measured before it joins, and only it is
+ * scanned, so a line of many escapes is measured in linear time). `breakable: false` for text
  * already laid out (a row): no break goes inside it.
  */
-export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: LineOffsets, breakable = true): void {
+export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: LineOffsets, breakable = true, text = op.text): string {
   const L = lineState(ctx);
+  if (L.pendingOp !== op) settlePending(L);
   catchUp(ctx, L, ctx.out.length - 1);
   L.seen = ctx.out.length;
   const font = currentFont(ctx, L);
   const wrap = breakable && ctx.wrap === 'word';
-  const text = op.text;
-  /** With wrap, where a line break goes in this op: a space replaced (replace) or a break inserted (only wrap adds any). */
+  /** With wrap, where a line break goes in `text`: a space replaced (replace) or a break inserted (only wrap adds any). */
   const edits: { at: number; replace: boolean }[] = wrap ? [] : NO_EDITS;
   // The next tab, or on UTF-8 (astral characters kept) the next surrogate pair: a segment with
   // one is measured character by character (a pair is one character, two code units).
   const astral = ctx.text.codepage.table === null;
   let nextTab = -1;
-  for (let i = from, line = 0; ; line++) {
+  for (let i = 0, line = 0; ; line++) {
     const lf = text.indexOf('\n', i);
     const segEnd = lf < 0 ? text.length : lf;
     if (segEnd > i) {
-      if (L.start < 0) L.start = offsetAt(offsets, line, i - from);
+      if (L.start < 0) L.start = offsetAt(offsets, line, i);
       // These two only choose between the fast path below and measure(), which counts a segment
       // that has no tab or pair and fits exactly as the fast path does.
       // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,UnaryOperator: a stale or recomputed index only sends a segment to measure(), which counts a tab- and pair-free segment that fits as the fast path does (a stale index reset to +1 is below i, so below segEnd: measure() too)
@@ -172,24 +180,42 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
       const n = segEnd - i;
       if (nextTab >= segEnd && L.used + n * font.cost <= font.line) {
         if (wrap) {
-          // Stryker disable next-line ArithmeticOperator: from segEnd + 1 it can only also find a space on the next line (segEnd is a line break), a break point the endLine at that break drops at once
-          const space = text.lastIndexOf(' ', segEnd - 1);
-          if (space >= i) L.candidate = { op, index: space, usedAfter: L.used + (space - i + 1) * font.cost };
+          const space = lastSpace(text, i, segEnd);
+          if (space >= 0) L.candidate = { op, index: from + space, usedAfter: L.used + (space - i + 1) * font.cost };
         }
         L.used += n * font.cost;
-      } else measure(L, font, op, text, i, segEnd, wrap, edits);
-      L.end = offsetAt(offsets, line, segEnd - from);
+      } else measure(L, font, op, text, from, i, segEnd, wrap, edits);
+      L.end = offsetAt(offsets, line, segEnd);
     }
     if (lf < 0) break;
     // The line ends just past its line break: the first character of the next line.
-    endLine(ctx, L, offsetAt(offsets, line + 1, lf + 1 - from));
+    endLine(ctx, L, offsetAt(offsets, line + 1, lf + 1));
     i = lf + 1;
   }
-  if (edits.length === 0) return;
-  op.text = applyEdits(text, edits);
-  // A break point left in this op moves with the breaks inserted before it.
+  if (edits.length === 0) return text;
+  // A break point left in this text moves with the breaks inserted before it.
   const candidate = L.candidate;
-  if (candidate?.op === op) for (const e of edits) if (!e.replace && e.at <= candidate.index) candidate.index++;
+  if (candidate?.op === op) for (const e of edits) if (!e.replace && from + e.at <= candidate.index) candidate.index++;
+  return applyEdits(text, edits);
+}
+
+/** Index of the last space in `text` from `from` to `to` (excluded), or -1: only that segment is searched. */
+function lastSpace(text: string, from: number, to: number): number {
+  for (let k = to - 1; k >= from; k--) if (text.charCodeAt(k) === 32) return k;
+  return -1;
+}
+
+/**
+ * Puts the breaks wrap chose at spaces of text already in an op (before the text being measured)
+ * into it: once per op, when the tracker moves on to another op or at the end, so that text joined
+ * piece by piece is not copied for each break.
+ */
+function settlePending(L: LineState): void {
+  const op = L.pendingOp;
+  if (op === undefined) return;
+  op.text = applyEdits(op.text, L.pending.map((at) => ({ at, replace: true })));
+  L.pendingOp = undefined;
+  L.pending = [];
 }
 
 const TAB_OR_PAIR = /[\t\ud800-\udbff]/g;
@@ -205,7 +231,7 @@ function nextTabOrPair(text: string, from: number, astral: boolean): number {
 }
 
 /** Character by character: tabs, surrogate pairs, and a line that runs past the paper. */
-function measure(L: LineState, font: Font, op: TextOp, text: string, from: number, to: number, wrap: boolean, edits: { at: number; replace: boolean }[]): void {
+function measure(L: LineState, font: Font, op: TextOp, text: string, base: number, from: number, to: number, wrap: boolean, edits: { at: number; replace: boolean }[]): void {
   for (let k = from; k < to; ) {
     const c = text.charCodeAt(k);
     const units = c >= 0xd800 && c <= 0xdbff && k + 1 < to ? 2 : 1;
@@ -223,8 +249,13 @@ function measure(L: LineState, font: Font, op: TextOp, text: string, from: numbe
       } else {
         const candidate = L.candidate;
         if (candidate) {
-          if (candidate.op === op) edits.push({ at: candidate.index, replace: true });
-          else candidate.op.text = applyEdits(candidate.op.text, [{ at: candidate.index, replace: true }]);
+          // In the text measured now, in this op's text before it (put in later), or in an op before.
+          if (candidate.op !== op) candidate.op.text = applyEdits(candidate.op.text, [{ at: candidate.index, replace: true }]);
+          else if (candidate.index >= base) edits.push({ at: candidate.index - base, replace: true });
+          else {
+            L.pendingOp = op;
+            L.pending.push(candidate.index);
+          }
           L.used -= candidate.usedAfter;
           L.candidate = undefined;
         }
@@ -234,7 +265,7 @@ function measure(L: LineState, font: Font, op: TextOp, text: string, from: numbe
         }
       }
     }
-    if (wrap && space) L.candidate = { op, index: k, usedAfter: L.used + cost };
+    if (wrap && space) L.candidate = { op, index: base + k, usedAfter: L.used + cost };
     L.used += cost;
     k += units;
   }

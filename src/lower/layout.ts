@@ -70,5 +70,5 @@ function printLines(ctx: LowerContext, lines: readonly string[], start: number, 
 function push(ctx: LowerContext, text: string, start: number, end: number, at: { at: () => number }): void {
   const op = { op: 'text' as const, text, start, end };
   ctx.out.push(op);
-  trackText(ctx, op, 0, at, false);
+  op.text = trackText(ctx, op, 0, at, false);
 }

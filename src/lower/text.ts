@@ -25,15 +25,14 @@ export function lowerText(node: TextNode, ctx: LowerContext): void {
   }
   const { out, lastText } = ctx;
   if (lastText !== undefined && lastText.end === start && out[out.length - 1] === lastText) {
-    const from = lastText.text.length;
-    lastText.text += text;
+    // Measured before it joins, and alone: a line of many escapes is scanned once, not once per escape.
+    lastText.text += trackText(ctx, lastText, lastText.text.length, nodeOffsets(start, end, value, text), true, text);
     lastText.end = end;
     if (!latin1) delete lastText.latin1;
-    trackText(ctx, lastText, from, nodeOffsets(start, end, value, text));
     return;
   }
   const op: Extract<Op, { op: 'text' }> = latin1 ? { op: 'text', text, start, end, latin1: true } : { op: 'text', text, start, end };
   out.push(op);
   ctx.lastText = op;
-  trackText(ctx, op, 0, nodeOffsets(start, end, value, text));
+  op.text = trackText(ctx, op, 0, nodeOffsets(start, end, value, text));
 }
