@@ -12,6 +12,7 @@ import type { BarcodeNode } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import { barsBitmap, barsWidth, ENCODERS, SYMBOLOGY_NAMES, type BarSymbol } from './barcode/index.js';
 import type { Lowering } from './context.js';
+import { pushLine } from './layout-lines.js';
 import { inPlainText } from './style.js';
 
 /** The most data bytes one native command carries (GS k's count is one byte). */
@@ -33,7 +34,7 @@ export const lowerBarcode: Lowering<BarcodeNode> = (node, ctx) => {
   const symbol = encoded.symbol;
   if (!profile.image) {
     // Plain text: the data a scanner would read, as a line.
-    out.push({ op: 'text', text: `${symbol.text}\n`, start, end, latin1: true });
+    pushLine(ctx, `${symbol.text}\n`, start, end, true);
     return;
   }
   const why = nativeRefusal(node, symbol, profile);

@@ -52,7 +52,7 @@ export interface LineState {
 /** The edits of an op measured without wrap: always empty (measure adds edits only with wrap). */
 const NO_EDITS: never[] = [];
 
-/** Ops that end the printed line before them (a text op the tracker did not see: the generic QR). */
+/** Ops that end the printed line before them (a text op the tracker did not see: the text line of a raster barcode). */
 function endsLine(op: OpName): boolean {
   switch (op) {
     case 'text':
@@ -136,6 +136,22 @@ export function atLineStart(ctx: LowerContext): boolean {
   const L = lineState(ctx);
   catchUp(ctx, L, ctx.out.length);
   return L.start < 0;
+}
+
+/**
+ * Text that prints as a line of its own, ending in a line break (the plain-text template's QR
+ * payload and barcode data): after a line break when something is printed on the line already,
+ * then measured, and with wrap broken, as any other text. Its lines span the whole tag.
+ */
+export function pushLine(ctx: LowerContext, text: string, start: number, end: number, latin1: boolean): void {
+  if (!atLineStart(ctx)) {
+    const br: TextOp = { op: 'text', text: '\n', start, end: start };
+    ctx.out.push(br);
+    trackText(ctx, br, 0, { at: () => start }, false);
+  }
+  const op: TextOp = latin1 ? { op: 'text', text, start, end, latin1 } : { op: 'text', text, start, end };
+  ctx.out.push(op);
+  op.text = trackText(ctx, op, 0, { at: (_line, index) => (index >= text.length ? end : start) });
 }
 
 /** At the end of the document: the last line ends. */

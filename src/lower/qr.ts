@@ -8,6 +8,7 @@ import { sanitizeText } from '../text/sanitize.js';
 import { utf8Length } from '../text/utf8.js';
 import type { LowerContext } from './context.js';
 import type { Bitmap } from './ir.js';
+import { pushLine } from './layout-lines.js';
 
 /** Byte-mode capacity of the largest QR symbol (version 40) per error correction level. */
 const BYTE_CAPACITY = { L: 2953, M: 2331, Q: 1663, H: 1273 } as const;
@@ -23,7 +24,7 @@ export function lowerQr(node: QrCodeNode, ctx: LowerContext): void {
   if (profile.qr.command === 'text') {
     // Printed as a line of text, so it is text: the same sanitising as any other.
     const line = sanitizeText(node.data, node.dataStart, text);
-    if (line) out.push({ op: 'text', text: line.endsWith('\n') ? line : line + '\n', start, end });
+    if (line) pushLine(ctx, line.endsWith('\n') ? line : line + '\n', start, end, false);
     else diagnostics.push({ code: 'lower/qr-empty', message: 'empty <qrcode>: nothing printed', start, end });
     return;
   }

@@ -142,6 +142,14 @@ describe('native or raster', () => {
     const generic = loadProfile('GENERICA');
     expect(lower({ symbology: 'ean13', data: '789100031550' }, generic).ops[1]).toMatchObject({ op: 'text', text: '7891000315507\n' });
   });
+
+  it('starts the data line on the generic template on a line of its own, and measures it', () => {
+    const text = (s: string) => Buffer.from(compile(s, { printer: 0 }).bytes).toString('utf8');
+    expect(text('abc<barcode type="ean8">1234567</barcode>def')).toBe('abc\n12345670\ndef\n');
+    expect(text('<rule/><barcode type="ean8">1234567</barcode>')).toBe(`${'-'.repeat(48)}\n12345670\n`);
+    const long = compile(`<barcode type="code128">${'A'.repeat(50)}</barcode>`, { printer: 0 });
+    expect(long.diagnostics.map((d) => d.code)).toEqual(['text/line-too-long']);
+  });
 });
 
 describe.skipIf(!haveZbar)('the access key on 576 dots, native and raster', { timeout: 60_000 }, () => {

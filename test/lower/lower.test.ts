@@ -172,6 +172,24 @@ describe('a QR code on the generic (plain text) template', () => {
     expect(r.diagnostics.map((d) => d.code)).toEqual(['text/control-removed']);
   });
 
+  it('starts its payload on a line of its own, after text the line already holds', () => {
+    const text = (s: string, options = {}) => Buffer.from(compile(s, { printer: 0, ...options }).bytes).toString('utf8');
+    expect(text('abc<qrcode>xyz</qrcode>')).toBe('abc\nxyz\n');
+    expect(text('<rule/><qrcode>abc</qrcode>')).toBe(`${'-'.repeat(48)}\nabc\n`);
+    expect(text('abc\n<qrcode>xyz</qrcode>')).toBe('abc\nxyz\n');
+    expect(text('<textAlignRight>abc<qrcode>xyz</qrcode>')).toBe(`${' '.repeat(45)}abc\n${' '.repeat(45)}xyz\n`);
+  });
+
+  it('measures its payload as a printed line, and wraps it with wrap: word', () => {
+    const source = `ab<qrcode>${'x'.repeat(50)}</qrcode>`;
+    const r = compile(source, { printer: 0 });
+    expect(r.diagnostics.map((d) => [d.code, d.span.start.column, d.span.end.column])).toEqual([['text/line-too-long', 3, source.length + 1]]);
+    expect(r.diagnostics[0]!.message).toMatch(/^this printed line is 50 columns wide/);
+    const wrapped = compile(source, { printer: 0, wrap: 'word' });
+    expect(Buffer.from(wrapped.bytes).toString('utf8')).toBe(`ab\n${'x'.repeat(48)}\nxx\n`);
+    expect(wrapped.diagnostics).toEqual([]);
+  });
+
   it('warns about a payload of nothing but control characters and prints nothing', () => {
     const r = compile('<qrcode>\x1b</qrcode>', { printer: 0 });
     expect(r.bytes.length).toBe(0);
