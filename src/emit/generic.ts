@@ -1,6 +1,7 @@
 // Generic template (id 0): plain UTF-8 text. Tags are removed, alignment is done with spaces to
 // the profile's columns, QR payloads arrive as text lines, feeds are blank lines.
 import type { Align, Op } from '../lower/ir.js';
+import { tabGap } from '../lower/layout-columns.js';
 import type { Profile } from '../profiles/index.js';
 import { writeText } from './encode-text.js';
 import { SourceLines } from './lines.js';
@@ -49,10 +50,21 @@ export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter, 
   if (line !== '') flush();
 }
 
+/**
+ * `line` after the spaces that align it in `columns`. Its width is as the line measure counts it: a
+ * tab goes to the next stop from the line's start, as an ESC/POS printer lays out its line before
+ * it aligns it (the preview's Head does the same). Plain text has its stops from where the padding
+ * starts, so in an aligned line a tab is written as the spaces it takes.
+ */
 function pad(line: string, align: Align, columns: number): string {
   if (align === 'left') return line;
-  const width = [...line].length;
+  let width = 0;
+  let spaced = '';
+  for (const ch of line) {
+    const n = ch === '\t' ? tabGap(width) : 1;
+    spaced += ch === '\t' ? ' '.repeat(n) : ch;
+    width += n;
+  }
   if (width >= columns) return line;
-  const space = align === 'right' ? columns - width : (columns - width) >> 1;
-  return ' '.repeat(space) + line;
+  return ' '.repeat(align === 'right' ? columns - width : (columns - width) >> 1) + spaced;
 }

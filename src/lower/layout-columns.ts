@@ -15,6 +15,15 @@ import type { LowerState } from './context.js';
  */
 export const TAB_STOP_COLUMNS = 8;
 
+/**
+ * How far a tab moves the print position from `used`: to the next stop, `stop` apart (in whatever
+ * units `used` is in; TAB_STOP_COLUMNS columns of normal text by default). The rule for tabs, for
+ * the line measure and the plain-text template's alignment alike.
+ */
+export function tabGap(used: number, stop: number = TAB_STOP_COLUMNS): number {
+  return stop - (used % stop);
+}
+
 export interface Font {
   /** Characters a printed line holds in this font. */
   columns: number;

@@ -8,7 +8,7 @@
 //         (wrap: 'word': "Pagamento em dinheiro com troco para cem reais e\ncinquenta centavos\n")
 import type { Op, OpName } from './ir.js';
 import type { LowerContext } from './context.js';
-import { fontInForce, fontName, type Font } from './layout-columns.js';
+import { fontInForce, fontName, tabGap, type Font } from './layout-columns.js';
 
 type TextOp = Extract<Op, { op: 'text' }>;
 
@@ -253,7 +253,7 @@ function measure(L: LineState, font: Font, op: TextOp, text: string, base: numbe
     const units = c >= 0xd800 && c <= 0xdbff && k + 1 < to ? 2 : 1;
     const space = c === 32 || c === 9;
     // (A tab is a space: at the end of a line it is the break, so a tab's cost never changes below.)
-    const cost = c === 9 ? tab(L.used, font) : font.cost;
+    const cost = c === 9 ? tabGap(L.used, font.tabStop) : font.cost;
     if (L.used > 0 && L.used + cost > font.line) {
       if (!wrap) L.over = true;
       else if (space) {
@@ -285,11 +285,6 @@ function measure(L: LineState, font: Font, op: TextOp, text: string, base: numbe
     L.used += cost;
     k += units;
   }
-}
-
-/** A tab moves to the next stop (font.tabStop: every 8 columns of normal text, in any font). */
-function tab(used: number, font: Font): number {
-  return font.tabStop - (used % font.tabStop);
 }
 
 function applyEdits(text: string, edits: readonly { at: number; replace: boolean }[]): string {

@@ -13,6 +13,25 @@ describe('the generic template', () => {
     expect(text('a<paperFeed>b')).toBe(`a\n${'\n'.repeat(loadFeedLines())}b\n`);
   });
 
+  it('aligns a line with tabs by its width to the tab stops, writing its tabs as the spaces they take', () => {
+    // A tab goes to the next stop of 8 columns from the line's start (README), as the line measure counts it.
+    expect(text('<textAlignRight>\tabc')).toBe(`${' '.repeat(37)}${' '.repeat(8)}abc\n`);
+    expect(text('<textAlignCenter>\t\t\tabc')).toBe(`${' '.repeat(10)}${' '.repeat(24)}abc\n`);
+    expect(text('<textAlignRight>ab\tc')).toBe(`${' '.repeat(39)}ab      c\n`);
+    // Left-aligned lines keep their tabs: their stops are where plain text has them.
+    expect(text('ab\tc')).toBe('ab\tc\n');
+    for (const align of ['Right', 'Center']) {
+      for (const line of ['\tabc', '\t\t\tabc', 'a\tbcdefghij\tk', '\t'.repeat(5) + 'x'.repeat(7)]) {
+        const r = compile(`<textAlign${align}>${line}`, { printer: 0 });
+        const printed = Buffer.from(r.bytes).toString('utf8').replace(/\n$/, '');
+        expect(printed).not.toContain('\t');
+        expect(printed.length).toBeLessThanOrEqual(48);
+        if (align === 'Right') expect(printed.length).toBe(48);
+        expect(r.diagnostics).toEqual([]);
+      }
+    }
+  });
+
   it('aligns a line as the alignment in force where it starts', () => {
     const right = text('<textAlignRight>x\n').indexOf('x');
     expect(right).toBeGreaterThan(0);
