@@ -9,10 +9,14 @@ import type { BarcodeNode, BarcodeSymbology, BarcodeTextPosition, CellAlign, Cel
 import { ATTRIBUTE_SPECS, DEFAULTS } from '../parse/elements.js';
 import { escape, ESCAPES, textPieces } from '../parse/escapes.js';
 import type { CommandName, ElementTag } from '../parse/tags.js';
+import { shown } from '../shown.js';
 
-/** A cell of `.row()`: its text (literal), its width (`N` columns or `'N*'` shares; default `'1*'`) and alignment. */
+/**
+ * A cell of `.row()`: its text (literal; a number is written as `.text()` writes it), its width
+ * (`N` columns or `'N*'` shares; default `'1*'`) and alignment.
+ */
 export interface CellSpec {
-  text: string;
+  text: string | number;
   width?: number | `${number}*`;
   align?: CellAlign;
 }
@@ -178,12 +182,15 @@ export class ReceiptBuilder {
     return this;
   }
 
-  /** A row of cells laid out across the paper (a string is a cell of that text, width `1*`). */
-  row(cells: readonly (CellSpec | string)[]): this {
-    const start = this.append('<row>');
-    const nodes: CellNode[] = [];
-    for (const spec of cells) {
-      const { text, width, align } = typeof spec === 'string' ? { text: spec } : spec;
+  /**
+   * A row of cells laid out across the paper (a string, or a number as `.text()` writes it, is a
+   * cell of that text, width `1*`).
+   */
+  row(cells: readonly (CellSpec | string | number)[]): this {
+    if (!Array.isArray(cells)) throw new TypeError(`row: expected an array of cells, not ${shown(cells)}`);
+    // Every cell is checked before anything is written, so a wrong call leaves the builder as it was.
+    const checkedCells = cells.map((cell: unknown, index) => {
+      const { text, width, align } = cellSpec(cell, index);
       let tag = '<cell';
       let w: CellNode['width'] = { share: 1 };
       if (width !== undefined) {
@@ -191,13 +198,17 @@ export class ReceiptBuilder {
         tag += ` width="${width}"`;
       }
       if (align !== undefined) tag += ` align="${checked('cell', 'align', align)}"`;
-      const cellStart = this.append(tag + '>');
-      const t = String(text ?? '');
+      return { tag: tag + '>', text: String(text ?? ''), width: w, align: align ?? DEFAULTS.cell.align };
+    });
+    const start = this.append('<row>');
+    const nodes: CellNode[] = [];
+    for (const { tag, text: t, width, align } of checkedCells) {
+      const cellStart = this.append(tag);
       const written = escape(t);
       const textStart = this.append(written);
       const pieces = textPieces(written, textStart).map(({ text, start }) => ({ text, start }));
       const textEnd = this.append('</cell>');
-      nodes.push({ type: 'cell', width: w, align: align ?? DEFAULTS.cell.align, text: t, pieces, textStart, textEnd, start: cellStart, end: this.source.length });
+      nodes.push({ type: 'cell', width, align, text: t, pieces, textStart, textEnd, start: cellStart, end: this.source.length });
     }
     this.append('</row>');
     this.nodes.push({ type: 'row', cells: nodes, start, end: this.source.length });
@@ -272,6 +283,20 @@ export class ReceiptBuilder {
     this.source += s;
     return start;
   }
+}
+
+/**
+ * A cell of `.row()` as a CellSpec: a string or a number is the cell's text; an object's text is a
+ * string or a number too (absent or null: an empty cell). Anything else is a TypeError.
+ */
+function cellSpec(cell: unknown, index: number): CellSpec {
+  if (typeof cell === 'string' || typeof cell === 'number') return { text: String(cell) };
+  if (typeof cell !== 'object' || cell === null || Array.isArray(cell)) {
+    throw new TypeError(`row: cell ${index}: expected a string, a number or { text, width?, align? }, not ${shown(cell)}`);
+  }
+  const { text } = cell as { text?: unknown };
+  if (text != null && typeof text !== 'string' && typeof text !== 'number') throw new TypeError(`row: cell ${index}: text: expected a string or a number, not ${shown(text)}`);
+  return cell as CellSpec;
 }
 
 /** `value` as the parser reads it for `tag`'s attribute `name`; a TypeError when it cannot be written or read. */

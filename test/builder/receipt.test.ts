@@ -68,6 +68,23 @@ describe('receipt()', () => {
     expect(() => receipt().align('middle' as 'left')).toThrow(TypeError);
   });
 
+  it('takes a number as a cell\'s text, written as .text() writes it', () => {
+    const b = receipt().row([5, { text: 12.5, width: 6, align: 'right' }]);
+    expect(b.toConteudo()).toBe('<row><cell>5</cell><cell width="6" align="right">12.5</cell></row>');
+    expect(parse(b.toConteudo()).ast).toStrictEqual(b.toAst());
+  });
+
+  it('refuses, with a TypeError naming the cell, a row that is not an array of cells, and writes nothing', () => {
+    const untyped = receipt() as unknown as { row(cells: unknown): ReceiptBuilder; toConteudo(): string };
+    expect(() => untyped.row('abc')).toThrow(new TypeError('row: expected an array of cells, not the string "abc"'));
+    expect(() => untyped.row([null])).toThrow(new TypeError('row: cell 0: expected a string, a number or { text, width?, align? }, not null'));
+    expect(() => untyped.row(['a', ['b']])).toThrow(new TypeError('row: cell 1: expected a string, a number or { text, width?, align? }, not an array'));
+    expect(() => untyped.row([true])).toThrow(/^row: cell 0: expected .*, not true$/);
+    expect(() => untyped.row([{ text: { a: 1 } }])).toThrow(new TypeError('row: cell 0: text: expected a string or a number, not an object'));
+    expect(() => untyped.row(['a', { text: 'b', width: 0 }])).toThrow(TypeError);
+    expect(untyped.toConteudo()).toBe('');
+  });
+
   it('writes "<" and "&" in an attribute escaped, and takes a character typed decomposed as the one it composes', () => {
     for (const [char, written] of [['<', '&lt;'], ['&', '&amp;'], ['e\u0301', 'é']]) {
       const b = receipt().rule(char);
