@@ -1,4 +1,5 @@
 // The pipeline as one call, and each stage with resolved diagnostics: parse → lower → emit.
+import { shown } from './shown.js';
 import { resolveDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitWithin, type EmitRecord } from './emit/index.js';
 import { formatListing } from './inspect/listing.js';
@@ -54,6 +55,7 @@ export interface CompileResult {
  * const { bytes, diagnostics } = compile('<textAlignCenter>Olá!\n<paperCutPartial>', { printer: 'MAKER5T20' });
  */
 export function compile(conteudo: string, options: CompileOptions): CompileResult {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`compile(): options must be an object such as { printer: 5 }, not ${shown(options)}`);
   const profile = loadProfile(options.printer);
   if (typeof conteudo !== 'string') throw new TypeError('compile(conteudo): conteudo must be a string');
   const limits = resolveLimits(options.limits);

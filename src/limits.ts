@@ -1,5 +1,6 @@
 // Compile limits: how much one job may produce (output bytes, QR symbols) and how many diagnostics
 // it keeps. Each is checked before the work it bounds, so no input can cost minutes or gigabytes.
+import { shown } from './shown.js';
 import { DIAGNOSTIC_CODES, type RawDiagnostic, type Severity } from './diagnostics.js';
 import type { Document } from './parse/ast.js';
 
@@ -34,9 +35,10 @@ export const DEFAULT_LIMITS: Readonly<CompileLimits> = Object.freeze({
 
 export function resolveLimits(given: Partial<CompileLimits> | undefined): Readonly<CompileLimits> {
   if (given === undefined) return DEFAULT_LIMITS;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new TypeError(`compile(): limits must be an object such as { maxQrCodes: 4 }, not ${shown(given)}`);
   const limits = { ...DEFAULT_LIMITS, ...given };
   for (const [name, value] of Object.entries(limits)) {
-    if (!(value >= 0) || (!Number.isInteger(value) && value !== Infinity)) throw new TypeError(`compile(): limits.${name} must be a whole number ≥ 0 or Infinity, not ${String(value)}`);
+    if (typeof value !== 'number' || !(value >= 0) || (!Number.isInteger(value) && value !== Infinity)) throw new TypeError(`compile(): limits.${name} must be a whole number ≥ 0 or Infinity, not ${shown(value)}`);
   }
   return limits;
 }

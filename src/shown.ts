@@ -11,3 +11,8 @@ export function shown(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
+
+/** Bytes given to a function that reads them (disassemble, the preview): a Uint8Array (a Buffer is one), from any realm. */
+export function checkBytes(call: string, bytes: unknown): void {
+  if (Object.prototype.toString.call(bytes) !== '[object Uint8Array]') throw new TypeError(`${call}: bytes must be a Uint8Array, not ${shown(bytes)}`);
+}

@@ -304,7 +304,7 @@ function checked(tag: ElementTag, name: string, value: unknown): unknown {
   const spec = ATTRIBUTE_SPECS[tag][name]!;
   const text = String(value);
   const read = ATTRIBUTE_BREAK.test(text) ? undefined : spec.type.read(text);
-  if (read === undefined) throw new TypeError(`${tag} ${name}: expected ${spec.type.expected}, not ${JSON.stringify(value)}`);
+  if (read === undefined) throw new TypeError(`${tag} ${name}: expected ${spec.type.expected}, not ${shown(value)}`);
   return read;
 }
 

@@ -1,6 +1,7 @@
 // The disassembler: any byte stream → one Instruction per command or text run. Text runs are
 // decoded in the code page the stream selected (ESC t) or the profile's. Bytes no table entry
 // matches come out as `unknown` and the walk goes on; it never throws on any input.
+import { checkBytes } from '../shown.js';
 import type { PrinterRef } from '../profiles/index.js';
 import { decodeBytes } from '../text/codepage.js';
 import { CODEPAGES, dialectFor, match, type Dialect } from './dialect.js';
@@ -43,7 +44,8 @@ export interface DisassembleOptions {
  * // → ['ESC a', 'text']
  */
 export function disassemble(bytes: Uint8Array, options: DisassembleOptions = {}): Instruction[] {
-  return walk(bytes, dialectFor(options.printer ?? 5));
+  checkBytes('disassemble()', bytes);
+  return walk(bytes, dialectFor(options?.printer ?? 5));
 }
 
 export function walk(b: Uint8Array, dialect: Dialect): Instruction[] {

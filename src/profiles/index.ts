@@ -2,6 +2,7 @@
 // schema, and compiled once into what the passes need: a capability set and byte templates.
 // A built-in template is built on first use, so a process pays only for the printers it uses, and
 // its schema check is done by the tests rather than at every load.
+import { shown } from '../shown.js';
 import { cacheMap, lazy } from '../caches.js';
 import { BASELINES, TEMPLATES } from './builtin/index.js';
 import { codepage } from '../text/codepage.js';
@@ -105,6 +106,9 @@ function knownNames(): string {
 
 /** Validates resolved profile data and compiles it. Throws ProfileError listing every problem. */
 export function createProfile(input: ProfileInput): Profile {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new TypeError(`createProfile(): data must be an object such as { extends: 'MAKER5T20' }, not ${shown(input)}`);
+  }
   const data = resolveExtends(input as Record<string, unknown>);
   // Over a built-in template (its data checked by the tests), only the keys the input gives can
   // fail the schema: those are checked, and the full check runs only to explain a failure. (A

@@ -68,6 +68,13 @@ describe('receipt()', () => {
     expect(() => receipt().align('middle' as 'left')).toThrow(TypeError);
   });
 
+  it('names the type of a wrong value, and says compile() needs its options', () => {
+    expect(() => receipt().size(Number.NaN)).toThrow(new TypeError('textSize width: expected a whole number from 1 to 8, not the number NaN'));
+    expect(() => receipt().size(2, '3' as never)).not.toThrow();
+    expect(() => receipt().size(9)).toThrow(/, not the number 9$/);
+    expect(() => (receipt() as unknown as { compile(): unknown }).compile()).toThrow(/^compile\(\): options must be an object such as \{ printer: 5 \}, not undefined$/);
+  });
+
   it('takes a number as a cell\'s text, written as .text() writes it', () => {
     const b = receipt().row([5, { text: 12.5, width: 6, align: 'right' }]);
     expect(b.toConteudo()).toBe('<row><cell>5</cell><cell width="6" align="right">12.5</cell></row>');

@@ -149,4 +149,23 @@ describe('compile limits', () => {
     expect(() => compile('x', { printer: 5, limits: { maxQrCodes: -1 } })).toThrow(TypeError);
     expect(() => compile('x', { printer: 5, limits: { maxOutputBytes: Number.NaN } })).toThrow(/maxOutputBytes/);
   });
+
+  it('names the limit and the type of a wrong value, and refuses limits that are not an object', () => {
+    const message = (limits: unknown) => () => compile('x', { printer: 5, limits: limits as never });
+    expect(message({ maxDiagnostics: '5' })).toThrow(new TypeError('compile(): limits.maxDiagnostics must be a whole number ≥ 0 or Infinity, not the string "5"'));
+    expect(message({ maxOutputBytes: Number.NaN })).toThrow(/, not the number NaN$/);
+    expect(message('x')).toThrow(new TypeError('compile(): limits must be an object such as { maxQrCodes: 4 }, not the string "x"'));
+    expect(message(null)).toThrow(/limits must be an object .*, not null$/);
+    expect(message([1])).toThrow(/limits must be an object .*, not an array$/);
+  });
+});
+
+describe('compile() called wrong', () => {
+  it('says options must be an object with the printer, as a TypeError', () => {
+    for (const [options, shown] of [[undefined, 'undefined'], [null, 'null'], [5, 'the number 5']] as const) {
+      expect(() => (compile as (c: string, o?: unknown) => unknown)('x', options)).toThrow(
+        new TypeError(`compile(): options must be an object such as { printer: 5 }, not ${shown}`),
+      );
+    }
+  });
 });

@@ -77,6 +77,15 @@ describe.each(fixtures)('disassembling the compiled fixture %s', (fixture) => {
 });
 
 describe('the disassembler', () => {
+  it('refuses bytes that are not a Uint8Array with a TypeError naming them, as the preview does', () => {
+    for (const [bytes, shown] of [[null, 'null'], ['abc', 'the string "abc"'], [[27, 64], 'an array']] as const) {
+      expect(() => disassemble(bytes as never, { printer: 5 })).toThrow(new TypeError(`disassemble(): bytes must be a Uint8Array, not ${shown}`));
+      expect(() => renderSvg(bytes as never, { printer: 5 })).toThrow(new TypeError(`renderSvg(): bytes must be a Uint8Array, not ${shown}`));
+    }
+    expect(() => renderSvg(new Uint8Array([27, 64]), undefined as never)).toThrow(/^renderSvg\(\): options must be an object such as \{ printer: 5 \}, not undefined$/);
+    expect(disassemble(Buffer.from([27, 64])).map((i) => i.mnemonic)).toEqual(['ESC @']);
+  });
+
   it('decodes text runs in CP850, so Portuguese letters read as written', () => {
     const { bytes } = compile('Promoção: pão e café à vontade\n', { printer: 5 });
     const texts = disassemble(bytes).flatMap((i) => (i.effect?.type === 'text' ? [i.effect.text] : []));

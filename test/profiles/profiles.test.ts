@@ -1,7 +1,7 @@
 // Profiles: data validated at load, found by id or code, extendable by users.
 import { describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
-import { COMMAND_KEYS, COMMANDS, compile, listProfiles, loadProfile, ProfileError, profileSelftest, profileSources, type ProfileInput } from '../../src/index.js';
+import { COMMAND_KEYS, COMMANDS, compile, createProfile, listProfiles, loadProfile, ProfileError, profileSelftest, profileSources, type ProfileInput } from '../../src/index.js';
 import { commandRows } from '../../src/profiles/index.js';
 import { ProfileSchema } from '../../src/profiles/schema.js';
 
@@ -89,6 +89,12 @@ describe('loading a profile', () => {
     const known = listProfiles().map((p) => `${p.id} ${p.code}`).join(', ');
     expect(error.message).toBe(`unknown printer "MAKER9X"; known: ${known}`);
     expect(thrown(() => loadProfile({ extends: 'nothing' })).message).toBe(`profile extends unknown printer "nothing"; known: ${known}`);
+  });
+
+  it('says createProfile takes a profile object, with a TypeError, given anything else', () => {
+    for (const [data, shown] of [[null, 'null'], ['MAKER5T20', 'the string "MAKER5T20"'], [[], 'an array']] as const) {
+      expect(() => createProfile(data as never)).toThrow(new TypeError(`createProfile(): data must be an object such as { extends: 'MAKER5T20' }, not ${shown}`));
+    }
   });
 
   it('throws a ProfileError, not a TypeError, for null or an inherited name', () => {
