@@ -13,7 +13,11 @@
 // left out too (bench/RESULTS.md has the table), 45,868 with the DR800's size template,
 // 40,178 with bobina's own lexer in place of chevrotain's (src/parse/tokens.ts), 40,491 on
 // 2026-11-29 and 40,767 after that day's fixes (a row's long word in linear time, diagnostics
-// placed past escapes in cells and at a rule's character: +276 bytes, decided).
+// placed past escapes in cells and at a rule's character: +276 bytes, decided), 40,794 on main
+// later that day, and 41,221 after the fuzzing fixes (+427 bytes, the bound raised by as much: the
+// line measure linear for many escapes +132, the generic QR and barcode line on a line of its own
+// +85, aligned tabs on the generic template +27, usage errors that name the argument and the
+// type +183).
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -37,10 +41,10 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('compile() bundled for the browser', () => {
-  it('stays within 40,900 bytes gzip (issue 21 asks 46,080), with the QR, barcode and PNG code in it', () => {
+  it('stays within 41,327 bytes gzip (issue 21 asks 46,080), with the QR, barcode and PNG code in it', () => {
     expect(code).toContain('too big to be stored'); // qrcode's encoder
     expect(code).toContain('IHDR'); // the PNG decoder
-    expect(gzipSync(code).length).toBeLessThanOrEqual(40_900);
+    expect(gzipSync(code).length).toBeLessThanOrEqual(41_327);
   });
 
   it('leaves out the profiles’ sources, the disassembler table and the stage checks', () => {
