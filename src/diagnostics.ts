@@ -43,6 +43,7 @@ export const DIAGNOSTIC_CODES = {
   'lower/qr-empty': 'warning',
   'lower/qr-too-long': 'error',
   'lower/qr-too-wide': 'error',
+  'lower/qr-option-changed': 'warning',
   'lower/internal-error': 'error',
   'lower/barcode-invalid': 'error',
   'lower/barcode-raster-fallback': 'info',

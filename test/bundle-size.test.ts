@@ -17,7 +17,8 @@
 // later that day, and 41,221 after the fuzzing fixes (+427 bytes, the bound raised by as much: the
 // line measure linear for many escapes +132, the generic QR and barcode line on a line of its own
 // +85, aligned tabs on the generic template +27, usage errors that name the argument and the
-// type +183).
+// type +183), then 41,485 with a warning where a native QR command sends another size or error
+// correction than the tag asks (+264, the bound raised by as much).
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -41,10 +42,10 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('compile() bundled for the browser', () => {
-  it('stays within 41,327 bytes gzip (issue 21 asks 46,080), with the QR, barcode and PNG code in it', () => {
+  it('stays within 41,591 bytes gzip (issue 21 asks 46,080), with the QR, barcode and PNG code in it', () => {
     expect(code).toContain('too big to be stored'); // qrcode's encoder
     expect(code).toContain('IHDR'); // the PNG decoder
-    expect(gzipSync(code).length).toBeLessThanOrEqual(41_327);
+    expect(gzipSync(code).length).toBeLessThanOrEqual(41_591);
   });
 
   it('leaves out the profiles’ sources, the disassembler table and the stage checks', () => {

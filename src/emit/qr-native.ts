@@ -1,6 +1,7 @@
 // Native QR command families, as a table: family → bytes for one symbol.
 // Epson `GS ( k` (model 2), Bematech `GS k Q`, Daruma `ESC 0x81` (see PRINTERS.md).
 import { compileTemplate, expandTemplate } from '../profiles/bytes.js';
+import { eccSent, moduleSent } from '../profiles/qr-native.js';
 import type { ProfileData } from '../profiles/schema.js';
 import { utf8Length } from '../text/utf8.js';
 import type { ByteWriter } from './writer.js';
@@ -11,13 +12,11 @@ type Family = (out: ByteWriter, data: string, qr: Qr, start: number, end: number
 
 const EPSON_ECC = { L: 0x30, M: 0x31, Q: 0x32, H: 0x33 } as const;
 const BEMATECH_ECC = { L: 0, M: 1, Q: 2, H: 3 } as const;
-const DARUMA_ECC = { L: 0x4d, M: 0x4d, Q: 0x51, H: 0x48 } as const;
+/** No L: profiles/qr-native.ts says which level goes instead. */
+const DARUMA_ECC = { M: 0x4d, Q: 0x51, H: 0x48 } as const;
 
 /** The module size, clamped into the sizes the printer's native command takes (qr.moduleRange). */
-function moduleSize(qr: Qr): number {
-  const range = qr.moduleRange;
-  return range ? Math.min(range.max, Math.max(range.min, qr.moduleSize)) : qr.moduleSize;
-}
+const moduleSize = (qr: Qr) => moduleSent(qr, qr.moduleSize);
 
 export const QR_FAMILIES: Readonly<Record<string, Family>> = {
   'epson-gs-k': (out, data, qr, start, end) => {
@@ -44,7 +43,7 @@ export const QR_FAMILIES: Readonly<Record<string, Family>> = {
   'daruma-esc-81': (out, data, qr, start, end) => {
     out.mark('qr', 'qr', start, end);
     const k = utf8Length(data) + 2;
-    out.bytes(Uint8Array.of(0x1b, 0x81, k & 0xff, k >> 8, moduleSize(qr), DARUMA_ECC[qr.ecc]));
+    out.bytes(Uint8Array.of(0x1b, 0x81, k & 0xff, k >> 8, moduleSize(qr), DARUMA_ECC[eccSent('daruma-esc-81', qr.ecc) as keyof typeof DARUMA_ECC]));
     out.utf8(data);
   },
 };

@@ -4,6 +4,7 @@
 import QRCode from './qrcode-core.js';
 import type { RawDiagnostic } from '../diagnostics.js';
 import type { QrCodeNode } from '../parse/ast.js';
+import { eccSent, moduleSent, NATIVE_QR, type NativeQrFamily } from '../profiles/qr-native.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { utf8Length } from '../text/utf8.js';
 import type { LowerContext } from './context.js';
@@ -41,6 +42,7 @@ export function lowerQr(node: QrCodeNode, ctx: LowerContext): void {
       diagnostics.push(tooLong(size, ecc, start, end));
       return;
     }
+    optionsChanged(node, ctx);
     // Only what the tag gives: without size and ecc the op, and the bytes, are exactly as before.
     out.push({ op: 'qr', data, ...(node.size !== undefined && { size: node.size }), ...(node.ecc !== undefined && { ecc: node.ecc }), start, end });
     return;
@@ -73,6 +75,18 @@ export function lowerQr(node: QrCodeNode, ctx: LowerContext): void {
     end,
   });
   out.push({ op: 'image', bitmap: qrBitmap(modules.data, modules.size, scale), start, end });
+}
+
+/** A warning for each option the tag gives that the printer's native QR command sends otherwise (profiles/qr-native.ts). */
+function optionsChanged(node: QrCodeNode, { profile, diagnostics }: LowerContext): void {
+  const family = profile.qr.command as NativeQrFamily;
+  const said = (what: string) => diagnostics.push({ code: 'lower/qr-option-changed', message: `${profile.printer}'s QR command (${family}) ${what}`, start: node.start, end: node.end });
+  if (node.size !== undefined) {
+    const sent = moduleSent(profile.qr, node.size);
+    if (!NATIVE_QR[family].size) said(`takes no module size (its profile's qr.params set it): size="${node.size}" is not used`);
+    else if (sent !== node.size) said(`takes module sizes ${profile.qr.moduleRange!.min}–${profile.qr.moduleRange!.max}: printed at ${sent} dots, not ${node.size}`);
+  }
+  if (node.ecc !== undefined && eccSent(family, node.ecc) !== node.ecc) said(`has no error correction ${node.ecc}: printed at ${eccSent(family, node.ecc)}`);
 }
 
 function stripControls(node: QrCodeNode, diagnostics: RawDiagnostic[]): string {

@@ -44,10 +44,27 @@ describe('<qrcode size ecc>', () => {
     expect(bytes({ ecc: 'H' })).toContain(`${sizeOf(moduleSize)} ${eccOf('H')}`);
   });
 
-  it("a native size outside the command's range is clamped into it (Daruma ESC 0x81: 3..7)", () => {
+  it("a native size outside the command's range is clamped into it (Daruma ESC 0x81: 3..7), and says so", () => {
     const dr800 = loadProfile({ extends: 'MAKER3DR800', qr: { command: 'daruma-esc-81' } });
-    const bytes = emit(lower({ size: 12, ecc: 'Q' }, dr800).ops, dr800, { prologue: false }).bytes;
-    expect(hex(bytes.subarray(0, 6))).toBe('1B 81 1B 00 07 51');
+    const { ops, diagnostics } = lower({ size: 12, ecc: 'Q' }, dr800);
+    expect(hex(emit(ops, dr800, { prologue: false }).bytes.subarray(0, 6))).toBe('1B 81 1B 00 07 51');
+    expect(diagnostics.map((d) => [d.code, d.message, d.start, d.end])).toEqual([
+      ['lower/qr-option-changed', "Daruma DR800's QR command (daruma-esc-81) takes module sizes 3–7: printed at 7 dots, not 12", 0, 43],
+    ]);
+    expect(lower({ size: 5 }, dr800).diagnostics).toEqual([]);
+  });
+
+  it('a native command that has no such option sends what it has instead, and says so (Daruma: no ECC L; Bematech GS k Q: no size)', () => {
+    const dr800 = loadProfile({ extends: 'MAKER3DR800', qr: { command: 'daruma-esc-81' } });
+    const daruma = lower({ ecc: 'L', size: 4 }, dr800);
+    expect(daruma.diagnostics.map((d) => d.message)).toEqual(["Daruma DR800's QR command (daruma-esc-81) has no error correction L: printed at M"]);
+    expect(hex(emit(daruma.ops, dr800, { prologue: false }).bytes.subarray(0, 6))).toBe('1B 81 1B 00 04 4D');
+    const mp4200 = loadProfile({ extends: 'MAKER1MP4200', qr: { command: 'bematech-gs-k-q' } });
+    expect(lower({ size: 4, ecc: 'L' }, mp4200).diagnostics.map((d) => d.message)).toEqual([
+      "Bematech MP-4200 TH's QR command (bematech-gs-k-q) takes no module size (its profile's qr.params set it): size=\"4\" is not used",
+    ]);
+    // The Epson command takes both: nothing to say.
+    expect(lower({ size: 16, ecc: 'L' }, loadProfile('MAKER4I9')).diagnostics).toEqual([]);
   });
 
   it('raster: dots per module and the symbol follow the tag', () => {
