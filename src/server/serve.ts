@@ -29,8 +29,11 @@ export interface ServeOptions {
   connections?: AppOptions['connections'];
   /** How long one compile may run on a worker thread before it is ended (default 10 s). */
   compileBudgetMs?: number;
-  /** The webhook sender's settings (`bobina serve`: environment.ts's webhookSettings). */
-  webhooks?: Partial<SenderOptions>;
+  /**
+   * The webhook sender's settings, and how long its log is kept (retention.ts; default 30 days)
+   * (`bobina serve`: environment.ts's webhookSettings).
+   */
+  webhooks?: Partial<SenderOptions> & { keepMs?: number };
   /** The heartbeat interval clients keep and the grace before offline (AppOptions.fleet; --heartbeat, --offline-grace). */
   fleet?: AppOptions['fleet'];
   /**
@@ -61,7 +64,8 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
   const metrics = o.metrics && (o.metrics.token !== undefined || o.metrics.port !== undefined)
     ? (await import('./metrics/prometheus.js')).prometheusMetrics({ onReadError: (what, err) => app?.log.warn({ gauge: what, reason: err instanceof Error ? err.message : String(err) }, 'metrics: a gauge could not be read') })
     : undefined;
-  const webhooks: SenderOptions = { policy: STRICT_POLICY, ...o.webhooks, ...(metrics ? { onAttempt: metrics.webhookAttempt } : {}) };
+  const { keepMs, ...senderOptions } = o.webhooks ?? {};
+  const webhooks: SenderOptions = { policy: STRICT_POLICY, ...senderOptions, ...(metrics ? { onAttempt: metrics.webhookAttempt } : {}) };
   const sender = webhookSender(store, webhooks);
   // A store left open would keep the process alive (a pg pool's sockets) after a failed start.
   app = await buildApp({
@@ -71,7 +75,7 @@ export async function startServer(o: ServeOptions): Promise<{ app: FastifyInstan
     ...(o.fleet ? { fleet: o.fleet } : {}),
     webhookPolicy: webhooks.policy,
     wakeWebhooks: sender.wake,
-    workers: [sender, webhookRetention(store, webhooks.keepMs)],
+    workers: [sender, webhookRetention(store, keepMs)],
     logLevel: o.logLevel ?? 'info',
     // Compiles run on worker threads: a worst-case job still takes seconds to parse (README: Limits).
     compiler: workerCompiler(o.compileBudgetMs === undefined ? {} : { budgetMs: o.compileBudgetMs }),

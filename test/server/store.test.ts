@@ -349,12 +349,15 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(claimed.map((m) => [m.id, m.leaseUntil])).toEqual([['m2', new Date(160_000)]]);
     expect(await store.webhooks.recordAttempt(claimed[0]!, { at: now, statusCode: 503, latencyMs: 12, error: null }, { state: 'pending', nextAttemptAt: new Date(130_000) })).toBe(true);
     expect(await store.webhooks.getMessage(accountId, 'm2')).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: new Date(130_000), lastError: 'HTTP 503', windowStart: now });
-    // Disabling holds its pending messages; enabling makes them due again.
+    // Disabling holds its pending messages; enabling makes them due at once, with a new retry window.
     expect(await store.webhooks.setEnabled(accountId, e.id, false, 'operator')).toBe(true);
     expect(await store.webhooks.getMessage(accountId, 'm1')).toMatchObject({ state: 'held', attempts: 0 });
+    const enabledAt = Date.now();
     expect(await store.webhooks.setEnabled(accountId, e.id, true)).toBe(true);
     expect((await store.webhooks.getEndpoint(accountId, e.id))).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
-    expect(await store.webhooks.getMessage(accountId, 'm1')).toMatchObject({ state: 'pending' });
+    const m1 = (await store.webhooks.getMessage(accountId, 'm1'))!;
+    expect(m1).toMatchObject({ state: 'pending', nextAttemptAt: now });
+    expect(m1.windowStart.getTime()).toBeGreaterThanOrEqual(enabledAt);
     expect((await store.webhooks.claimDue(new Date(130_000), new Date(190_000), 10, 1, 16)).map((m) => m.id)).toEqual(['m1', 'm2']);
     expect(await store.webhooks.removeEndpoint(accountId, e.id)).toBe(true);
     expect(await store.webhooks.removeEndpoint(accountId, e.id)).toBe(false);
@@ -398,6 +401,9 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(await claim(64)).toEqual(['bia1']);
     expect(await claim(64)).toEqual([]);
     expect((await store.webhooks.getMessage(accountId, 'late0'))!.state).toBe('pending');
+    // A message whose endpoint is gone (an event or a replay that raced its removal) is taken, for the sender to end it dead.
+    await store.webhooks.enqueue([message(other, 'orphan', 'orphan.example', 'wh_removed')]);
+    expect(await claim(64)).toEqual(['orphan']);
   });
 
   both('deletes delivered and dead webhook messages past keeping, with their attempts, oldest first, never pending or held ones', async () => {

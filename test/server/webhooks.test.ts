@@ -244,7 +244,8 @@ describe('the sender', { timeout: 30_000 }, () => {
     const answered = attempt!.at.getTime() + attempt!.latencyMs;
     // (latencyMs is rounded to the millisecond: the answer may have come up to half of one earlier.)
     expect(first!.nextAttemptAt.getTime() - answered).toBeGreaterThanOrEqual(999);
-    expect(first!.nextAttemptAt.getTime() - answered).toBeLessThan(1_500);
+    // Not the backoff's 30 ms; the slack is the event loop's between the answer and the next try's planning.
+    expect(first!.nextAttemptAt.getTime() - answered).toBeLessThan(5_000);
     const got = await a.waitFor(2, 5_000);
     expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(950);
   });
@@ -449,6 +450,8 @@ describe('what one account can make the sender do (issue 20)', { timeout: 30_000
     // A replay of one of them waits with them; enabled again, all go.
     const replayed = await h.app.inject({ method: 'POST', url: `/Webhook/Replay?key=${key}`, payload: { messageId: messages[0]!.messageId } });
     expect(replayed.json().message.state).toBe('held');
+    // Nothing went to it meanwhile: another account's message went through since the replay.
+    await barrier(h);
     expect(a.received.length).toBe(sent);
     a.fallback = { status: 200 };
     expect(await h.store.webhooks.setEnabled(accountId, webhook.id, true)).toBe(true);

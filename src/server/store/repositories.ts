@@ -221,7 +221,7 @@ export interface WebhookRepository {
   /**
    * Enables or disables an endpoint (reason kept while disabled). Disabling holds its undelivered
    * messages (state `held`, not sent; one in flight finishes its attempt); enabling makes them due
-   * at once and clears its failing flag.
+   * at once, each with a new retry window, and clears its failing flag.
    */
   setEnabled(accountId: string, id: string, enabled: boolean, reason?: string | null): Promise<boolean>;
   /** Makes `secret` the signing secret; the previous ones keep signing until `previousExpireAt`. */

@@ -36,8 +36,6 @@ export interface SenderOptions {
    * and the others' messages go on.
    */
   perAccount?: number;
-  /** How long delivered and dead messages are kept, with their attempts (retention.ts; default 30 days). */
-  keepMs?: number;
   /** The clock (tests). */
   now?: () => Date;
   /** Told of every attempt once recorded (the metrics): its message's state after it, or `lease-lost` when it could not be recorded. */
