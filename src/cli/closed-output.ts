@@ -4,9 +4,10 @@
 // ended every command with a stack trace. Here the command ends quietly instead: a one-shot command
 // at once, as SIGPIPE would end it; a long-running one (agent, virtual-printer) in order, as on
 // SIGTERM, since whoever read its output (the jobs' bytes of `agent --device -`) has gone.
-// `bobina serve` logs through its logger, which stops writing on EPIPE by itself and keeps serving.
+// `bobina serve` logs through its logger, which stops writing on EPIPE by itself, and keeps serving
+// (untilSignal's outlastsOutput): a closed stderr, its "listening on" line's, does not end it either.
 import { EXIT } from './io.js';
-import { stopAsOnSignal } from './signals.js';
+import { outlastsOutput, stopAsOnSignal } from './signals.js';
 
 let closed = false;
 
@@ -20,6 +21,8 @@ export function endOnClosedOutput(streams: readonly NodeJS.WritableStream[] = [p
     if (closed) return;
     // Any other failure of the terminal or file behind stdout stays what it was: a crash that says why.
     if (err.code !== 'EPIPE') throw err;
+    // serve: its logs are dropped, it serves on, and ends as it would have (0 on SIGTERM).
+    if (outlastsOutput()) return;
     closed = true;
     if (!stopAsOnSignal()) process.exit(EXIT.closedOutput);
   };

@@ -3,17 +3,21 @@
 
 /** The stops of the untilSignal calls still waiting, so a closed output can end them as a signal would. */
 const waiting = new Set<() => void>();
+/** Commands waiting that go on when their output is closed (serve: its logs are not its work). */
+let outlasting = 0;
 
 /**
- * Resolves once `stop()` has settled, called at the first SIGINT or SIGTERM, at stopAsOnSignal(), or
- * as soon as `ended` settles (a loop that stopped by itself); the signal handlers are removed first.
+ * Resolves once `stop()` has settled, called at the first SIGINT or SIGTERM, at stopAsOnSignal()
+ * (unless `outlastsOutput`: a closed output does not end it), or as soon as `ended` settles (a
+ * loop that stopped by itself); the signal handlers are removed first.
  */
-export function untilSignal(stop: () => Promise<unknown>, ended?: Promise<unknown>): Promise<void> {
+export function untilSignal(stop: () => Promise<unknown>, ended?: Promise<unknown>, { outlastsOutput = false } = {}): Promise<void> {
   return new Promise<void>((resolve) => {
     let stopping = false;
     const done = () => {
       process.off('SIGINT', done);
       process.off('SIGTERM', done);
+      if (outlastsOutput && !stopping) outlasting--;
       waiting.delete(done);
       if (stopping) return;
       stopping = true;
@@ -21,7 +25,8 @@ export function untilSignal(stop: () => Promise<unknown>, ended?: Promise<unknow
     };
     process.on('SIGINT', done);
     process.on('SIGTERM', done);
-    waiting.add(done);
+    if (outlastsOutput) outlasting++;
+    else waiting.add(done);
     ended?.then(done, done);
   });
 }
@@ -32,3 +37,6 @@ export function stopAsOnSignal(): boolean {
   for (const done of [...waiting]) done();
   return true;
 }
+
+/** True while the command waiting goes on whatever becomes of its output (serve). */
+export const outlastsOutput = (): boolean => outlasting > 0 && waiting.size === 0;

@@ -86,3 +86,35 @@ describe('a closed stdout', () => {
     expect(r.stderr).toMatch(/listening on tcp:\/\/127\.0\.0\.1:\d+/);
   });
 });
+
+describe('a closed stdout and stderr under bobina serve', () => {
+  it('does not end the service: it serves on, and stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--db', db], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'info' } });
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT);
+    // stderr closed at once: its "listening on" line meets EPIPE (before, that stopped the service with exit 141).
+    child.stderr.destroy();
+    try {
+      // Its port from the server's own log line, on stdout; then stdout closed too: every later log line meets EPIPE.
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          const m = /listening at (http:\/\/127\.0\.0\.1:\d+)/i.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`serve ended (exit ${code}): ${out}`)));
+      });
+      child.stdout.destroy();
+      // Requests make log lines, each written into the closed pipe.
+      for (let i = 0; i < 5; i++) expect((await fetch(`${url}/health`)).status).toBe(200);
+      expect((await fetch(`${url}/nowhere`)).status).toBe(404);
+      expect(child.exitCode).toBeNull();
+      const ended = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await ended).toBe(0);
+    } finally {
+      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});

@@ -155,7 +155,8 @@ export const serveCommand: Command = {
     const { startServer } = await import('../../server/serve.js');
     const server = await startServer(settings);
     io.stderr.write(`bobina serve: listening on ${server.url}, store ${server.store}${server.metricsUrl ? `, metrics on ${server.metricsUrl}/metrics` : ''}\n`);
-    await untilSignal(() => server.close());
+    // A closed stdout or stderr does not end the service: its logs are dropped (pino), it serves on.
+    await untilSignal(() => server.close(), undefined, { outlastsOutput: true });
     return EXIT.ok;
   },
 };
