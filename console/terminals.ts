@@ -80,14 +80,18 @@ export function terminalsView(params: URLSearchParams = new URLSearchParams()): 
 
   async function refresh(): Promise<Refreshed> {
     let list: Terminal[];
+    // The page asked for: a poll's answer for the page before a turn arrives late and is dropped.
+    const asked = cursor;
     try {
       const answer = await get<{ terminais: Terminal[]; proximoCursor?: string | null }>('/Terminal/GetAll', {
-        limite: params.get('limite') || PAGE, situacao: params.get('situacao'), cursor,
+        limite: params.get('limite') || PAGE, situacao: params.get('situacao'), cursor: asked,
       });
+      if (asked !== cursor) return 'current';
       list = answer.terminais;
       following = answer.proximoCursor ?? null;
       clearError(error);
     } catch (err) {
+      if (asked !== cursor) return 'current';
       return showError(error, err, 'The terminal list');
     }
     next.disabled = !following;
