@@ -4,6 +4,7 @@
 // the cursors already seen. Light rows; a row's id opens the job.
 import { get } from './api.js';
 import { h, syncRows, table } from './dom.js';
+import { filterField, submitsTo } from './filters.js';
 import { instant, reasons, serverZoneKnown, when, zoneLabel } from './format.js';
 import { clearError, errorBox, heading, showError, type Refreshed, type View } from './view.js';
 
@@ -27,12 +28,7 @@ export const STATES = ['held', 'queued', 'acquired', 'printing', 'completed', 's
 const FILTERS = ['estado', 'terminalId', 'referencia', 'desde', 'ate', 'limite'] as const;
 
 export function jobsView(params: URLSearchParams): View {
-  const field = (name: string, label: string, input: HTMLInputElement | HTMLSelectElement) => {
-    input.id = `f-${name}`;
-    input.name = name;
-    input.value = params.get(name) ?? '';
-    return h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
-  };
+  const field = filterField(params, 'f');
   const form = h('form', { class: 'filters', 'aria-label': 'Filter jobs', method: 'post' },
     field('estado', 'State', h('select', {}, h('option', { value: '' }, 'any'), ...STATES.map((s) => h('option', { value: s }, s)))),
     field('terminalId', 'Terminal', h('input', { type: 'text', autocomplete: 'off' })),
@@ -41,15 +37,7 @@ export function jobsView(params: URLSearchParams): View {
     field('ate', 'Created until', h('input', { type: 'datetime-local', step: 1 })),
     field('limite', 'Per page', h('input', { type: 'number', min: 1, max: 500, inputmode: 'numeric', placeholder: '50' })),
     h('div', { class: 'buttons' }, h('button', { type: 'submit' }, 'Apply'), h('button', { type: 'reset' }, 'Clear')));
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    const q = new URLSearchParams();
-    for (const name of FILTERS) {
-      const v = (form.elements.namedItem(name) as HTMLInputElement).value.trim();
-      if (v) q.set(name, v);
-    }
-    location.hash = `#jobs${q.toString() ? `?${q}` : ''}`;
-  });
+  submitsTo(form, 'jobs', FILTERS);
   form.addEventListener('reset', () => setTimeout(() => form.requestSubmit()));
 
   const body = h('tbody');

@@ -6,6 +6,7 @@
 // reasons change is announced to screen readers.
 import { get } from './api.js';
 import { announce, h, syncRows, table } from './dom.js';
+import { filterField, submitsTo } from './filters.js';
 import { age, reasons, when } from './format.js';
 import { clearError, errorBox, heading, showError, type Refreshed, type View } from './view.js';
 
@@ -28,25 +29,12 @@ const FILTERS = ['situacao', 'limite'] as const;
 const PAGE = 50;
 
 export function terminalsView(params: URLSearchParams = new URLSearchParams()): View {
-  const field = (name: string, label: string, input: HTMLInputElement | HTMLSelectElement) => {
-    input.id = `t-${name}`;
-    input.name = name;
-    input.value = params.get(name) ?? '';
-    return h('div', { class: 'field' }, h('label', { for: input.id }, label), input);
-  };
+  const field = filterField(params, 't');
   const form = h('form', { class: 'filters', 'aria-label': 'Filter terminals', method: 'post' },
     field('situacao', 'Show', h('select', {}, ...SITUATIONS.map(([value, text]) => h('option', { value }, text)))),
     field('limite', 'Per page', h('input', { type: 'number', min: 1, max: 500, inputmode: 'numeric', placeholder: String(PAGE) })),
     h('div', { class: 'buttons' }, h('button', { type: 'submit' }, 'Apply')));
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    const q = new URLSearchParams();
-    for (const name of FILTERS) {
-      const v = (form.elements.namedItem(name) as HTMLInputElement).value.trim();
-      if (v) q.set(name, v);
-    }
-    location.hash = `#terminals${q.toString() ? `?${q}` : ''}`;
-  });
+  submitsTo(form, 'terminals', FILTERS);
 
   const body = h('tbody');
   const error = errorBox();
