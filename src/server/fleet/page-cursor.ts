@@ -1,7 +1,7 @@
 // The fleet view's cursor (GET /Terminal/GetAll's `cursor`, `proximoCursor`): the previous page's
 // last terminal id, as an opaque base64url string. Keyset paging in terminal-id order, as the job
 // list's cursor (jobs/list-cursor.ts): a terminal added meanwhile never shifts a page.
-import { Problem } from '../errors.js';
+import { invalidCursor } from '../paging.js';
 
 /** The longest cursor taken (a terminal id of up to 1,536 bytes of UTF-8). */
 export const CURSOR_MAX = 2048;
@@ -21,8 +21,6 @@ export function decodeTerminalCursor(cursor: string): string {
     }
   }
   // A cursor this service wrote reads back to itself (no stray bits, no lone padding).
-  if (!id || encodeTerminalCursor(id) !== cursor) {
-    throw new Problem('invalid-request', { errors: [{ path: '/cursor', message: 'not a cursor this service handed out (proximoCursor)' }] }, 'querystring/cursor is not a valid cursor');
-  }
+  if (!id || encodeTerminalCursor(id) !== cursor) throw invalidCursor();
   return id;
 }

@@ -12,6 +12,7 @@ import { compileFor, compileJob } from '../compile-for.js';
 import { formatData } from '../dates.js';
 import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
 import { Problem } from '../errors.js';
+import { pageSize } from '../paging.js';
 import type { Inserted, Jobs } from '../jobs/jobs.js';
 import { cancelSchema, getAllSchema, getByIdSchema, getBytesSchema, insertSchema, LIST_PAGE, partnerStartSchema, recompileSchema, reprintSchema } from '../schemas/intentions.js';
 import type { Store } from '../store/repositories.js';
@@ -89,8 +90,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
 
   api.get('/IntencaoImpressao/GetAll', { schema: getAllSchema, serializerCompiler: plainJson }, async (request) => {
     const q = request.query;
-    const limit = q.limite === undefined ? LIST_PAGE.default : Number(q.limite);
-    if (limit < 1 || limit > LIST_PAGE.max) throw new Problem('invalid-request', { errors: [{ path: '/limite', message: `must be from 1 to ${LIST_PAGE.max}` }] }, `querystring/limite must be from 1 to ${LIST_PAGE.max}`);
+    const limit = pageSize(q.limite, LIST_PAGE);
     const page = await jobs.partner.list({
       accountId: request.principal.accountId,
       ...(q.estado === undefined ? {} : { estado: q.estado }),

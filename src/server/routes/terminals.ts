@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatData } from '../dates.js';
 import { Problem } from '../errors.js';
+import { pageSize } from '../paging.js';
 import type { Fleet } from '../fleet/fleet.js';
 import { healthView } from '../fleet/view.js';
 import { decodeTerminalCursor, encodeTerminalCursor } from '../fleet/page-cursor.js';
@@ -19,8 +20,7 @@ export async function terminalHealthRoutes(app: FastifyInstance, { fleet }: { fl
   api.get('/Terminal/GetAll', { schema: terminalsGetAllSchema }, async (request) => {
     const now = new Date();
     const q = request.query;
-    const limit = q.limite === undefined ? TERMINAL_PAGE.default : Number(q.limite);
-    if (limit < 1 || limit > TERMINAL_PAGE.max) throw new Problem('invalid-request', { errors: [{ path: '/limite', message: `must be from 1 to ${TERMINAL_PAGE.max}` }] }, `querystring/limite must be from 1 to ${TERMINAL_PAGE.max}`);
+    const limit = pageSize(q.limite, TERMINAL_PAGE);
     // One more than the page: whether there is a next one, without a second query.
     const terminals = await fleet.page(request.principal.accountId, {
       limit: limit + 1, now, ...(q.cursor === undefined ? {} : { after: decodeTerminalCursor(q.cursor) }), ...(q.situacao === undefined ? {} : { only: ONLY[q.situacao] }),

@@ -23,5 +23,8 @@ export const ignoreUnknown = { additionalProperties: false } as const;
 /** The partner's key, in the query of every printing and webhook route. */
 export const KeyQuery = { key: Type.Optional(Type.String({ description: 'Access token or API key (or send Authorization: Bearer)' })) };
 
+/** The next page's cursor of a list paged by an opaque cursor (GetAll of jobs and of terminals). */
+export const NextCursor = Type.Union([Type.String(), Type.Null()], { description: 'Pass it as cursor for the next page; null: this is the last' });
+
 /** An optional field that may also be null. */
 export const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Optional(Type.Union([Type.Null(), t]));

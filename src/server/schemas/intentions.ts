@@ -1,7 +1,7 @@
 // The printing endpoints' schemas (spec §4.2 - §4.4): templates, Insert, GetById, Recompilar,
 // Cancelar, and the job as every answer shows it (the terminal routes' answers too).
 import { Type, type Static } from 'typebox';
-import { errors, ignoreUnknown, KeyQuery, nullable } from './common.js';
+import { errors, ignoreUnknown, KeyQuery, NextCursor, nullable } from './common.js';
 
 export const Template = Type.Object({
   id: Type.Integer(),
@@ -177,7 +177,7 @@ export const getAllSchema = {
     200: Type.Object({
       data: Type.String(),
       intencoes: Type.Array(IntencaoLinha),
-      proximoCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass it as cursor for the next page; null: this is the last' }),
+      proximoCursor: NextCursor,
     }),
     ...errors(400),
   },

@@ -1,7 +1,7 @@
 // The fleet view's route schemas (a partner's key or token): GET /Terminal/GetAll, GET /Terminal/GetById.
 import { Type } from 'typebox';
 import { CURSOR_MAX } from '../fleet/page-cursor.js';
-import { errors, ignoreUnknown } from './common.js';
+import { errors, ignoreUnknown, NextCursor } from './common.js';
 
 const KeyQuery = { key: Type.Optional(Type.String({ description: 'API key or access token (or send Authorization: Bearer)' })) };
 const Data = Type.Union([Type.String(), Type.Null()]);
@@ -45,7 +45,7 @@ export const terminalsGetAllSchema = {
     200: Type.Object({
       data: Type.String(),
       terminais: Type.Array(TerminalHealthJson),
-      proximoCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass it as cursor for the next page; null: this is the last' }),
+      proximoCursor: NextCursor,
     }),
     ...errors(400),
   },
