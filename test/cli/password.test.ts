@@ -89,4 +89,9 @@ describe('bobina serve settings', () => {
     expect(serveSettings([], {}).jobs).toBeUndefined();
     expect(() => serveSettings(['--idempotency-keep', 'forever'], {})).toThrow(/invalid --idempotency-keep/);
   });
+
+  it('take --job-keep as a duration (no timer: 90 days is fine), and leave the default (30 days) to the jobs otherwise', () => {
+    expect(serveSettings(['--job-keep', '90d'], {}).jobs).toEqual({ keepMs: 90 * 86_400_000 });
+    expect(() => serveSettings(['--job-keep', '0'], {})).toThrow(/invalid --job-keep "0"/);
+  });
 });

@@ -183,6 +183,21 @@ describe('POST /IntencaoImpressao/Insert', () => {
     expect(again.json().intencaoImpressao.id).toBeGreaterThan(first.id);
   });
 
+  it('deletes a final job once the sweep finds it past the keeping time (default 30 days) since it ended, and never a job not final', async () => {
+    const DAY = 24 * 3_600_000;
+    const ended = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const waiting = (await insert({ conteudo: 'y', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const cancel = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Cancelar?key=${key}&intencaoImpressaoId=${ended.id}` });
+    expect(cancel.json().intencaoImpressao.estado).toBe('canceled');
+    expect(await h.app.jobs.sweeps.purgeEndedJobs(new Date(Date.now() + 29 * DAY))).toBe(0);
+    expect((await getById(ended.id)).statusCode).toBe(200);
+    expect(await h.app.jobs.sweeps.purgeEndedJobs(new Date(Date.now() + 31 * DAY))).toBe(1);
+    const gone = await getById(ended.id);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().code).toBe('intention-not-found');
+    expect((await getById(waiting.id)).json().intencaoImpressao.estado).toBe('queued');
+  });
+
   it('answers 422 when an Idempotency-Key is reused with a different body', async () => {
     await insert({ conteudo: 'x', terminalId: 'CAIXA-01' }, { 'idempotency-key': 'k' });
     const res = await insert({ conteudo: 'y', terminalId: 'CAIXA-01' }, { 'idempotency-key': 'k' });

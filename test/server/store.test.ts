@@ -125,6 +125,45 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(await store.intentions.findIdempotent(other, 'new')).toBeDefined();
   });
 
+  both('deletes final jobs made and last changed before a time, with their history and stuck marks, the oldest first, a batch at a time', async () => {
+    const final = ['completed', 'failed', 'canceled', 'expired'] as const;
+    /** A job made at `made`, and (when `ended` is given) final at `ended`. */
+    const make = async (referencia: string, made: number, ended?: [(typeof final)[number], number]) => {
+      const job = await store.intentions.insert({ ...draft(referencia), createdAt: new Date(made) });
+      await store.intentions.appendHistory(job.id, { estado: 'queued', evento: 'insert', motivos: [], origem: 'server', detalhe: null, at: new Date(made) });
+      if (ended) {
+        await store.intentions.update({ accountId, id: job.id }, ['queued'], { estado: ended[0], status: 'x' });
+        await store.intentions.appendHistory(job.id, { estado: ended[0], evento: 'x', motivos: [], origem: 'server', detalhe: null, at: new Date(ended[1]) });
+      }
+      return job.id;
+    };
+    const first = await make('printed', 1_000, ['completed', 2_000]);
+    const second = await make('canceled', 1_500, ['canceled', 1_600]);
+    const third = await make('failed', 2_500, ['failed', 3_000]);
+    const endedLate = await make('made before, ended at the time', 1_200, ['expired', 5_000]);
+    const waiting = await make('made before, not final', 1_100);
+    const recent = await make('made at the time', 5_000, ['completed', 5_100]);
+    expect(await store.intentions.markStuck(first, 1)).toBe(true);
+    const before = new Date(5_000);
+    expect(await store.intentions.purgeEnded(final, before, 2)).toBe(2);
+    expect(await store.intentions.get(accountId, first)).toBeUndefined();
+    expect(await store.intentions.history(accountId, first)).toEqual([]);
+    expect(await store.intentions.get(accountId, second)).toBeUndefined();
+    expect(await store.intentions.get(accountId, third)).toBeDefined();
+    // Only the final states it is given.
+    expect(await store.intentions.purgeEnded(['completed', 'canceled'], before, 2)).toBe(0);
+    expect(await store.intentions.purgeEnded(final, before, 2)).toBe(1);
+    expect(await store.intentions.purgeEnded(final, before, 2)).toBe(0);
+    for (const kept of [endedLate, waiting, recent]) {
+      expect(await store.intentions.get(accountId, kept)).toBeDefined();
+      expect((await store.intentions.history(accountId, kept)).length).toBeGreaterThan(0);
+    }
+    // Ids are never given again, the last one's included: a journal that printed a deleted job never mistakes a new one for it.
+    expect(await store.intentions.purgeEnded(final, new Date(10_000), 10)).toBe(2);
+    expect(await store.intentions.get(accountId, recent)).toBeUndefined();
+    expect((await store.intentions.insert(draft('next'))).id).toBeGreaterThan(recent);
+  });
+
   both('answers a key an earlier version stored with its body by that body, and one stored with neither by the first answer settled for it', async () => {
     const job = await store.intentions.insert(draft('a'));
     // As versions before answers were kept wrote them: a body (fixed), or '' (never fixed).

@@ -13,7 +13,7 @@ export interface ServeSettings {
   db?: string;
   databaseUrl?: string;
   trustProxy?: boolean | number | string;
-  jobs?: { ttlMs?: number; leaseMs?: number; maxAttempts?: number; idempotencyKeepMs?: number };
+  jobs?: { ttlMs?: number; leaseMs?: number; maxAttempts?: number; idempotencyKeepMs?: number; keepMs?: number };
   stateDir?: string;
   compileBudgetMs?: number;
   connections?: { requestTimeoutMs?: number; maxConnections?: number; maxPerAddress?: number };
@@ -62,7 +62,7 @@ const OPTIONS = {
   'job-ttl': { type: 'string' }, lease: { type: 'string' }, 'max-attempts': { type: 'string' }, 'state-dir': { type: 'string' },
   'compile-timeout': { type: 'string' }, 'request-timeout': { type: 'string' }, 'max-connections': { type: 'string' },
   'max-connections-per-address': { type: 'string' }, heartbeat: { type: 'string' }, 'offline-grace': { type: 'string' },
-  'metrics-token': { type: 'string' }, 'metrics-port': { type: 'string' }, 'idempotency-keep': { type: 'string' },
+  'metrics-token': { type: 'string' }, 'metrics-port': { type: 'string' }, 'idempotency-keep': { type: 'string' }, 'job-keep': { type: 'string' },
 } as const;
 
 /** --metrics-token and --metrics-port, else BOBINA_METRICS_TOKEN and BOBINA_METRICS_PORT: a token long enough, a port (0: any free one). */
@@ -121,6 +121,7 @@ export function serveSettings(args: string[], env: Environment = processEnvironm
   if (values['job-ttl'] !== undefined) jobs.ttlMs = duration('--job-ttl', values['job-ttl']);
   if (values.lease !== undefined) jobs.leaseMs = duration('--lease', values.lease, { timer: true });
   if (values['idempotency-keep'] !== undefined) jobs.idempotencyKeepMs = duration('--idempotency-keep', values['idempotency-keep']);
+  if (values['job-keep'] !== undefined) jobs.keepMs = duration('--job-keep', values['job-keep']);
   if (values['max-attempts'] !== undefined) {
     if (!/^[1-9]\d{0,3}$/.test(values['max-attempts'])) throw new UsageError(`invalid --max-attempts "${values['max-attempts']}": a whole number from 1`);
     jobs.maxAttempts = Number(values['max-attempts']);
@@ -148,7 +149,7 @@ export function serveSettings(args: string[], env: Environment = processEnvironm
 
 export const serveCommand: Command = {
   name: 'serve',
-  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--idempotency-keep 24h] [--state-dir DIR] [--compile-timeout 10s] [--request-timeout 30s] [--max-connections 512] [--max-connections-per-address 64] [--heartbeat 15s] [--offline-grace 5s] [--metrics-token TOKEN] [--metrics-port PORT]',
+  usage: 'bobina serve [--port 8080] [--host 127.0.0.1] [--db ./bobina.sqlite | --database-url postgres://…] [--trust-proxy true|N|ADDRESSES] [--job-ttl 24h] [--lease 30s] [--max-attempts 5] [--idempotency-keep 24h] [--job-keep 30d] [--state-dir DIR] [--compile-timeout 10s] [--request-timeout 30s] [--max-connections 512] [--max-connections-per-address 64] [--heartbeat 15s] [--offline-grace 5s] [--metrics-token TOKEN] [--metrics-port PORT]',
   summary: `run the partner printing service (env ${variablesOf('serve').join(', ')})`,
   async run(args, io) {
     const settings = serveSettings(args);

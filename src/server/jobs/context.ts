@@ -16,9 +16,15 @@ export interface JobSettings {
   ttlMs: number;
   /** An Idempotency-Key's answer is kept this long after its Insert, then deleted (default 24 h); a retry after that makes a new job. */
   idempotencyKeepMs: number;
+  /**
+   * A final job (printed, failed, canceled, expired) is kept this long after its Insert and its
+   * last change, then deleted with its history (default 30 days): GetById answers 404 after that.
+   */
+  keepMs: number;
 }
 
-export const DEFAULT_JOB_SETTINGS: JobSettings = { leaseMs: 30_000, maxAttempts: 5, ttlMs: 24 * 60 * 60 * 1000, idempotencyKeepMs: 24 * 60 * 60 * 1000 };
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_JOB_SETTINGS: JobSettings = { leaseMs: 30_000, maxAttempts: 5, ttlMs: DAY_MS, idempotencyKeepMs: DAY_MS, keepMs: 30 * DAY_MS };
 
 export class JobContext {
   readonly notifier = new QueueNotifier();

@@ -1,9 +1,9 @@
 // The job sweeps: leases that ran out (offered again, or failed after the last attempt), jobs
-// never printed within their time-to-live (expired), and Idempotency-Key answers past their
-// keeping time (deleted), as background workers.
-import { periodic, type BackgroundWorker } from '../workers/worker.js';
+// never printed within their time-to-live (expired), Idempotency-Key answers past their keeping
+// time, and final jobs past theirs (deleted), as background workers.
+import { inBatches, periodic, type BackgroundWorker } from '../workers/worker.js';
 import type { JobContext } from './context.js';
-import { fromStates, transition } from './lifecycle.js';
+import { FINAL_STATES, fromStates, transition } from './lifecycle.js';
 
 export class JobSweeps {
   /** Leases are not expired before this time (set when the sweeps start). */
@@ -51,15 +51,15 @@ export class JobSweeps {
   }
 
   /** Idempotency-Key answers stored before the keeping time (in batches, at most `batches` × 500 a call). */
-  async purgeIdempotencyKeys(now = new Date(), batches = 20): Promise<number> {
+  purgeIdempotencyKeys(now = new Date(), batches = 20): Promise<number> {
     const before = new Date(now.getTime() - this.c.settings.idempotencyKeepMs);
-    let count = 0;
-    for (let i = 0; i < batches; i++) {
-      const n = await this.c.store.intentions.purgeIdempotent(before, 500);
-      count += n;
-      if (n < 500) break;
-    }
-    return count;
+    return inBatches((limit) => this.c.store.intentions.purgeIdempotent(before, limit), 500, batches);
+  }
+
+  /** Final jobs made, and last changed, before the keeping time: deleted with their history (in batches, at most `batches` × 200 a call). */
+  purgeEndedJobs(now = new Date(), batches = 20): Promise<number> {
+    const before = new Date(now.getTime() - this.c.settings.keepMs);
+    return inBatches((limit) => this.c.store.intentions.purgeEnded(FINAL_STATES, before, limit), 200, batches);
   }
 
   /** The lease, expiry and Idempotency-Key sweeps, as background workers. */
@@ -77,6 +77,7 @@ export class JobSweeps {
       },
       periodic('job-expiry', every(this.c.settings.ttlMs, 50, 5000), () => this.expireJobs()),
       periodic('idempotency-keys', every(this.c.settings.idempotencyKeepMs, 50, 60_000), () => this.purgeIdempotencyKeys()),
+      periodic('job-retention', every(this.c.settings.keepMs, 50, 600_000), () => this.purgeEndedJobs()),
     ];
   }
 }

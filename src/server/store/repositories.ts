@@ -189,6 +189,11 @@ export interface IntentionRepository {
   settleIdempotent(accountId: string, key: string, answer: InsertAnswer): Promise<IdempotentAnswer>;
   /** Deletes at most `limit` Idempotency-Key answers stored before `before`; how many it deleted. */
   purgeIdempotent(before: Date, limit: number): Promise<number>;
+  /**
+   * Deletes at most `limit` jobs in one of `states` (the final ones) made before `before` and not
+   * changed since, with their history: the oldest first; how many it deleted.
+   */
+  purgeEnded(states: readonly JobState[], before: Date, limit: number): Promise<number>;
 }
 
 /** Failed-login counters, one fixed window per key; the policy (which keys, what limits) is auth/login-limits.ts. */

@@ -3,7 +3,7 @@
 // first. Without it every event and every retry stayed for ever (one event can be 20 messages ×
 // 30 attempts). Pending and held messages are never deleted: they are not done.
 import type { Store } from '../store/repositories.js';
-import { periodic, type BackgroundWorker } from '../workers/worker.js';
+import { inBatches, periodic, type BackgroundWorker } from '../workers/worker.js';
 
 export const DEFAULT_KEEP_MS = 30 * 24 * 3600_000;
 const BATCH = 1000;
@@ -12,15 +12,9 @@ const BATCHES = 20;
 const EVERY_MS = 10 * 60_000;
 
 /** Deletes what is past keeping, at most BATCHES × BATCH messages; how many. */
-export async function purgeWebhookLog(store: Store, now: Date, keepMs = DEFAULT_KEEP_MS): Promise<number> {
+export function purgeWebhookLog(store: Store, now: Date, keepMs = DEFAULT_KEEP_MS): Promise<number> {
   const before = new Date(now.getTime() - keepMs);
-  let count = 0;
-  for (let i = 0; i < BATCHES; i++) {
-    const n = await store.webhooks.purgeMessages(before, BATCH);
-    count += n;
-    if (n < BATCH) break;
-  }
-  return count;
+  return inBatches((limit) => store.webhooks.purgeMessages(before, limit), BATCH, BATCHES);
 }
 
 export function webhookRetention(store: Store, keepMs = DEFAULT_KEEP_MS): BackgroundWorker {

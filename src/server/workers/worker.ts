@@ -64,3 +64,18 @@ export function periodic(name: string, everyMs: number, tick: () => unknown): Ba
     },
   };
 }
+
+/**
+ * Deletes in batches: `purge(batch)` (which deletes at most that many, and says how many) until a
+ * call deletes fewer, or `batches` calls were made; how many in all. A large backlog goes over
+ * several ticks, never in one long pause.
+ */
+export async function inBatches(purge: (limit: number) => Promise<number>, batch: number, batches: number): Promise<number> {
+  let count = 0;
+  for (let i = 0; i < batches; i++) {
+    const n = await purge(batch);
+    count += n;
+    if (n < batch) break;
+  }
+  return count;
+}

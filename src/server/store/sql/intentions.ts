@@ -202,6 +202,21 @@ export function intentions(x: Exec): IntentionRepository {
         WHERE id = ${ref.id} AND user_id = ${ref.accountId} RETURNING ignored_reports`);
       return r?.ignored_reports ?? 0;
     },
+    purgeEnded(states, before, limit) {
+      // On the (created_at, id) index, oldest first; a job that changed state since `before` (a
+      // late print, say) is kept. Locked until deleted: a reprint meanwhile waits, then finds it gone.
+      return x.atomic(async (t) => {
+        const ids = (await t.all<{ id: number }>(sql`SELECT c.id FROM intentions c WHERE c.created_at < ${before} AND c.estado IN ${list(states)}
+          AND NOT EXISTS (SELECT 1 FROM job_history h WHERE h.intention_id = c.id AND h.at >= ${before})
+          ORDER BY c.created_at, c.id LIMIT ${limit}${d.forUpdate}`)).map((r) => r.id);
+        if (ids.length === 0) return 0;
+        const [, , n] = await t.batch([
+          sql`DELETE FROM stuck_jobs WHERE intention_id IN ${list(ids)}`, sql`DELETE FROM job_history WHERE intention_id IN ${list(ids)}`,
+          sql`DELETE FROM intentions WHERE id IN ${list(ids)}`,
+        ]);
+        return n!;
+      });
+    },
     dueLeases: (states, now, limit) => due(raw('lease_expires_at'), states, now, limit),
     dueExpiry: (states, now, limit) => due(raw('expires_at'), states, now, limit),
     ...idempotency(x),
