@@ -7,7 +7,7 @@
 // BENCH_NO_WEBHOOK=1 registers no endpoint (the inserts' own latency, for comparison);
 // BENCH_PROF=DIR writes the server's CPU profile there.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,6 +129,9 @@ Load average when it started: ${load.map((l) => l.toFixed(1)).join(', ')} (1, 5,
 |---:|---:|---:|---:|---:|---:|:---:|---:|---:|
 ${rows.join('\n')}
 `;
-writeFileSync(new URL('./WEBHOOKS.md', import.meta.url), md);
+// The hand-written notes, from "## Notes" on, are kept as they are.
+const file = new URL('./WEBHOOKS.md', import.meta.url);
+const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
+writeFileSync(file, before.includes('\n## Notes') ? md + before.slice(before.indexOf('\n## Notes')) : md);
 process.stdout.write(md);
 if (results.some((r) => r.delivered !== r.jobs)) process.exitCode = 1;

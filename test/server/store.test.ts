@@ -445,6 +445,29 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(await claim(64)).toEqual(['orphan']);
   });
 
+  both('claims the others\' webhook messages when the longest due, more than a claim first looks at, are all of an account or a target at its limit', async () => {
+    const lease = new Date(200_000);
+    const account = async (name: string) => (await store.accounts.create({ email: `${name}@example.com`, name, passwordHash: 'h', metadata: [], roles: [] })).id;
+    const [bia, caio] = [await account('bia'), await account('caio')];
+    const message = (owner: string, id: string, target: string, at: number) => ({
+      id, accountId: owner, endpointId: null, url: `https://${target}/`, target: `origin:https://${target}`, eventType: 'intencao.completed', intencaoImpressaoId: 1, body: '{}', createdAt: new Date(at),
+    });
+    const queue = async (rows: ReturnType<typeof message>[]) => {
+      for (let i = 0; i < rows.length; i += 500) await store.webhooks.enqueue(rows.slice(i, i + 500));
+    };
+    // Ana: 1,600 to four receivers, the longest due; Caio: 1,100 to one receiver; Bia: one to one of Ana's receivers, one to her own.
+    await queue(Array.from({ length: 1_600 }, (_, n) => message(accountId, `ana${n}`, `a${n % 4}.example`, 1_000 + n)));
+    await queue(Array.from({ length: 1_100 }, (_, n) => message(caio, `caio${n}`, 'caio.example', 10_000 + n)));
+    await queue([message(bia, 'bia-shared', 'a0.example', 20_000), message(bia, 'bia-own', 'bia.example', 20_001)]);
+    const claim = async () => (await store.webhooks.claimDue(new Date(100_000), lease, 64, 4, 16)).map((m) => m.id);
+    // Ana's first 16 (4 per receiver: her account and her receivers are then at their limits); the
+    // first look's window is all hers, so the others are found receiver by receiver.
+    expect(await claim()).toEqual([...Array.from({ length: 16 }, (_, n) => `ana${n}`), 'caio0', 'bia-own']);
+    // Caio's receiver until it is at its limit (4 in flight); Bia's message to Ana's receiver waits for that receiver.
+    expect([await claim(), await claim(), await claim(), await claim()]).toEqual([['caio1'], ['caio2'], ['caio3'], []]);
+    expect(await store.webhooks.getMessage(bia, 'bia-shared')).toMatchObject({ state: 'pending', attempts: 0 });
+  });
+
   both('deletes delivered and dead webhook messages past keeping, with their attempts, oldest first, never pending or held ones', async () => {
     const at = (ms: number) => new Date(ms);
     const message = (id: string, createdAt: Date) => ({ id, accountId, endpointId: null, url: 'https://r.example/', target: 'origin:https://r.example', eventType: 'intencao.completed', intencaoImpressaoId: 1, body: '{}', createdAt });

@@ -267,4 +267,11 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX intentions_terminal_queue ON intentions(user_id, terminal_id, estado, id);
     `,
   },
+  {
+    version: 11,
+    name: "the webhook claim looks account by account and target by target when the longest-due messages are all of accounts or targets at their limit (an index of messages by state, account and target)",
+    sql: `
+      CREATE INDEX webhook_messages_pairs ON webhook_messages(state, user_id, target, next_attempt_at);
+    `,
+  },
 ];

@@ -23,6 +23,7 @@ export const POSTGRES: Dialect = {
   text: (v) => (v === null ? null : (v as Buffer).toString('utf8')),
   forUpdate: raw(' FOR UPDATE'),
   skipLocked: raw(' FOR UPDATE SKIP LOCKED'),
+  byKey: raw(''),
   insertOrder: raw('seq'),
   bytewise: raw(' COLLATE "C"'),
   emailKey: raw('lower(email)'),

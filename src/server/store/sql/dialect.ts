@@ -23,6 +23,11 @@ export interface Dialect {
   readonly forUpdate: Sql;
   /** …and rows another transaction holds are passed over, not waited for. */
   readonly skipLocked: Sql;
+  /**
+   * After a table's name: find its rows by primary key only. SQLite, which keeps no statistics,
+   * would walk a whole `state` index for `state = 'pending' AND seq IN (…)`; PostgreSQL plans by its own.
+   */
+  readonly byKey: Sql;
   /** The column that orders rows made in the same millisecond as they were inserted. */
   readonly insertOrder: Sql;
   /** Orders text byte-wise, whatever the database's collation. */

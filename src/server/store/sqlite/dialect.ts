@@ -15,6 +15,7 @@ export const SQLITE: Dialect = {
   text: (v) => v as string | null,
   forUpdate: raw(''),
   skipLocked: raw(''),
+  byKey: raw(' NOT INDEXED'),
   insertOrder: raw('rowid'),
   bytewise: raw(''),
   emailKey: raw('email'),
