@@ -46,6 +46,14 @@ describe('bobina terminals', () => {
     const bad = run('terminals', 'add', '--email', 'ana@example.com', '--terminal', 'X', '--device', 'lpt1');
     expect(bad.code).toBe(2);
     expect(bad.stderr).not.toMatch(STACK);
+    // An id GET /Terminal/GetById could not take (over 200 characters), or with a control character: refused, nothing stored.
+    for (const [id, why] of [['T'.repeat(201), /at most 200 characters/], ['A\tB', /control character/]] as const) {
+      const refused = run('terminals', 'add', '--email', 'ana@example.com', '--terminal', id);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(why);
+    }
+    expect(run('terminals', 'add', '--email', 'ana@example.com', '--terminal', 'ç'.repeat(200)).code).toBe(0);
+    expect(rows('SELECT terminal_id FROM terminals WHERE length(terminal_id) > 100')).toEqual([{ terminal_id: 'ç'.repeat(200) }]);
   }, 30_000);
 
   it('prints the key once, alone on the last line, stores only its hash, and rotate-key replaces it', () => {

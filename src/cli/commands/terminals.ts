@@ -5,6 +5,7 @@
 // printed once, alone on the last line of stdout, stored hashed. `list` shows them (never a key);
 // `rotate-key` replaces the key; `status` shows their health (online, printer, queue: GET /Terminal/GetAll's view).
 import { loadProfile } from '../../index.js';
+import { terminalIdRefusal } from '../../server/terminal-id.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
@@ -20,6 +21,8 @@ async function add(args: string[], io: Io): Promise<number> {
     device: { type: 'string' }, 'template-jobs': { type: 'boolean' }, 'print-key': { type: 'boolean' },
   }, 0);
   if (!values.email || !values.terminal) throw new UsageError('--email and --terminal are required');
+  const refused = terminalIdRefusal(values.terminal);
+  if (refused) throw new UsageError(`--terminal: ${refused}`);
   let profile: ReturnType<typeof loadProfile> | undefined;
   if (values.printer !== undefined) {
     try {

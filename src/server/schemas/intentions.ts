@@ -2,6 +2,7 @@
 // Cancelar, and the job as every answer shows it (the terminal routes' answers too).
 import { Type, type Static } from 'typebox';
 import { errors, ignoreUnknown, KeyQuery, NextCursor, nullable } from './common.js';
+import { TERMINAL_ID_MAX } from '../terminal-id.js';
 
 export const Template = Type.Object({
   id: Type.Integer(),
@@ -166,7 +167,7 @@ export const getAllSchema = {
   querystring: Type.Object({
     ...KeyQuery,
     estado: Type.Optional(JobState),
-    terminalId: Type.Optional(Type.String({ maxLength: 200 })),
+    terminalId: Type.Optional(Type.String({ maxLength: TERMINAL_ID_MAX })),
     referencia: Type.Optional(Type.String({ maxLength: REFERENCIA_MAX })),
     desde: Type.Optional(Type.String({ format: 'date-time', description: 'Jobs made at or after this time (ISO 8601 with a zone: 2026-11-25T08:00:00Z), on dataCriacao' })),
     ate: Type.Optional(Type.String({ format: 'date-time', description: 'Jobs made at or before this time (ISO 8601 with a zone), on dataCriacao' })),

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { CURSOR_MAX } from '../fleet/page-cursor.js';
 import { errors, ignoreUnknown, NextCursor } from './common.js';
+import { TERMINAL_ID_MAX } from '../terminal-id.js';
 
 const KeyQuery = { key: Type.Optional(Type.String({ description: 'API key or access token (or send Authorization: Bearer)' })) };
 const Data = Type.Union([Type.String(), Type.Null()]);
@@ -54,6 +55,6 @@ export const terminalsGetAllSchema = {
 export const terminalsGetByIdSchema = {
   tags: ['terminals'],
   summary: "One of the account's terminals with its health",
-  querystring: Type.Object({ ...KeyQuery, terminalId: Type.String({ minLength: 1, maxLength: 200 }) }, ignoreUnknown),
+  querystring: Type.Object({ ...KeyQuery, terminalId: Type.String({ minLength: 1, maxLength: TERMINAL_ID_MAX }) }, ignoreUnknown),
   response: { 200: Type.Object({ data: Type.String(), terminal: TerminalHealthJson }), ...errors(400, 404) },
 };
