@@ -14,8 +14,8 @@ afterEach(async () => {
 });
 
 const FLEET_EVENTS = ['terminal.offline', 'terminal.online', 'printer.status', 'job.stuck'];
-/** Heartbeats every 100 ms, offline after 2 × 100 + 100 ms of silence. */
-const FAST: Partial<FleetSettings> = { heartbeatMs: 100, offlineGraceMs: 100, sweepMs: 1_000_000 };
+/** Heartbeats every 100 ms, offline after 2 × 100 + 100 ms of silence; every printer change announced at once. */
+const FAST: Partial<FleetSettings> = { heartbeatMs: 100, offlineGraceMs: 100, sweepMs: 1_000_000, printerEventEveryMs: 0 };
 
 async function service(fleet: Partial<FleetSettings> = FAST) {
   const h = await harness({
@@ -235,6 +235,29 @@ describe('the fleet events', EACH, () => {
       [true, [], ['media-empty', 'cover-open']],
     ]);
     expect(printer[0]).toMatchObject({ terminalId: 'CAIXA-01' });
+  });
+
+  it('printer.status at most once per printerEventEveryMs: a printer that flips on every contact makes one, and the state it settles in is announced with the next contact after that time', async () => {
+    const { h, key, alice } = await service({ ...FAST, heartbeatMs: 60_000, printerEventEveryMs: 5_000 });
+    const terminal = { kind: 'terminal' as const, accountId: alice.id, terminalId: 'CAIXA-01' };
+    const t0 = Date.now();
+    const contact = (ms: number, motivos: string[]) => h.app.fleet.contact(terminal, { printer: { ready: motivos.length === 0, reasons: motivos } }, new Date(t0 + ms));
+    const printer = async () => (await events(h, alice.id)).filter((e) => e.type === 'printer.status').map((e) => [e.data.motivos, e.data.motivosAntes]);
+    await contact(0, []);
+    // Ten flips within 5 s: the first is announced; the others are written without the printer's word.
+    for (let n = 0; n < 10; n++) await contact(100 + 200 * n, n % 2 === 0 ? ['media-empty'] : []);
+    expect(await printer()).toEqual([[['media-empty'], []]]);
+    // Settled on ready: shown and announced with the first contact 5 s after the last event.
+    await contact(4_900, []);
+    expect(await printer()).toHaveLength(1);
+    await contact(5_200, []);
+    expect(await printer()).toEqual([[['media-empty'], []], [[], ['media-empty']]]);
+    expect((await one(h, key)).impressora.motivos).toEqual([]);
+    // Back to the same state within the time: nothing to announce, nothing waits.
+    await contact(5_300, ['cover-open']);
+    await contact(5_400, []);
+    await contact(10_300, []);
+    expect(await printer()).toHaveLength(2);
   });
 
   it("job.stuck once for a job queued longer than the account's threshold, and once more when, leased, it makes no progress", async () => {

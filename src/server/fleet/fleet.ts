@@ -67,21 +67,38 @@ export class Fleet {
     // Said now, it supersedes what the batch holds for the terminal.
     this.pending.delete(key);
     // Nearly every poll and heartbeat changes nothing that is announced: one statement, no transaction.
-    if (!(await this.store.terminals.touchContact(contact))) await this.record(contact);
-    this.remember(key, said, at);
+    const held = !(await this.store.terminals.touchContact(contact)) && !(await this.record(contact));
+    // A printer's word held back is not what was written: the terminal's next contact is written at once, not batched.
+    if (held) this.touched.delete(key);
+    else this.remember(key, said, at);
   }
 
-  /** Records a contact that may change what is announced (coming online, the printer's reasons), with its events. */
-  private async record(contact: TerminalContact): Promise<void> {
-    const { accountId, terminalId, at, printer } = contact;
+  /**
+   * Records a contact that may change what is announced (coming online, the printer's reasons), with
+   * its events. Within printerEventEveryMs of this process's last printer.status for the terminal,
+   * the printer's word waits (the contact is written without it; false): the terminal's contacts
+   * after that time say it again, and the change, if it still is one, is announced then.
+   */
+  private async record(contact: TerminalContact): Promise<boolean> {
+    const { accountId, terminalId, at } = contact;
+    const key = keyOf(contact);
+    const last = this.printerEvents.get(key);
+    const { printer: _held, ...withoutPrinter } = contact;
+    const written: TerminalContact = last !== undefined && at.getTime() - last < this.settings.printerEventEveryMs ? withoutPrinter : contact;
     await this.store.transaction(async (tx) => {
-      const change = await tx.terminals.recordContact(contact);
+      const change = await tx.terminals.recordContact(written);
       if (change.cameOnline) await this.sink(tx, { type: 'terminal.online', accountId, terminalId, at, lastSeenAt: at });
-      if (change.printerChanged && printer) {
-        await this.sink(tx, { type: 'printer.status', accountId, terminalId, at, ready: printer.ready, reasons: printer.reasons, before: change.printerChanged.before });
+      if (change.printerChanged && written.printer) {
+        await this.sink(tx, { type: 'printer.status', accountId, terminalId, at, ready: written.printer.ready, reasons: written.printer.reasons, before: change.printerChanged.before });
+        if (this.printerEvents.size >= MAX_TOUCHED) this.printerEvents.clear();
+        this.printerEvents.set(key, at.getTime());
       }
     });
+    return written === contact;
   }
+
+  /** When this process last announced each terminal's printer.status (bounded as `touched`). */
+  private readonly printerEvents = new Map<string, number>();
 
   /**
    * The batch: contacts that say what was last written for their terminal, the latest per terminal,

@@ -10,9 +10,15 @@ export interface FleetSettings {
   stuckAfterMs: number;
   /** How often the offline and stuck-job sweeps look (default: a fifth of the heartbeat, between 50 ms and 1 s). */
   sweepMs?: number;
+  /**
+   * A terminal's printer.status is announced at most once per this long (by one process): a change
+   * sooner is written, and announced, with the terminal's first contact after it. Default 5 s: a
+   * sensor or a client that flips on every contact makes one event every 5 s, not one per contact.
+   */
+  printerEventEveryMs: number;
 }
 
-export const DEFAULT_FLEET_SETTINGS: FleetSettings = { heartbeatMs: 15_000, offlineGraceMs: 5_000, stuckAfterMs: 5 * 60_000 };
+export const DEFAULT_FLEET_SETTINGS: FleetSettings = { heartbeatMs: 15_000, offlineGraceMs: 5_000, stuckAfterMs: 5 * 60_000, printerEventEveryMs: 5_000 };
 
 /** No contact for this long, and a terminal is offline: 2 × the heartbeat + the grace (35 s by default). */
 export const offlineAfterMs = (s: Pick<FleetSettings, 'heartbeatMs' | 'offlineGraceMs'>) => 2 * s.heartbeatMs + s.offlineGraceMs;
