@@ -1,7 +1,7 @@
 // The records compile() and emit() give on request: every command named by its op key (the label
 // is for people: tests match on `op`, never on the label text), with spans, covering the bytes end
 // to end; kept because mutants of src/emit survived without them (`npm run mutation`, bench/MUTATION.md).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compile, emit, listProfiles, lower, parse, type PrinterRef } from '../../src/index.js';
 
 const lowered = (s: string, printer: PrinterRef) => lower(parse(s).ast, printer).ops;
@@ -76,5 +76,36 @@ describe('emit records', () => {
     const { records } = emit(lowered('um\ndois', 5), 5, { records: true });
     expect(records!.map((r) => r.op)).toEqual(['init', 'codepage', 'text', 'lineFeed']);
     expect(records!.filter((r) => r.label === '')).toEqual([]);
+  });
+
+  it.each<[string, PrinterRef, string[]]>([
+    ['the generic template', 0, ['line 0-3', 'line 3-25']],
+    ['an ESC/POS profile that prints QR codes as text', { extends: 'MAKER5T20', qr: { command: 'text' } }, ['init 0-0', 'codepage 0-0', 'text 0-3', 'text 3-3', 'text 3-25']],
+  ])('give a QR payload printed as a line after text the span of its tag, on %s', (_name, printer, spans) => {
+    // The line break before it and the payload's line are two ops that start at the tag: the
+    // payload's line is the whole tag, not the empty span of the break (SourceLines.of).
+    const { records } = compile('abc<qrcode>hello</qrcode>', { printer, records: true });
+    expect(records!.map((r) => `${r.op} ${r.start}-${r.end}`)).toEqual(spans);
+  });
+
+  it.each([0, 5])("read a row's source once for all its printed lines, on printer %i", (printer) => {
+    // Every printed line of a row is an op spanning the whole row: its source lines are found once,
+    // not once per line (a 120,000-character cell took minutes that way). Counted as the source's
+    // characters read while emitting, never as time: each once, where per line it was 100 times as many.
+    const source = `<row><cell width="1">${'a'.repeat(100)}</cell><cell>x</cell></row>`;
+    const { ops } = lower(parse(source).ast, printer);
+    expect(ops.filter((op) => op.op === 'text')).toHaveLength(100);
+    const charCodeAt = String.prototype.charCodeAt;
+    let reads = 0;
+    vi.spyOn(String.prototype, 'charCodeAt').mockImplementation(function (this: string, i: number) {
+      if (String(this) === source) reads++;
+      return charCodeAt.call(this, i);
+    });
+    try {
+      emit(ops, printer, { records: true, source });
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(reads).toBe(source.length);
   });
 });
