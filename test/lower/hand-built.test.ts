@@ -279,6 +279,15 @@ describe('what a refused node says, and which values a node takes', () => {
     ['cells that are no array', { type: 'row', cells: 'ab', ...at }],
     ['a cell that is null', row(null)],
     ['a cell that is a number', row(5)],
+    ['cell pieces that are no array', row({ ...cell({ columns: 3 }), pieces: 'a' })],
+    ['a cell piece that is null', row({ ...cell({ columns: 3 }), pieces: [null] })],
+    ['a cell piece that is undefined', row({ ...cell({ columns: 3 }), pieces: [undefined] })],
+    ['a cell piece that is a string', row({ ...cell({ columns: 3 }), pieces: ['a'] })],
+    ['a cell piece with no text', row({ ...cell({ columns: 3 }), pieces: [{ start: 0 }] })],
+    ['a cell piece whose text is no string', row({ ...cell({ columns: 3 }), pieces: [{ text: 5, start: 0 }] })],
+    ['a cell piece with no start', row({ ...cell({ columns: 3 }), pieces: [{ text: 'a' }] })],
+    ['a cell piece that starts at -1', row({ ...cell({ columns: 3 }), pieces: [{ text: 'a', start: -1 }] })],
+    ['one bad cell piece among good ones', row({ ...cell({ columns: 3 }), text: 'ab', pieces: [{ text: 'a', start: 0 }, { text: 'b', start: 0.5 }] })],
     ['a rule character that is no string', { type: 'rule', char: 5, ...at }],
     ['an image name that is no string', { type: 'image', src: ['logo'], dither: 'threshold', ...at }],
     ['a text size given as digits', { type: 'textSize', width: '2', height: 1, ...at }],
@@ -300,6 +309,14 @@ describe('what a refused node says, and which values a node takes', () => {
     const compiled = compile(`<row><cell width="${attribute}">a</cell><cell width="*">a</cell></row>`, { printer: 5 });
     expect(hex(emit(hand.ops, 5).bytes)).toBe(hex(compiled.bytes));
     expect(hand.diagnostics.map((d) => d.message)).toEqual(compiled.diagnostics.map((d) => d.message));
+  });
+
+  it('takes cell pieces (text as written and escapes, each with its start), and lays the row out as the tag', () => {
+    const pieced = { ...cell({ columns: 3 }), text: 'a<b', textEnd: 9, pieces: [{ text: 'a', start: 0 }, { text: '<', start: 1 }, { text: 'b', start: 5 }] };
+    const hand = lower(doc(row(pieced, cell({ share: 1 }))), 5);
+    const compiled = compile('<row><cell width="3">a&lt;b</cell><cell width="*">a</cell></row>', { printer: 5 });
+    expect(hand.diagnostics).toEqual([]);
+    expect(hex(emit(hand.ops, 5).bytes)).toBe(hex(compiled.bytes));
   });
 });
 
