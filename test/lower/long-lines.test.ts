@@ -64,6 +64,13 @@ describe('text/line-too-long', () => {
     expect(compile(z + '<textBoldOn>' + w, { printer: 'MAKER5T20' }).diagnostics.filter(long)).toHaveLength(1);
   });
 
+  it('ends a line wider than the paper at the tag of a QR code or barcode the generic template prints as text', () => {
+    // The payload's line starts after a line break at the tag: the line before ends there.
+    for (const tag of ['<qrcode>hi</qrcode>', '<barcode type="code39">DATA</barcode>']) {
+      expect(compile('x'.repeat(60) + tag, { printer: 'GENERICA' }).diagnostics.filter(long).map(at)).toEqual(['1:1-1:61']);
+    }
+  });
+
   it('counts a tab alone on its line, or alone before a change of style, to its stop', () => {
     expect(compile('\t<textBoldOn>' + 'b'.repeat(40), { printer: 'MAKER5T20' }).diagnostics.filter(long)).toEqual([]);
     expect(compile('\t<textBoldOn>' + 'b'.repeat(41), { printer: 'MAKER5T20' }).diagnostics.filter(long).map(at)).toEqual(['1:1-1:55']);
@@ -193,6 +200,11 @@ describe("wrap: 'word'", () => {
 
   it('breaks at the space after a word broken at the line end, when a later text of the line runs past the paper', () => {
     expect(wrapped('x'.repeat(50) + ' ab<textBoldOn>' + 'y'.repeat(45)).text).toBe('x'.repeat(48) + '\nxx\nab' + 'y'.repeat(45));
+  });
+
+  it('breaks at a space after a word broken at the line end, in the same text', () => {
+    // The break inserted in the word comes first in the text: the space's break goes after it.
+    expect(wrapped('a'.repeat(50) + ' bb ' + 'c'.repeat(46)).text).toBe('a'.repeat(48) + '\naa bb\n' + 'c'.repeat(46));
   });
 
   it('breaks at a tab as at a space', () => {
