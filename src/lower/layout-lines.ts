@@ -147,7 +147,7 @@ export function pushLine(ctx: LowerContext, text: string, start: number, end: nu
   if (!atLineStart(ctx)) {
     const br: TextOp = { op: 'text', text: '\n', start, end: start };
     ctx.out.push(br);
-    trackText(ctx, br, 0, { at: () => start }, false);
+    trackText(ctx, br, 0, { at: () => start });
   }
   const op: TextOp = latin1 ? { op: 'text', text, start, end, latin1 } : { op: 'text', text, start, end };
   ctx.out.push(op);
@@ -209,14 +209,17 @@ export function trackText(ctx: LowerContext, op: TextOp, from: number, offsets: 
     i = lf + 1;
   }
   if (edits.length === 0) return text;
-  // A break point left in this text moves with the breaks inserted before it.
+  // A break point left in this text moves with the breaks inserted in it, all of them before it: a
+  // break is inserted only when the line has no break point (the one it had is taken first), so a
+  // break point left in this text is at a space after the last one.
   const candidate = L.candidate;
-  if (candidate?.op === op) for (const e of edits) if (!e.replace && from + e.at <= candidate.index) candidate.index++;
+  if (candidate?.op === op) for (const e of edits) if (!e.replace) candidate.index++;
   return applyEdits(text, edits);
 }
 
 /** Index of the last space in `text` from `from` to `to` (excluded), or -1: only that segment is searched. */
 function lastSpace(text: string, from: number, to: number): number {
+  // Stryker disable next-line ArithmeticOperator: from `to + 1` it reads past the segment, which ends at the text's end (no character there) or at a line break: a space found on the next line is a break point the line's end drops at once
   for (let k = to - 1; k >= from; k--) if (text.charCodeAt(k) === 32) return k;
   return -1;
 }
