@@ -43,7 +43,7 @@ export interface TextPiece {
 export function textPieces(image: string, start: number): TextPiece[] {
   const pieces: TextPiece[] = [];
   let from = 0;
-  for (let at = image.indexOf('&'); at >= 0; at = image.indexOf('&', at + 1)) {
+  for (let at = -1; (at = image.indexOf('&', at + 1)) >= 0; ) {
     const escape = escapeAt(image, at);
     if (escape === undefined) continue;
     if (at > from) pieces.push({ text: image.slice(from, at), start: start + from, length: at - from });
