@@ -24,6 +24,14 @@ describe('attribute syntax', () => {
     expect(only('<rule char="=" />')).toMatchObject({ type: 'rule', char: '=' });
   });
 
+  it('gives a rule the start of its char value when it was written and is valid, after any other attribute', () => {
+    // charStart is where diagnostics about the character point: the char attribute's value, not
+    // the first attribute's; and with an invalid value the rule has the default character, written nowhere.
+    expect(only('<rule x="1" char="="/>')).toEqual({ type: 'rule', char: '=', start: 0, end: 22, charStart: 18 });
+    expect(only('<rule char="ab"/>')).toEqual({ type: 'rule', char: '-', start: 0, end: 17 });
+    expect(only('<rule x="1"/>')).toEqual({ type: 'rule', char: '-', start: 0, end: 13 });
+  });
+
   it('takes ">" inside a quoted value, and resolves &lt; and &amp; in it', () => {
     expect(only('<rule char=">"/>')).toMatchObject({ char: '>' });
     expect(only('<rule char="&lt;"/>')).toMatchObject({ char: '<' });
