@@ -143,6 +143,12 @@ describe('native or raster', () => {
     expect(lower({ symbology: 'ean13', data: '789100031550' }, generic).ops[1]).toMatchObject({ op: 'text', text: '7891000315507\n' });
   });
 
+  it("marks the data line on the generic template as within Latin-1, which a barcode's data always is", () => {
+    // The IR's latin1 mark: lowering knows the text a scanner reads is ASCII (its encoders take nothing else).
+    const generic = loadProfile('GENERICA');
+    expect(lower({ symbology: 'code128', data: 'Bobina 128: 0123456789' }, generic).ops.slice(1)).toEqual([{ op: 'text', text: 'Bobina 128: 0123456789\n', start: 0, end: 40, latin1: true }]);
+  });
+
   it('starts the data line on the generic template on a line of its own, and measures it', () => {
     const text = (s: string) => Buffer.from(compile(s, { printer: 0 }).bytes).toString('utf8');
     expect(text('abc<barcode type="ean8">1234567</barcode>def')).toBe('abc\n12345670\ndef\n');

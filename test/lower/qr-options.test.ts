@@ -76,6 +76,14 @@ describe('<qrcode size ecc>', () => {
     expect(lower({ size: 16, ecc: 'L' }, t20).diagnostics[0]!.message).toMatch(/25×25 modules, 16 dots each/);
   });
 
+  it('a payload printed as text is not marked Latin-1 when it is not, and prints through the code page', () => {
+    // '─' (U+2500) is byte C4 of the TM-T20's CP850; marked Latin-1, its low byte (00) would be written.
+    const asText = loadProfile({ extends: 'MAKER5T20', qr: { command: 'text' } });
+    expect(lower({ data: 'a─b' }, asText).ops).toEqual([{ op: 'text', text: 'a─b\n', start: 0, end: 43 }]);
+    expect(hex(emit(lower({ data: 'a─b' }, asText).ops as Op[], asText, { prologue: false }).bytes)).toBe('61 C4 62 0A');
+    expect(lower({ data: 'ação ✓' }, loadProfile('GENERICA')).ops).toEqual([{ op: 'text', text: 'ação ✓\n', start: 0, end: 43 }]);
+  });
+
   it('the capacity checked is that of the ecc asked for', () => {
     const i9 = loadProfile('MAKER4I9');
     const data = 'x'.repeat(1300);
