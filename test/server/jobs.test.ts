@@ -7,6 +7,7 @@ import { compile } from '../../src/index.js';
 import { sha256 } from '../../src/server/auth/secrets.js';
 import type { JobEvent } from '../../src/server/jobs/events.js';
 import { allows, fromStates, phaseOf, target, TRANSITIONS, WAITS_FOR_PERSON, type LifecycleEvent } from '../../src/server/jobs/lifecycle.js';
+import { POLLS_PER_TERMINAL } from '../../src/server/jobs/terminal.js';
 import { harness, login, type Harness } from './helpers.js';
 
 let h: Harness;
@@ -357,6 +358,30 @@ describe('what a terminal key can make a job cost (issue 20)', () => {
   /** Nearly the 2 MiB body (ESC is six bytes of JSON, and removed from the output): the largest job a partner can insert. */
   const BIG = `Cupom\n${'\x1b'.repeat(Math.floor((2 * 1024 * 1024 - 2048) / 6))}`;
   const REASONS = Array.from({ length: 16 }, (_, n) => `reason-${n}-${'x'.repeat(50)}`);
+
+  it(`lets one terminal wait in at most ${POLLS_PER_TERMINAL} long-polls: one more looks once and answers at once, and the waiting ones still get jobs`, async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    await h.store.terminals.put({ accountId: aliceId, terminalId: 'CAIXA-02', printerId: 1, enabled: true });
+    const otherKey = await terminalKey(aliceId, 'CAIXA-02');
+    const waiting = Array.from({ length: POLLS_PER_TERMINAL }, () => next(key, '30'));
+    const settled = new Set<number>();
+    waiting.forEach((w, n) => void w.then(() => settled.add(n)));
+    await new Promise((r) => setTimeout(r, 100));
+    // Answered before any of the 30-second waits ends, with nothing to take.
+    const extra = await next(key, '30');
+    expect(extra.statusCode).toBe(200);
+    expect(extra.json().trabalho).toBeNull();
+    expect(settled.size).toBe(0);
+    // Another terminal of the account waits as before (the limit is per terminal): a job wakes it.
+    const other = next(otherKey, '30');
+    const forOther = (await insert({ conteudo: 'x', terminalId: 'CAIXA-02' })).json().intencaoImpressao;
+    expect((await other).json().trabalho.intencaoImpressaoId).toBe(forOther.id);
+    // A job for the terminal wakes one of its waiting polls.
+    const job = (await insert({ conteudo: 'y', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const first = await Promise.race(waiting);
+    expect(first.json().trabalho.intencaoImpressaoId).toBe(job.id);
+    expect(settled.size).toBe(1);
+  });
 
   it('counts stale and repeated reports, keeps only the first 10 in the history, and answers each one small', async () => {
     const key = await terminalKey(aliceId, 'CAIXA-01');

@@ -31,8 +31,17 @@ const CLAIMED_FROM = [...new Set([...fromStates('acquire'), ...fromStates('print
 /** A job's delivery token: 128 random bits. */
 const newDeliveryToken = () => randomBytes(16).toString('base64url');
 
+/**
+ * Long-polls of one terminal that wait at once (in this process); one more looks once and answers
+ * at once. A client needs one: a key that opens hundreds would hold connections every client needs.
+ */
+export const POLLS_PER_TERMINAL = 4;
+
 export class TerminalJobs {
   constructor(private readonly c: JobContext) {}
+
+  /** The long-polls waiting now, per terminal. */
+  private readonly polls = new Map<string, number>();
 
   /** The queue a terminal's client serves, or undefined when the terminal is unknown or disabled. */
   private async route(p: Principal): Promise<ClaimRoute | undefined> {
@@ -48,8 +57,21 @@ export class TerminalJobs {
    */
   async next(p: Principal, waitMs: number, signal?: AbortSignal): Promise<Offer | undefined> {
     const { accountId, terminalId } = terminalOf(p);
-    const deadline = Date.now() + Math.min(Math.max(0, waitMs), MAX_WAIT_MS);
     const keys = [QueueNotifier.terminal(accountId, terminalId), QueueNotifier.templates(accountId)];
+    const polls = this.polls.get(keys[0]!) ?? 0;
+    if (polls >= POLLS_PER_TERMINAL) return this.look(p, keys, Date.now(), signal);
+    this.polls.set(keys[0]!, polls + 1);
+    try {
+      return await this.look(p, keys, Date.now() + Math.min(Math.max(0, waitMs), MAX_WAIT_MS), signal);
+    } finally {
+      const left = (this.polls.get(keys[0]!) ?? 1) - 1;
+      if (left > 0) this.polls.set(keys[0]!, left);
+      else this.polls.delete(keys[0]!);
+    }
+  }
+
+  /** next()'s looks, and its waits for a job until `deadline`. */
+  private async look(p: Principal, keys: string[], deadline: number, signal?: AbortSignal): Promise<Offer | undefined> {
     for (;;) {
       if (this.c.notifier.isClosed || signal?.aborted) return undefined;
       const seen = this.c.notifier.snapshot(keys);
