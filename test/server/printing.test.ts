@@ -198,6 +198,13 @@ describe('POST /IntencaoImpressao/Insert', () => {
     expect((await getById(waiting.id)).json().intencaoImpressao.estado).toBe('queued');
   });
 
+  it('expires a backlog of jobs past their time in one sweep, not 100 a tick: another job due with them is not left behind', async () => {
+    for (let n = 0; n < 240; n++) expect((await insert({ conteudo: `j${n}`, terminalId: 'CAIXA-01' })).statusCode).toBe(200);
+    const last = (await insert({ conteudo: 'the last', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    expect(await h.app.jobs.sweeps.expireJobs(new Date(Date.now() + 25 * 3_600_000))).toBe(241);
+    expect((await getById(last.id)).json().intencaoImpressao.estado).toBe('expired');
+  }, 60_000);
+
   it('answers 422 when an Idempotency-Key is reused with a different body', async () => {
     await insert({ conteudo: 'x', terminalId: 'CAIXA-01' }, { 'idempotency-key': 'k' });
     const res = await insert({ conteudo: 'y', terminalId: 'CAIXA-01' }, { 'idempotency-key': 'k' });

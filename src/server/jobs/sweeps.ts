@@ -5,6 +5,14 @@ import { inBatches, periodic, type BackgroundWorker } from '../workers/worker.js
 import type { JobContext } from './context.js';
 import { FINAL_STATES, fromStates, transition } from './lifecycle.js';
 
+/**
+ * Due leases and expiries looked at per batch, and batches per tick: a backlog (one account's
+ * thousands of jobs due at once) is worked off at up to 2,000 a tick, never 100, so another
+ * account's job is not left queued long past its time behind it.
+ */
+const SWEEP_BATCH = 100;
+const SWEEP_BATCHES = 20;
+
 export class JobSweeps {
   /** Leases are not expired before this time (set when the sweeps start). */
   private graceUntil = 0;
@@ -17,37 +25,42 @@ export class JobSweeps {
    */
   async expireLeases(now = new Date()): Promise<number> {
     if (now.getTime() < this.graceUntil) return 0;
-    const due = await this.c.store.intentions.dueLeases(fromStates('lease-expired'), now, 100);
-    let count = 0;
-    for (const ref of due) {
-      const job = await this.c.store.transaction(async (tx) => {
-        const j = await tx.intentions.get(ref.accountId, ref.id);
-        if (!j || !j.leaseToken || !j.leaseExpiresAt || j.leaseExpiresAt >= now) return undefined;
-        const last = j.tentativas >= this.c.settings.maxAttempts;
-        return transition(
-          tx, this.c.sink, ref, last ? 'attempts-exhausted' : 'lease-expired',
-          { origem: 'server', at: now, motivos: last ? ['lease-expired', 'max-attempts'] : ['lease-expired'], detalhe: `no report within ${this.c.settings.leaseMs} ms (attempt ${j.tentativas} of ${this.c.settings.maxAttempts})` },
-          // Guarded by the lease's end too: a renewal that landed since the read above keeps the job.
-          { leaseToken: null, leaseExpiresAt: null }, { token: j.leaseToken, expiredBy: now },
-        );
-      });
-      if (job) {
-        count++;
-        this.c.queued(job);
+    let changed = 0;
+    await inBatches(async (limit) => {
+      const due = await this.c.store.intentions.dueLeases(fromStates('lease-expired'), now, limit);
+      for (const ref of due) {
+        const job = await this.c.store.transaction(async (tx) => {
+          const j = await tx.intentions.get(ref.accountId, ref.id);
+          if (!j || !j.leaseToken || !j.leaseExpiresAt || j.leaseExpiresAt >= now) return undefined;
+          const last = j.tentativas >= this.c.settings.maxAttempts;
+          return transition(
+            tx, this.c.sink, ref, last ? 'attempts-exhausted' : 'lease-expired',
+            { origem: 'server', at: now, motivos: last ? ['lease-expired', 'max-attempts'] : ['lease-expired'], detalhe: `no report within ${this.c.settings.leaseMs} ms (attempt ${j.tentativas} of ${this.c.settings.maxAttempts})` },
+            // Guarded by the lease's end too: a renewal that landed since the read above keeps the job.
+            { leaseToken: null, leaseExpiresAt: null }, { token: j.leaseToken, expiredBy: now },
+          );
+        });
+        if (job) {
+          changed++;
+          this.c.queued(job);
+        }
       }
-    }
-    return count;
+      return due.length;
+    }, SWEEP_BATCH, SWEEP_BATCHES);
+    return changed;
   }
 
   /** Jobs never printed within the time-to-live. */
   async expireJobs(now = new Date()): Promise<number> {
-    const due = await this.c.store.intentions.dueExpiry(fromStates('expire'), now, 100);
-    let count = 0;
-    for (const ref of due) {
-      const job = await this.c.store.transaction((tx) => transition(tx, this.c.sink, ref, 'expire', { origem: 'server', at: now, motivos: [], detalhe: 'not printed in time' }));
-      if (job) count++;
-    }
-    return count;
+    let changed = 0;
+    await inBatches(async (limit) => {
+      const due = await this.c.store.intentions.dueExpiry(fromStates('expire'), now, limit);
+      for (const ref of due) {
+        if (await this.c.store.transaction((tx) => transition(tx, this.c.sink, ref, 'expire', { origem: 'server', at: now, motivos: [], detalhe: 'not printed in time' }))) changed++;
+      }
+      return due.length;
+    }, SWEEP_BATCH, SWEEP_BATCHES);
+    return changed;
   }
 
   /** Idempotency-Key answers stored before the keeping time (in batches, at most `batches` × 500 a call). */
@@ -77,7 +90,7 @@ export class JobSweeps {
       },
       periodic('job-expiry', every(this.c.settings.ttlMs, 50, 5000), () => this.expireJobs()),
       periodic('idempotency-keys', every(this.c.settings.idempotencyKeepMs, 50, 60_000), () => this.purgeIdempotencyKeys()),
-      periodic('job-retention', every(this.c.settings.keepMs, 50, 600_000), () => this.purgeEndedJobs()),
+      periodic('job-retention', every(this.c.settings.keepMs, 50, 60_000), () => this.purgeEndedJobs()),
     ];
   }
 }
