@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compile } from '../../src/index.js';
 import { sha256 } from '../../src/server/auth/secrets.js';
 import type { JobEvent } from '../../src/server/jobs/events.js';
-import { allows, fromStates, phaseOf, target, TRANSITIONS, WAITS_FOR_PERSON, type LifecycleEvent } from '../../src/server/jobs/lifecycle.js';
+import { allows, fromStates, MAX_DELIVERIES, phaseOf, target, TRANSITIONS, WAITS_FOR_PERSON, type LifecycleEvent } from '../../src/server/jobs/lifecycle.js';
 import { POLLS_PER_TERMINAL } from '../../src/server/jobs/terminal.js';
 import { harness, login, type Harness } from './helpers.js';
 
@@ -358,6 +358,25 @@ describe('what a terminal key can make a job cost (issue 20)', () => {
   /** Nearly the 2 MiB body (ESC is six bytes of JSON, and removed from the output): the largest job a partner can insert. */
   const BIG = `Cupom\n${'\x1b'.repeat(Math.floor((2 * 1024 * 1024 - 2048) / 6))}`;
   const REASONS = Array.from({ length: 16 }, (_, n) => `reason-${n}-${'x'.repeat(50)}`);
+
+  it(`fails a job at its stop after ${MAX_DELIVERIES} leases: a client that stops and resumes it for ever cannot grow its history without end`, async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const resume = () => h.app.inject({ method: 'POST', url: '/TerminalImpressao/Retomar', headers: { authorization: `Bearer ${key}` } });
+    for (let n = 1; n < MAX_DELIVERIES; n++) {
+      const t = (await next(key)).json().trabalho;
+      expect(t.tentativas).toBe(n);
+      expect((await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'stopped', motivos: ['media-empty'] })).json().aceito).toBe(true);
+      expect((await resume()).json().retomadas).toBe(1);
+    }
+    const t = (await next(key)).json().trabalho;
+    expect(t.tentativas).toBe(MAX_DELIVERIES);
+    expect((await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'stopped', motivos: ['media-empty'] })).json().aceito).toBe(true);
+    const job = (await getById(i.id)).json().intencaoImpressao;
+    expect(job).toMatchObject({ estado: 'failed', motivos: ['media-empty', 'max-deliveries'] });
+    expect(job.historico.length).toBeLessThan(3 * MAX_DELIVERIES + 2);
+    expect((await next(key)).json().trabalho).toBeNull();
+  }, 60_000);
 
   it(`lets one terminal wait in at most ${POLLS_PER_TERMINAL} long-polls: one more looks once and answers at once, and the waiting ones still get jobs`, async () => {
     const key = await terminalKey(aliceId, 'CAIXA-01');

@@ -140,12 +140,25 @@ export const isFinal = (s: JobState) => FINAL_STATES.includes(s);
  * report that would leave the job where it is (printing, again) renews the lease instead: no
  * history row, nothing happened to the job.
  */
-export const REPORTS: Readonly<Record<ReportState, { event: LifecycleEvent; reasons: 'report' | 'report-or-other' | 'job'; lease: 'extend' | 'release'; confirms?: true }>> = {
+export const REPORTS: Readonly<Record<ReportState, {
+  event: LifecycleEvent; reasons: 'report' | 'report-or-other' | 'job'; lease: 'extend' | 'release'; confirms?: true;
+  /** The event instead, on a job leased MAX_DELIVERIES times or more (with the reason MAX_DELIVERIES_REASON). */
+  exhausted?: LifecycleEvent;
+}>> = {
   printing: { event: 'printing', reasons: 'job', lease: 'extend' },
   completed: { event: 'completed', reasons: 'report', lease: 'release', confirms: true },
-  stopped: { event: 'stopped', reasons: 'report-or-other', lease: 'release' },
+  stopped: { event: 'stopped', reasons: 'report-or-other', lease: 'release', exhausted: 'failed' },
   failed: { event: 'failed', reasons: 'report-or-other', lease: 'release' },
 };
+
+/**
+ * A job leased this many times ends failed at its next stop, with this reason: each stop and
+ * Retomar is a lease and history rows, and a client that kept one job going round for ever grew its
+ * history, and its GetById answer, without end (a probe: 3,624 rows and 1 MB in three minutes).
+ * A printer that runs out of paper 100 times on one job is not printing it.
+ */
+export const MAX_DELIVERIES = 100;
+export const MAX_DELIVERIES_REASON = 'max-deliveries';
 
 /** The first event of a new job (spec §3's generic-printer rule, and aguardarClienteIniciarImpressao). */
 export function insertEvent(o: { generic: boolean; aguardar: boolean }): LifecycleEvent {

@@ -9,7 +9,7 @@ import { loadProfile } from '../../index.js';
 import { Problem } from '../errors.js';
 import type { ClaimRoute, Intention, IntentionSummary, JobRef, Principal } from '../store/types.js';
 import type { JobContext } from './context.js';
-import { acquireJob, allows, fromStates, isFinal, next, phaseOf, recordIgnored, REPORTS, transition, type JobWithHistory } from './lifecycle.js';
+import { acquireJob, allows, fromStates, isFinal, MAX_DELIVERIES, MAX_DELIVERIES_REASON, next, phaseOf, recordIgnored, REPORTS, transition, type JobWithHistory } from './lifecycle.js';
 import { startJob } from './start.js';
 import { QueueNotifier } from './notifier.js';
 import { stopMismatched } from './printer-change.js';
@@ -132,7 +132,8 @@ export class TerminalJobs {
           changed = await tx.intentions.renewLease(ref, [job.estado], { token: r.token, leasedTo: terminalId }, until) ? { ...job, leaseExpiresAt: until } : undefined;
         } else {
           const reasons = rule.reasons === 'job' ? job.motivos : rule.reasons === 'report-or-other' && motivos.length === 0 ? [OTHER] : motivos;
-          changed = await transition(tx, this.c.sink, ref, rule.event, { ...change, motivos: reasons }, {
+          const exhausted = rule.exhausted !== undefined && job.tentativas >= MAX_DELIVERIES;
+          changed = await transition(tx, this.c.sink, ref, exhausted ? rule.exhausted! : rule.event, { ...change, motivos: exhausted ? [...reasons, MAX_DELIVERIES_REASON] : reasons }, {
             ...(rule.lease === 'extend' ? { leaseExpiresAt: until } : { leaseToken: null, leaseExpiresAt: null }),
             ...(rule.confirms ? { confirmacao: r.confirmacao ?? 'sent' } : {}),
           }, r.token);
