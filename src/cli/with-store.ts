@@ -1,5 +1,6 @@
 // Opens the service database for one account command and always closes it. The store module is
 // imported here, at run time, so commands that do not touch the database never load it.
+import { storeChoice, type StoreChoice } from '../server/environment.js';
 import type { Store } from '../server/store/repositories.js';
 import type { Account } from '../server/store/types.js';
 import { EXIT, UsageError, type Io } from './io.js';
@@ -21,10 +22,23 @@ export function storeFlags(values: { db?: string | undefined; 'database-url'?: s
   return { ...(values.db ? { db: values.db } : {}), ...(values['database-url'] ? { databaseUrl: values['database-url'] } : {}) };
 }
 
+/**
+ * The store the flags, else the environment, name (environment.ts storeChoice). What it refuses (an
+ * empty BOBINA_DB) is the user's mistake, told as a usage error before anything is opened.
+ */
+export function chosenStore(flags: StoreFlags, env?: Parameters<typeof storeChoice>[1]): StoreChoice {
+  try {
+    return storeChoice(flags, env);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
 export async function withStore<T>(values: { db?: string | undefined; 'database-url'?: string | undefined }, fn: (store: Store) => Promise<T>): Promise<T> {
   const flags = storeFlags(values);
+  const choice = chosenStore(flags);
   const { openStore } = await import('../server/store/open.js');
-  const store = await openStore(flags);
+  const store = await openStore(flags, choice);
   try {
     return await fn(store);
   } finally {

@@ -56,14 +56,22 @@ export type StoreChoice = { kind: 'sqlite'; file: string } | { kind: 'postgres';
 
 /**
  * The store the flags name (a SQLite file or a PostgreSQL URL; both is a mistake, refused), else
- * DATABASE_URL (PostgreSQL), else BOBINA_DB or ./bobina.sqlite (SQLite).
+ * DATABASE_URL (PostgreSQL), else BOBINA_DB or ./bobina.sqlite (SQLite). Each refusal is a
+ * mistake of the caller's (the CLI makes it a usage error: with-store.ts chosenStore).
  */
 export function storeChoice(flags: { db?: string; databaseUrl?: string }, env = processEnvironment()): StoreChoice {
   if (flags.db && flags.databaseUrl) throw new Error('give either a SQLite file (--db) or a PostgreSQL URL (--database-url), not both');
   if (flags.databaseUrl) return { kind: 'postgres', url: flags.databaseUrl };
   if (flags.db) return { kind: 'sqlite', file: flags.db };
+  // An empty DATABASE_URL is taken as unset: it leaves the choice to BOBINA_DB, as --database-url
+  // left out would (a test's child environment blanks it so). An empty BOBINA_DB is refused:
+  // SQLite opens '' (and a blank name is no better) as a temporary database, deleted on close,
+  // so everything written would be lost.
   const url = read(env, 'DATABASE_URL');
-  return url ? { kind: 'postgres', url } : { kind: 'sqlite', file: read(env, 'BOBINA_DB') ?? DEFAULT_DB };
+  if (url) return { kind: 'postgres', url };
+  const file = read(env, 'BOBINA_DB');
+  if (file !== undefined && file.trim() === '') throw new Error(`BOBINA_DB="${file}" names no file: set it to a SQLite file, or unset it for ${DEFAULT_DB}`);
+  return { kind: 'sqlite', file: file ?? DEFAULT_DB };
 }
 
 /** BOBINA_PG_POOL_SIZE, BOBINA_PG_STATEMENT_TIMEOUT_MS, BOBINA_PG_CONNECT_TIMEOUT_MS: only those set. */

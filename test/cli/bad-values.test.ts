@@ -49,6 +49,21 @@ describe('a value a command cannot use', () => {
     expect(r.stderr.toString()).not.toMatch(STACK);
   }, CLI_TEST_TIMEOUT);
 
+  // SQLite opens '' as a temporary database, deleted on close: `users add` said "added user" and
+  // serve started on it, and everything written was lost. A flag naming the store still wins.
+  it.each([
+    ['users add', ['users', 'add', '--email', 'a@example.com', '--name', 'A', '--password', 'pw-a-1']],
+    ['serve', ['serve', '--port', '0']],
+  ])('an empty or blank BOBINA_DB (%s): exits 2 naming it, before opening anything', (_name, args) => {
+    for (const value of ['', '  ']) {
+      const r = bobina(args, undefined, { BOBINA_DB: value, DATABASE_URL: '' });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`BOBINA_DB="${value}" names no file`);
+      expect(r.stderr).not.toMatch(STACK);
+    }
+    expect(bobina(['users', 'list', '--db', db()], undefined, { BOBINA_DB: '', DATABASE_URL: '' }).code).toBe(0);
+  }, CLI_TEST_TIMEOUT);
+
   it('a directory as standard input: exits 2, saying it cannot read it', () => {
     const stdin = openSync(dir, 'r');
     try {

@@ -23,6 +23,14 @@ describe('the environment', () => {
     expect(() => storeChoice({ db: 'b.sqlite', databaseUrl: 'postgres://x/y' }, {})).toThrow(/not both/);
   });
 
+  it('refuses an empty or blank BOBINA_DB (SQLite would open a temporary database), and takes an empty DATABASE_URL as unset', () => {
+    expect(() => storeChoice({}, { BOBINA_DB: '' })).toThrow('BOBINA_DB="" names no file');
+    expect(() => storeChoice({}, { BOBINA_DB: ' ', DATABASE_URL: '' })).toThrow('BOBINA_DB=" " names no file');
+    expect(storeChoice({ db: 'b.sqlite' }, { BOBINA_DB: '' })).toEqual({ kind: 'sqlite', file: 'b.sqlite' });
+    expect(storeChoice({}, { BOBINA_DB: '', DATABASE_URL: 'postgres://h/d' })).toEqual({ kind: 'postgres', url: 'postgres://h/d' });
+    expect(storeChoice({}, { BOBINA_DB: 'a.sqlite', DATABASE_URL: '' })).toEqual({ kind: 'sqlite', file: 'a.sqlite' });
+  });
+
   it('gives only the settings set, and refuses a number that is not a positive whole number by its name', () => {
     expect(postgresSettings({})).toEqual({});
     expect(postgresSettings({ BOBINA_PG_POOL_SIZE: '4', BOBINA_PG_STATEMENT_TIMEOUT_MS: '' })).toEqual({ poolSize: 4 });

@@ -56,5 +56,9 @@ export function sameDatabase(location: string): TestDatabase {
   return { ...at(STORE_KIND, location, dir, false), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** The environment for a CLI child process: no DATABASE_URL leaking in from the caller's shell. */
+/**
+ * The environment for a CLI child process: no DATABASE_URL leaking in from the caller's shell (an
+ * empty one is taken as unset), and an empty BOBINA_DB, refused (exit 2), so a child not given a
+ * store flag fails rather than opening the caller's database.
+ */
 export const CHILD_ENV = { DATABASE_URL: '', BOBINA_DB: '', BOBINA_METRICS_TOKEN: '', BOBINA_METRICS_PORT: '' };

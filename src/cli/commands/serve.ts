@@ -5,7 +5,7 @@ import { parse } from '../args.js';
 import { EXIT, UsageError, type Command } from '../io.js';
 import { untilSignal } from '../signals.js';
 import { fleetVariables, metricsVariables, processEnvironment, read, variablesOf, webhookSettings, type Environment } from '../../server/environment.js';
-import { storeFlags } from '../with-store.js';
+import { chosenStore, storeFlags } from '../with-store.js';
 
 export interface ServeSettings {
   port: number;
@@ -112,6 +112,8 @@ function trustProxy(value: string): boolean | number | string {
 export function serveSettings(args: string[], env: Environment = processEnvironment()): ServeSettings {
   const { values } = parse(args, OPTIONS, 0);
   const store = storeFlags(values);
+  // Refused here, as a usage error, rather than when startServer opens it (exit 1).
+  chosenStore(store, env);
   const rawPort = values.port ?? read(env, 'PORT') ?? '8080';
   const port = Number(rawPort);
   if (!/^\d+$/.test(rawPort) || port > 65535) throw new UsageError(`invalid port "${rawPort}"`);
