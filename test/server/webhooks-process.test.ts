@@ -97,6 +97,29 @@ describe('bobina webhooks', () => {
     }
   }, 30_000);
 
+  it('replay tells a message whose webhook was removed from one the account does not have', async () => {
+    const add = bobina(['webhooks', 'add', '--email', 'ana@example.com', '--url', 'http://127.0.0.1:9/gone']);
+    expect(add.status, add.stderr).toBe(0);
+    const id = /webhook (wh_\S+)/.exec(add.stderr)![1]!;
+    const store = await database.open();
+    try {
+      const account = (await store.accounts.findByEmail('ana@example.com'))!;
+      await store.webhooks.enqueue([{
+        id: 'msg_replay_gone', accountId: account.id, endpointId: id, url: 'http://127.0.0.1:9/gone', target: 'origin:http://127.0.0.1:9',
+        eventType: 'intencao.completed', intencaoImpressaoId: 1, body: '{}', createdAt: new Date(),
+      }]);
+    } finally {
+      await store.close();
+    }
+    expect(bobina(['webhooks', 'remove', '--email', 'ana@example.com', '--id', id]).status).toBe(0);
+    const removed = bobina(['webhooks', 'replay', '--email', 'ana@example.com', '--message', 'msg_replay_gone']);
+    expect(removed.status).toBe(1);
+    expect(removed.stderr).toBe(`bobina webhooks: message msg_replay_gone cannot be sent again: its webhook ${id} was removed\n`);
+    const unknown = bobina(['webhooks', 'replay', '--email', 'ana@example.com', '--message', 'msg_nope']);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toBe('bobina webhooks: no message msg_nope in this account\n');
+  }, 30_000);
+
   it('delivers a notice after serve was killed with SIGKILL while sending it: same webhook-id, one 2xx recorded', async () => {
     const r = await startReceiver();
     receivers.push(r);

@@ -123,7 +123,11 @@ async function replay(args: string[], io: Io): Promise<number> {
   return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {
     const message = await store.webhooks.replay(account.id, values.message!, new Date());
     if (!message) {
-      io.stderr.write(`bobina webhooks: no message ${values.message} in this account\n`);
+      // Not replayed: no such message, or its endpoint was removed (as POST /Webhook/Replay tells them apart).
+      const found = await store.webhooks.getMessage(account.id, values.message!);
+      io.stderr.write(found
+        ? `bobina webhooks: message ${found.id} cannot be sent again: its webhook ${found.endpointId} was removed\n`
+        : `bobina webhooks: no message ${values.message} in this account\n`);
       return EXIT.failed;
     }
     io.stdout.write(`message ${message.id} queued again (same webhook-id); a running service sends it within its poll interval\n`);
