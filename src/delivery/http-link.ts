@@ -23,7 +23,7 @@ const INSERT_TEXT_BYTES = 2 * 1024 * 1024;
 
 /**
  * The largest answer the agent reads: a job's bytes at the compiler's output limit in base64
- * (4 bytes per 3), the text the job carries from its Insert, and 64 KiB for the rest (3,559,768
+ * (4 bytes per 3), the text the job carries from its Insert, and 64 KiB for the rest (3,560,792
  * bytes with the default limits). A longer answer is refused unread, as a failed request.
  */
 export const MAX_ANSWER_BYTES = 4 * Math.ceil(DEFAULT_LIMITS.maxOutputBytes / 3) + INSERT_TEXT_BYTES + 64 * 1024;

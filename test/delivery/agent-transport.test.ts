@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/delivery/http-link.js';
-import { CLI } from '../support/cli.js';
+import { CLI, ROOT } from '../support/cli.js';
 import { child, fixture, tempDir, virtualPrinter } from './helpers.js';
 import { serviceHarness, type Intencao } from './service-harness.js';
 
@@ -27,6 +27,12 @@ function peakRss(pid: number): number {
 }
 
 describe('bobina agent and its transport', () => {
+  it('caps an answer at the size docs/delivery.md and its comment state (both once said 1,024 bytes less)', () => {
+    const figure = MAX_ANSWER_BYTES.toLocaleString('en-US');
+    expect(readFileSync(`${ROOT}/docs/delivery.md`, 'utf8')).toContain(`no answer longer than a job can be: ${figure} bytes`);
+    expect(readFileSync(`${ROOT}/src/delivery/http-link.ts`, 'utf8')).toContain(`64 KiB for the rest (${figure}\n * bytes with the default limits)`);
+  });
+
   it('reads no answer longer than a job can be: a 60 MB answer is hung up on, and memory stays small', async () => {
     let sent = 0;
     const huge = 60 * 1024 * 1024;
