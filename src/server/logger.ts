@@ -2,8 +2,8 @@
 // when it has the form of a path word (a key a client put in the path by mistake, `;key=…` or a
 // double-encoded `%3Fkey%3D…`, is hidden), plus the query as the parser decodes it, showing only the
 // names the API knows and no value but one of a fixed form (an integer id, a state word, a page
-// size, a date: never shop data, a reference or a cursor); the Authorization header is never
-// serialised, and bodies (passwords) are not logged.
+// size, a date, a wait in seconds: never shop data, a terminal id, a reference or a cursor); the
+// Authorization header is never serialised, and bodies (passwords) are not logged.
 import type { FastifyServerOptions } from 'fastify';
 
 /** Query parameters whose value may be logged, with the form a loggable value must have. */
@@ -14,6 +14,8 @@ const SHOWN_VALUES: Readonly<Record<string, RegExp>> = {
   situacao: /^[a-z]{1,16}$/,
   desde: /^[0-9]{4}-[0-9]{2}-[0-9]{2}[0-9T:.+Z-]{0,24}$/,
   ate: /^[0-9]{4}-[0-9]{2}-[0-9]{2}[0-9T:.+Z-]{0,24}$/,
+  // ObterProxima's long-poll wait, in seconds: how long a terminal's client asked to wait.
+  espera: /^[0-9]{1,2}(\.[0-9]{1,3})?$/,
 };
 /** Query parameters the API knows: their names are logged, their values hidden. */
 const KNOWN_NAMES = new Set(['key', 'terminalId', 'referencia', 'cursor', ...Object.keys(SHOWN_VALUES)]);

@@ -148,6 +148,15 @@ describe('the key never reaches the logs', () => {
     expect(logs).toContain('/Terminal/GetAll?key=[REDACTED]&situacao=offline&limite=20&cursor=[REDACTED]');
   });
 
+  it("logs ObterProxima's wait in seconds (espera), and hides one that is not a number", async () => {
+    await h.app.inject({ method: 'POST', url: `/TerminalImpressao/ObterProxima?key=${key}&espera=5&terminalId=caixa-7` });
+    await h.app.inject({ method: 'POST', url: `/TerminalImpressao/ObterProxima?key=${key}&espera=${key}` });
+    const logs = h.logs();
+    expect(logs).toContain('/TerminalImpressao/ObterProxima?key=[REDACTED]&espera=5&terminalId=[REDACTED]');
+    expect(logs).toContain('/TerminalImpressao/ObterProxima?key=[REDACTED]&espera=[REDACTED]');
+    expect(logs).not.toContain(key);
+  });
+
   it("logs GetAll's filter names, and the values that cannot hold shop data (state, page size, dates)", async () => {
     await h.app.inject({ url: `/IntencaoImpressao/GetAll?key=${key}&estado=held&limite=20&desde=2026-11-01T00:00:00Z&terminalId=caixa-7&referencia=Pedido%20Jo%C3%A3o&cursor=abc` });
     await h.app.inject({ url: `/IntencaoImpressao/GetAll?key=${key}&estado=<script>&limite=99999` });
