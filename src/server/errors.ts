@@ -17,7 +17,7 @@ export const PROBLEMS = {
   'unsupported-media-type': { status: 415, message: 'The body must be application/json' },
   'body-too-large': { status: 413, message: 'The body is larger than 2 MiB' },
   'printer-conflict': { status: 400, message: 'impressoraId and terminalId are mutually exclusive' },
-  'printer-required': { status: 400, message: 'Send terminalId, codigoImpressora or impressoraId' },
+  'printer-required': { status: 400, message: 'Name a printer with codigoImpressora or impressoraId, or a terminal linked to one with terminalId' },
   'unknown-printer': { status: 400, message: 'Unknown printer template' },
   'terminal-not-found': { status: 404, message: 'Terminal not found' },
   'terminal-disabled': { status: 409, message: 'Printing is disabled on this terminal' },

@@ -91,7 +91,8 @@ describe('Insert and GetById', () => {
 
   it('needs codigoImpressora for a terminal without a linked printer', async () => {
     await h.store.terminals.put({ accountId: aliceId, terminalId: 'SEM-IMPRESSORA', printerId: null, enabled: true });
-    expect((await insert({ conteudo: 'x', terminalId: 'SEM-IMPRESSORA' })).json()).toMatchObject({ code: 'printer-required' });
+    expect((await insert({ conteudo: 'x', terminalId: 'SEM-IMPRESSORA' })).json())
+      .toMatchObject({ code: 'printer-required', terminalId: 'SEM-IMPRESSORA', message: 'This terminal has no linked printer: name one with codigoImpressora' });
     const ok = (await insert({ conteudo: 'x', terminalId: 'SEM-IMPRESSORA', codigoImpressora: 'MAKER4I9' })).json().intencaoImpressao;
     expect(ok).toMatchObject({ terminalId: 'SEM-IMPRESSORA', impressoraId: 4, estado: 'queued' });
   });

@@ -128,6 +128,10 @@ describe('POST /IntencaoImpressao/Insert', () => {
     expect(res.json()).toMatchObject({ code, message: expect.any(String), requestId: expect.any(String) });
   });
 
+  it('says, when no printer is given, every way to name one (terminalId was not sent)', async () => {
+    expect((await insert({ conteudo: 'x' })).json().message).toBe('Name a printer with codigoImpressora or impressoraId, or a terminal linked to one with terminalId');
+  });
+
   it('answers 422 with positioned diagnostics when the content has errors, and stores nothing', async () => {
     const res = await insert({ conteudo: 'linha 1\n<qrcode>aberto', terminalId: 'CAIXA-01' });
     expect(res.statusCode).toBe(422);

@@ -29,5 +29,7 @@ export async function resolvePrinter(store: Store, accountId: string, body: Inse
   if (present(codigoImpressora)) return template(codigoImpressora);
   if (present(impressoraId)) return template(impressoraId);
   if (linked !== undefined) return template(linked);
+  // A terminal was named, but it has no printer; impressoraId with it is printer-conflict, so only codigoImpressora is left.
+  if (present(terminalId)) throw new Problem('printer-required', { terminalId }, 'This terminal has no linked printer: name one with codigoImpressora');
   throw new Problem('printer-required');
 }
