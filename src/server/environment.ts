@@ -9,7 +9,10 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 /** The process's environment, as the functions here read it by default. */
 export const processEnvironment = (): Environment => process.env;
 
-/** Every variable, what it sets, and which command reads it. */
+/** The commands whose help lists variables: each lists those it reads (variablesOf). */
+export type Reader = 'serve' | 'agent' | 'webhooks' | 'terminals';
+
+/** Every variable, what it sets, the command it is for, and any other command that reads it too (`also`). */
 export const VARIABLES = {
   PORT: { command: 'serve', says: 'port to listen on (--port; default 8080)' },
   HOST: { command: 'serve', says: 'address to listen on (--host; default 127.0.0.1)' },
@@ -21,22 +24,25 @@ export const VARIABLES = {
   BOBINA_PG_CONNECT_TIMEOUT_MS: { command: 'serve', says: 'longest a PostgreSQL connection may take' },
   BOBINA_TRUST_PROXY: { command: 'serve', says: 'proxies trusted for the client address (--trust-proxy)' },
   LOG_LEVEL: { command: 'serve', says: 'pino log level (default info)' },
-  BOBINA_WEBHOOKS_ALLOW_PRIVATE: { command: 'serve', says: '1: webhooks may go to private, loopback and link-local addresses' },
-  BOBINA_WEBHOOKS_HTTP_HOSTS: { command: 'serve', says: 'hosts webhooks may reach over plain http, comma-separated' },
+  BOBINA_WEBHOOKS_ALLOW_PRIVATE: { command: 'serve', also: ['webhooks'], says: '1: webhooks may go to private, loopback and link-local addresses' },
+  BOBINA_WEBHOOKS_HTTP_HOSTS: { command: 'serve', also: ['webhooks'], says: 'hosts webhooks may reach over plain http, comma-separated' },
   BOBINA_WEBHOOKS_TIMEOUT_MS: { command: 'serve', says: 'longest one webhook attempt may take (default 10000)' },
-  BOBINA_WEBHOOKS_MAX_ENDPOINTS: { command: 'serve', says: 'webhook endpoints one account may register (default 20)' },
+  BOBINA_WEBHOOKS_MAX_ENDPOINTS: { command: 'serve', also: ['webhooks'], says: 'webhook endpoints one account may register (default 20)' },
   BOBINA_WEBHOOKS_KEEP_DAYS: { command: 'serve', says: 'days delivered and dead webhook messages are kept, with their attempts (default 30)' },
   BOBINA_METRICS_TOKEN: { command: 'serve', says: 'serve GET /metrics on the service port to `Authorization: Bearer` this token (--metrics-token; at least 16 characters)' },
   BOBINA_METRICS_PORT: { command: 'serve', says: 'serve GET /metrics, without a token, on this port of 127.0.0.1 (--metrics-port)' },
-  BOBINA_HEARTBEAT: { command: 'serve', says: 'how often terminals\' clients say they are there (--heartbeat; default 15s); `bobina terminals status` reads it too' },
-  BOBINA_OFFLINE_GRACE: { command: 'serve', says: 'added to two missed heartbeats before a terminal is offline (--offline-grace; default 5s); `bobina terminals status` reads it too' },
+  BOBINA_HEARTBEAT: { command: 'serve', also: ['terminals'], says: 'how often terminals\' clients say they are there (--heartbeat; default 15s); `bobina terminals status` reads it too' },
+  BOBINA_OFFLINE_GRACE: { command: 'serve', also: ['terminals'], says: 'added to two missed heartbeats before a terminal is offline (--offline-grace; default 5s); `bobina terminals status` reads it too' },
   BOBINA_TERMINAL_KEY: { command: 'agent', says: "the terminal's key (--key), kept out of `ps`" },
-} as const satisfies Record<string, { command: 'serve' | 'agent'; says: string }>;
+} as const satisfies Record<string, { command: Reader; also?: readonly Reader[]; says: string }>;
 
 export type Variable = keyof typeof VARIABLES;
 
 /** The variables a command reads, by name, for its help line. */
-export const variablesOf = (command: 'serve' | 'agent'): Variable[] => (Object.keys(VARIABLES) as Variable[]).filter((v) => VARIABLES[v].command === command);
+export const variablesOf = (command: Reader): Variable[] => (Object.keys(VARIABLES) as Variable[]).filter((v) => {
+  const entry: { command: Reader; also?: readonly Reader[] } = VARIABLES[v];
+  return entry.command === command || (entry.also?.includes(command) ?? false);
+});
 
 /** One variable's value, as set. */
 export const read = (env: Environment, name: Variable): string | undefined => env[name];

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DB, postgresSettings, sqliteSync, storeChoice, terminalKey, VARIABLES, webhookPolicy, webhookSettings } from '../../src/server/environment.js';
+import { DEFAULT_DB, postgresSettings, sqliteSync, storeChoice, terminalKey, VARIABLES, variablesOf, webhookPolicy, webhookSettings } from '../../src/server/environment.js';
 
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
@@ -47,6 +47,13 @@ describe('the environment', () => {
     expect(webhookPolicy({ BOBINA_WEBHOOKS_ALLOW_PRIVATE: '1', BOBINA_WEBHOOKS_HTTP_HOSTS: ' A.example, b ', BOBINA_WEBHOOKS_MAX_ENDPOINTS: '2' }))
       .toEqual({ allowPrivate: true, httpHosts: ['a.example', 'b'], maxEndpoints: 2 });
     expect(terminalKey({ BOBINA_TERMINAL_KEY: 'tk_1' })).toBe('tk_1');
+  });
+
+  it("lists in each command's help the variables it reads: webhooks its policy's three, terminals (status) the fleet timing", () => {
+    expect(variablesOf('webhooks')).toEqual(['BOBINA_WEBHOOKS_ALLOW_PRIVATE', 'BOBINA_WEBHOOKS_HTTP_HOSTS', 'BOBINA_WEBHOOKS_MAX_ENDPOINTS']);
+    expect(variablesOf('terminals')).toEqual(['BOBINA_HEARTBEAT', 'BOBINA_OFFLINE_GRACE']);
+    expect(variablesOf('agent')).toEqual(['BOBINA_TERMINAL_KEY']);
+    expect(variablesOf('serve')).toContain('BOBINA_WEBHOOKS_MAX_ENDPOINTS');
   });
 
   it('lists every variable it reads in its table', () => {

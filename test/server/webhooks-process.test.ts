@@ -76,6 +76,8 @@ describe('bobina webhooks', () => {
     const help = bobina(['webhooks', '--help']);
     const events = /--event ([a-z.|]+) \.\.\.\]/.exec(help.stdout + help.stderr)?.[1]?.split('|');
     expect(events).toEqual([...WEBHOOK_EVENTS]);
+    // And every variable it reads, the endpoint limit too.
+    expect(help.stdout).toContain('(env BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS, BOBINA_WEBHOOKS_MAX_ENDPOINTS)');
   });
 
   it('refuses a second endpoint for the same URL, and one past BOBINA_WEBHOOKS_MAX_ENDPOINTS', async () => {

@@ -5,6 +5,7 @@
 // printed once, alone on the last line of stdout, stored hashed. `list` shows them (never a key);
 // `rotate-key` replaces the key; `status` shows their health (online, printer, queue: GET /Terminal/GetAll's view).
 import { loadProfile } from '../../index.js';
+import { variablesOf } from '../../server/environment.js';
 import { terminalIdRefusal } from '../../server/terminal-id.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
@@ -137,6 +138,6 @@ const SUBCOMMANDS: Record<string, Subcommand> = { add, list, 'rotate-key': rotat
 export const terminalsCommand: Command = {
   name: 'terminals',
   usage: 'bobina terminals add --email E --terminal ID [--printer <id|code>] [--device tcp://host:port|file:PATH] [--template-jobs] [--print-key] [--disabled] [--db F | --database-url URL] | list --email E [--json] [--db F | --database-url URL] | rotate-key --email E --terminal ID [--db F | --database-url URL] | status [--user E] [--json] [--heartbeat 15s] [--offline-grace 5s] [--db F | --database-url URL]',
-  summary: "an account's terminals: link one to a printer template (or none), a device the service prints to, template jobs; list them; issue or replace a key (printed once, last line); their health: online, printer, queue (status)",
+  summary: `an account's terminals: link one to a printer template (or none), a device the service prints to, template jobs; list them; issue or replace a key (printed once, last line); their health: online, printer, queue (status; env ${variablesOf('terminals').join(', ')})`,
   run: dispatch(SUBCOMMANDS),
 };

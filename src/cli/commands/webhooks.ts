@@ -1,7 +1,8 @@
 // `bobina webhooks add | list | remove | rotate-secret | enable | log | replay`: an account's
 // webhook endpoints (issue 12). A secret is printed once, by add and rotate-secret; listings never
-// show one. Addresses are checked as the service checks them (BOBINA_WEBHOOKS_ALLOW_PRIVATE,
-// BOBINA_WEBHOOKS_HTTP_HOSTS).
+// show one. Addresses and the number of endpoints are checked as the service checks them
+// (BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS, BOBINA_WEBHOOKS_MAX_ENDPOINTS).
+import { variablesOf, webhookPolicy } from '../../server/environment.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
@@ -10,7 +11,6 @@ import { STORE_OPTIONS, withAccount } from '../with-store.js';
 
 const DB = STORE_OPTIONS;
 const server = () => import('../../server/webhooks/endpoints.js');
-const policy = async () => (await import('../../server/environment.js')).webhookPolicy();
 
 async function add(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { email: { type: 'string' }, url: { type: 'string' }, event: { type: 'string', multiple: true }, ...DB }, 0);
@@ -25,7 +25,7 @@ async function add(args: string[], io: Io): Promise<number> {
   }
   return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {
     try {
-      const { endpoint, secret } = await addEndpoint(store, account.id, values.url!, values.event, await policy());
+      const { endpoint, secret } = await addEndpoint(store, account.id, values.url!, values.event, webhookPolicy());
       io.stdout.write(`${secret}\n`);
       io.stderr.write(`webhook ${endpoint.id} added for ${account.email} (${endpoint.events.join(', ')}); its secret is shown only this once.\n`);
       return EXIT.ok;
@@ -140,6 +140,6 @@ const SUBCOMMANDS: Record<string, Subcommand> = { add, list, remove, 'rotate-sec
 export const webhooksCommand: Command = {
   name: 'webhooks',
   usage: 'bobina webhooks add --email E --url U [--event completed|failed|canceled|expired|stopped|terminal.offline|terminal.online|printer.status|job.stuck ...] | list --email E [--json] | remove --email E --id ID | rotate-secret --email E --id ID [--expire-previous] | enable --email E --id ID [--disable] | log --email E [--id ID] [--message M] [--intention N] [--limit N] [--json] | replay --email E --message M  [--db F | --database-url URL]',
-  summary: 'end-of-job webhook endpoints of an account: add one (secret printed once), list, remove, rotate its secret, re-enable, see delivery attempts, replay a message (env BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS)',
+  summary: `end-of-job webhook endpoints of an account: add one (secret printed once), list, remove, rotate its secret, re-enable, see delivery attempts, replay a message (env ${variablesOf('webhooks').join(', ')})`,
   run: dispatch(SUBCOMMANDS),
 };
