@@ -64,6 +64,13 @@ describe('a value a command cannot use', () => {
     expect(bobina(['users', 'list', '--db', db()], undefined, { BOBINA_DB: '', DATABASE_URL: '' }).code).toBe(0);
   }, CLI_TEST_TIMEOUT);
 
+  it('a LOG_LEVEL pino does not have: serve exits 2 naming it and the levels it takes (it stopped with pino\'s own message, exit 1)', () => {
+    const r = bobina(['serve', '--db', db(), '--port', '0'], undefined, { LOG_LEVEL: 'bogus' });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('LOG_LEVEL="bogus" is not a log level: one of trace, debug, info, warn, error, fatal, silent');
+    expect(r.stderr).not.toMatch(STACK);
+  }, CLI_TEST_TIMEOUT);
+
   it('a directory as standard input: exits 2, saying it cannot read it', () => {
     const stdin = openSync(dir, 'r');
     try {

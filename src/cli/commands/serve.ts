@@ -108,6 +108,17 @@ function trustProxy(value: string): boolean | number | string {
   return v;
 }
 
+/** pino's levels, and `silent`: written here so that the CLI does not load pino to check one. */
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+/** LOG_LEVEL, when set: one of LOG_LEVELS (pino stopped the start with its own message at another), empty for the default. */
+function logLevel(env: Environment): string | undefined {
+  const level = read(env, 'LOG_LEVEL');
+  if (level === undefined || level === '') return undefined;
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new UsageError(`LOG_LEVEL="${level}" is not a log level: one of ${LOG_LEVELS.join(', ')}`);
+  return level;
+}
+
 /** The settings from flags, then the environment, then defaults: loopback only unless --host says otherwise. */
 export function serveSettings(args: string[], env: Environment = processEnvironment()): ServeSettings {
   const { values } = parse(args, OPTIONS, 0);
@@ -133,6 +144,7 @@ export function serveSettings(args: string[], env: Environment = processEnvironm
   if (values['max-connections'] !== undefined) connections.maxConnections = count('--max-connections', values['max-connections']);
   if (values['max-connections-per-address'] !== undefined) connections.maxPerAddress = count('--max-connections-per-address', values['max-connections-per-address']);
   const fleet = fleetTiming(values, env);
+  const level = logLevel(env);
   return {
     ...(Object.keys(jobs).length ? { jobs } : {}),
     ...(Object.keys(fleet).length ? { fleet } : {}),
@@ -143,7 +155,7 @@ export function serveSettings(args: string[], env: Environment = processEnvironm
     host: values.host ?? read(env, 'HOST') ?? '127.0.0.1',
     ...store,
     ...(proxy === undefined ? {} : { trustProxy: trustProxy(proxy) }),
-    ...(read(env, 'LOG_LEVEL') === undefined ? {} : { logLevel: read(env, 'LOG_LEVEL') }),
+    ...(level === undefined ? {} : { logLevel: level }),
     webhooks: webhookSettings(env),
     ...(metrics ? { metrics } : {}),
   };
