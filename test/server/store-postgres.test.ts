@@ -96,6 +96,31 @@ describe('the PostgreSQL store across instances', () => {
     expect(all.filter((id) => crowd.some((m) => m.id === id))).toHaveLength(1);
   }, 60_000);
 
+  it('…nor when the longest due, more than a claim first looks at, are all of one target at its limit (found target by target)', async () => {
+    const now = new Date();
+    const message = (n: number, host: string) => ({
+      id: `msg_${randomUUID()}`, accountId, endpointId: null, url: `https://${host}/`, target: `origin:https://${host}`, eventType: 'intencao.completed',
+      intencaoImpressaoId: n + 1, body: '{}', createdAt: new Date(now.getTime() - 10_000 + n),
+    });
+    // Receivers of their own: the test before left its messages in flight.
+    const crowd = Array.from({ length: 1_100 }, (_, n) => message(n, 'crowd.example'));
+    for (let i = 0; i < crowd.length; i += 500) await a.webhooks.enqueue(crowd.slice(i, i + 500));
+    await a.webhooks.enqueue(Array.from({ length: 40 }, (_, n) => message(2_000 + n, `s${n}.example`)));
+    const sender = async (store: Store) => {
+      const taken: string[] = [];
+      for (;;) {
+        const t = new Date();
+        const claimed = await store.webhooks.claimDue(t, new Date(t.getTime() + 60_000), 5, 1, 100);
+        if (claimed.length === 0) return taken;
+        taken.push(...claimed.map((m) => m.id));
+      }
+    };
+    const all = (await Promise.all([sender(a), sender(b), sender(a), sender(b), sender(a), sender(b)])).flat();
+    expect(new Set(all).size).toBe(all.length);
+    expect(all).toHaveLength(41);
+    expect(all.filter((id) => crowd.some((m) => m.id === id))).toHaveLength(1);
+  }, 60_000);
+
   it('records an attempt only under the lease it was claimed with', async () => {
     const t = new Date();
     await a.webhooks.enqueue([{ id: 'msg_lease', accountId, endpointId: null, url: 'https://lease.example/', target: 'origin:https://lease.example', eventType: 'intencao.failed', intencaoImpressaoId: 7, body: '{}', createdAt: t }]);
