@@ -1,7 +1,8 @@
 // One webhook claim behind a backlog (issue 20's "no tenant able to slow the others"): account A has
 // N due messages to 8 receivers and its 16 in flight (its limit), account B one message. A sender
 // claims at every event and after every delivery, and on SQLite a claim runs on the event loop, so
-// its cost is every request's. Prints the median of 5 claims per backlog and store, and what they took.
+// its cost is every request's. Prints the median of 5 claims per backlog and store, and what they took;
+// then the same behind BENCH_PAIRS (default 20,000) pairs of (account, receiver) with a retry pending.
 //   usage: npm run bench:webhook-claim [-- N...]   (default 10000 50000 200000; PostgreSQL if BOBINA_TEST_PG_URL
 //   or postgres://postgres@127.0.0.1:5432/test answers; its table analyzed first, as autovacuum does soon after a
 //   backlog grows: BENCH_NO_ANALYZE=1 measures before that)
@@ -41,6 +42,41 @@ async function measure(store: Store, n: number, analyze?: () => Promise<unknown>
   return { ms: times[2]!, took: took.join('') || '-' };
 }
 
+/**
+ * The second look's worst case: 1,100 due messages to one receiver at its limit (they fill the first
+ * look), and `pairs` (account, receiver) pairs with one retry each, not yet due, that the skip scan
+ * passes; one message of B to a receiver of its own, found by a later claim when the second look's
+ * random start leaves it out.
+ */
+async function measurePairs(store: Store, pairs: number, analyze?: () => Promise<unknown>): Promise<{ ms: number; took: string }> {
+  // (Median of the claims made until B's message was taken, and how many that was.)
+  const accounts: string[] = [];
+  for (let n = 0; n < Math.ceil(pairs / 10); n++) accounts.push((await store.accounts.create({ email: `p${n}@example.com`, name: 'p', passwordHash: 'h', metadata: [], roles: [] })).id);
+  const b = (await store.accounts.create({ email: 'b@example.com', name: 'b', passwordHash: 'h', metadata: [], roles: [] })).id;
+  const t0 = Date.now() - 3_600_000;
+  const message = (owner: string, id: string, host: string, at: number) => ({
+    id, accountId: owner, endpointId: null, url: `https://${host}/`, target: `origin:https://${host}`, eventType: 'intencao.completed', intencaoImpressaoId: 1, body: '{}', createdAt: new Date(at),
+  });
+  const rows = [
+    ...Array.from({ length: 1_100 }, (_, n) => message(accounts[n % accounts.length]!, `s${n}`, 'shared.example', t0 + n)),
+    ...Array.from({ length: pairs }, (_, n) => message(accounts[n % accounts.length]!, `l${n}`, `t${Math.floor(n / accounts.length)}.example`, Date.now() + 3_600_000 + n)),
+    message(b, 'b0', 'b.example', t0 + 2_000),
+  ];
+  for (let i = 0; i < rows.length; i += 1000) await store.webhooks.enqueue(rows.slice(i, i + 1000));
+  const lease = () => new Date(Date.now() + 600_000);
+  await store.webhooks.claimDue(new Date(), lease(), 64, 4, 16);
+  await analyze?.();
+  const times: number[] = [];
+  let claims = 0;
+  for (let found = false; !found && claims < 1_000; claims++) {
+    const start = performance.now();
+    found = (await store.webhooks.claimDue(new Date(), lease(), 64, 4, 16)).some((m) => m.accountId === b);
+    times.push(performance.now() - start);
+  }
+  times.sort((x, y) => x - y);
+  return { ms: times[Math.floor(times.length / 2)]!, took: String(claims) };
+}
+
 const rows: string[] = ['| store | due messages of A | claim, median of 5 (ms) | taken |', '|---|---:|---:|---|'];
 for (const n of sizes.length ? sizes : [10_000, 50_000, 200_000]) {
   const dir = mkdtempSync(join(tmpdir(), 'bobina-claim-'));
@@ -65,6 +101,33 @@ for (const n of sizes.length ? sizes : [10_000, 50_000, 200_000]) {
     await store.close();
     await admin.query(`DROP SCHEMA ${schema} CASCADE`);
     await admin.end();
+  }
+}
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 20_000);
+rows.push('', `| store | (account, receiver) pairs with a retry pending, behind 1,100 due to one receiver at its limit | claim, median (ms) | claims until B's was taken |`, '|---|---:|---:|---|');
+{
+  const dir = mkdtempSync(join(tmpdir(), 'bobina-claim-'));
+  const sqlite = await openSqliteStore(join(dir, 'b.sqlite'));
+  try {
+    const r = await measurePairs(sqlite, PAIRS);
+    rows.push(`| SQLite | ${PAIRS.toLocaleString('en')} | ${r.ms.toFixed(1)} | ${r.took} |`);
+  } finally {
+    await sqlite.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const admin = new pg.Client(PG_URL);
+  if (await admin.connect().then(() => true, () => false)) {
+    const schema = `bench_claim_${process.pid}_pairs`;
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    const store = await openPostgresStore(`${PG_URL}?schema=${schema}`);
+    try {
+      const r = await measurePairs(store, PAIRS, process.env.BENCH_NO_ANALYZE ? undefined : () => admin.query(`ANALYZE ${schema}.webhook_messages`));
+      rows.push(`| PostgreSQL | ${PAIRS.toLocaleString('en')} | ${r.ms.toFixed(1)} | ${r.took} |`);
+    } finally {
+      await store.close();
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    }
   }
 }
 console.log(rows.join('\n'));

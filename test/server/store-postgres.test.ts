@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/server/store/postgres.js';
 import { POSTGRES_MIGRATIONS } from '../../src/server/store/postgres-migrations.js';
 import type { Store } from '../../src/server/store/repositories.js';
-import { StoreUnavailableError, type ClaimRoute, type InsertAnswer, type JobPatch, type NewIntention } from '../../src/server/store/types.js';
+import { StoreUnavailableError, type ClaimRoute, type InsertAnswer, type JobPatch, type NewIntention, type WebhookEndpoint } from '../../src/server/store/types.js';
 import { freePort } from '../support/net.js';
 import { dropSchema, freshSchemaUrl, PG_BASE_URL } from '../support/postgres.js';
 
@@ -119,6 +119,33 @@ describe('the PostgreSQL store across instances', () => {
     expect(new Set(all).size).toBe(all.length);
     expect(all).toHaveLength(41);
     expect(all.filter((id) => crowd.some((m) => m.id === id))).toHaveLength(1);
+  }, 60_000);
+
+  it('claims while another instance disables and enables an endpoint with many pending messages, and neither waits on the other into a deadlock', async () => {
+    const e = await a.webhooks.createEndpoint({ accountId, url: 'https://toggled.example/hook', events: ['completed'], secret: 's1' }, 20) as WebhookEndpoint;
+    const rows = Array.from({ length: 3_000 }, (_, n) => ({
+      id: `msg_${randomUUID()}`, accountId, endpointId: e.id, url: e.url, target: 'origin:https://toggled.example', eventType: 'intencao.completed',
+      intencaoImpressaoId: 1, body: '{}', createdAt: new Date(1_000 + ((n * 7919) % 3_000)),
+    }));
+    for (let i = 0; i < rows.length; i += 500) await a.webhooks.enqueue(rows.slice(i, i + 500));
+    const errors: string[] = [];
+    const until = Date.now() + 4_000;
+    let t = 100_000;
+    let claims = 0;
+    const claimer = async () => {
+      for (; Date.now() < until; claims++) {
+        t += 10;
+        await a.webhooks.claimDue(new Date(t), new Date(t + 5), 64, 4, 64).catch((err: Error) => errors.push(`claim: ${err.message}`));
+      }
+    };
+    const toggler = async () => {
+      for (let on = false; Date.now() < until; on = !on) await b.webhooks.setEnabled(accountId, e.id, on, 'x').catch((err: Error) => errors.push(`toggle: ${err.message}`));
+    };
+    await Promise.all([claimer(), toggler()]);
+    expect(errors).toEqual([]);
+    expect(claims).toBeGreaterThan(0);
+    // Its messages end dead, out of the next tests' claims.
+    expect(await b.webhooks.removeEndpoint(accountId, e.id)).toBe(true);
   }, 60_000);
 
   it('records an attempt only under the lease it was claimed with', async () => {

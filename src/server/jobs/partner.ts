@@ -98,8 +98,9 @@ export class PartnerJobs {
     if (prior.answer) return { statusCode: prior.statusCode, replayed: true, answer: prior.answer };
     if (prior.body !== null) return { statusCode: prior.statusCode, replayed: true, body: prior.body };
     // Stored with its job by the version before answers were kept, which stopped before it fixed the
-    // body: the job as it is now (jobs are never deleted), kept as the key's answer from now on.
-    const now = (await this.get(accountId, prior.intentionId!))!;
+    // body: the job as it is now, kept as the key's answer from now on; gone (past --job-keep), 404.
+    const now = await this.get(accountId, prior.intentionId!);
+    if (!now) throw new Problem('intention-not-found', { intencaoImpressaoId: prior.intentionId });
     return this.replay(accountId, idempotency, await this.c.store.intentions.settleIdempotent(accountId, idempotency.key, answerOf(now, new Date())));
   }
 

@@ -1,7 +1,7 @@
 // webhooks: per-account endpoints, the outbox (webhook_messages, one row per event and target)
 // and the attempts made at each message. A message's `target` is the origin it is posted to
 // (outbox.ts): the unit of ordering and of concurrency (at most perTarget in flight per target).
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { WebhookRepository } from '../repositories.js';
 import type { ClaimedWebhookMessage, WebhookAttempt, WebhookEndpoint, WebhookMessage, WebhookSecret } from '../types.js';
 import { asFlag, asJson, asTime, Table, type Codec } from './columns.js';
@@ -82,28 +82,43 @@ const NEXT_TARGET = raw("(SELECT MIN(m.target) FROM webhook_messages m WHERE m.s
 /** …and the next account with a pending message. */
 const NEXT_ACCOUNT = "(SELECT MIN(m.user_id) FROM webhook_messages m WHERE m.state = 'pending' AND m.user_id > p.user_id)";
 
+/** Pairs the second look visits, at most, on each side of its random start. */
+const PAIRS = 256;
+
+/** The skip scan's next pair after pair `p` (its account's next target, else the next account's first), numbered. */
+const nextPair = sql`SELECT CASE WHEN ${NEXT_TARGET} IS NULL THEN ${raw(NEXT_ACCOUNT)} ELSE p.user_id END,
+      COALESCE(${NEXT_TARGET}, ${firstTarget(NEXT_ACCOUNT)}), p.n + 1`;
+
 /**
- * The second look: every (account, target) with a pending message, found by a skip scan, and of
- * each one under its limits, its longest-due message. Its cost grows with the number of such
- * pairs, never with a backlog's length; it takes one message per pair (the sender claims again at
- * once after a claim that took some).
+ * The second look: (account, target) pairs with a pending message, found by a skip scan, and of
+ * each one under its limits, its longest-due message (one per pair: the sender claims again at once
+ * after a claim that took some). At most PAIRS pairs from a random account id `start` on, and PAIRS
+ * from the first one up to it: its cost is bounded however many pairs and messages there are, and
+ * over claims every pair is reached.
  */
-const byPair = (now: Date, perTarget: number, perAccount: number) => sql`pairs (user_id, target) AS (
-    SELECT f.u, ${firstTarget('f.u')} FROM (SELECT MIN(user_id) AS u FROM webhook_messages WHERE state = 'pending') f
+const byPair = (now: Date, perTarget: number, perAccount: number, start: string) => sql`pairs (user_id, target, n) AS (
+    SELECT f.u, ${firstTarget('f.u')}, 1 FROM (SELECT MIN(user_id) AS u FROM webhook_messages WHERE state = 'pending' AND user_id >= ${start}) f
     UNION ALL
-    SELECT CASE WHEN ${NEXT_TARGET} IS NULL THEN ${raw(NEXT_ACCOUNT)} ELSE p.user_id END, COALESCE(${NEXT_TARGET}, ${firstTarget(NEXT_ACCOUNT)})
-    FROM pairs p WHERE p.user_id IS NOT NULL
+    ${nextPair} FROM pairs p WHERE p.user_id IS NOT NULL AND p.n < ${PAIRS}
+  ), wrapped (user_id, target, n) AS (
+    SELECT f.u, ${firstTarget('f.u')}, 1 FROM (SELECT MIN(user_id) AS u FROM webhook_messages WHERE state = 'pending') f
+    UNION ALL
+    ${nextPair} FROM wrapped p WHERE p.user_id < ${start} AND p.n < ${PAIRS}
   ), due AS (
     SELECT seq, target, user_id FROM webhook_messages WHERE seq IN (
       SELECT (SELECT x.seq FROM webhook_messages x WHERE x.state = 'pending' AND x.user_id = p.user_id AND x.target = p.target
           AND ${free('x', now)} AND ${sendable('x')} ORDER BY x.next_attempt_at LIMIT 1)
-      FROM pairs p WHERE p.user_id IS NOT NULL AND ${underLimits('p', perTarget, perAccount)})
+      FROM (SELECT user_id, target FROM pairs UNION SELECT user_id, target FROM wrapped WHERE user_id < ${start}) p
+      WHERE p.user_id IS NOT NULL AND ${underLimits('p', perTarget, perAccount)})
   )`;
 
 /**
  * Of the `due` candidates, the oldest up to `limit`, up to `perTarget` in flight per target and
  * `perAccount` per account, counting those already leased (on every instance), leased until
- * `leaseUntil`. `state = 'pending'` re-checks one recorded since the statement began.
+ * `leaseUntil`. Their rows are locked in `seq` order, passing over one another transaction holds
+ * (PostgreSQL: SKIP LOCKED): a claim never waits for, nor deadlocks with, setEnabled or
+ * removeEndpoint changing many of an endpoint's rows at once. `state = 'pending'` re-checks one
+ * recorded since the statement began.
  */
 const take = (d: Dialect, due: Sql, now: Date, leaseUntil: Date, limit: number, perTarget: number, perAccount: number) => sql`
   WITH RECURSIVE busy AS (
@@ -112,14 +127,16 @@ const take = (d: Dialect, due: Sql, now: Date, leaseUntil: Date, limit: number, 
     SELECT seq, target, user_id, ROW_NUMBER() OVER (PARTITION BY target ORDER BY seq) AS rt,
       ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY seq) AS ra
     FROM due
+  ), chosen AS (
+    SELECT m.seq FROM webhook_messages m${d.byKey} WHERE m.seq IN (
+      SELECT r.seq FROM ranked r
+      WHERE r.rt <= ${perTarget} - COALESCE((SELECT SUM(b.n) FROM busy b WHERE b.target = r.target), 0)
+        AND r.ra <= ${perAccount} - COALESCE((SELECT SUM(b.n) FROM busy b WHERE b.user_id = r.user_id), 0)
+      ORDER BY r.seq LIMIT ${limit}
+    ) ORDER BY m.seq${d.skipLocked}
   )
   UPDATE webhook_messages${d.byKey} SET lease_until = ${leaseUntil}
-  WHERE state = 'pending' AND seq IN (
-    SELECT r.seq FROM ranked r
-    WHERE r.rt <= ${perTarget} - COALESCE((SELECT SUM(b.n) FROM busy b WHERE b.target = r.target), 0)
-      AND r.ra <= ${perAccount} - COALESCE((SELECT SUM(b.n) FROM busy b WHERE b.user_id = r.user_id), 0)
-    ORDER BY r.seq LIMIT ${limit}
-  )
+  WHERE state = 'pending' AND seq IN (SELECT seq FROM chosen)
   RETURNING *`;
 
 /** The messages (alias m) of an account a list asks for: of one endpoint, job or message when it names one. */
@@ -210,7 +227,7 @@ export function webhooks(x: Exec): WebhookRepository {
         const rows = await t.all<Row>(take(d, oldest(now, perTarget, perAccount), now, leaseUntil, limit, perTarget, perAccount));
         if (rows.length < limit && await one(t, sql`SELECT 1 AS full FROM webhook_messages WHERE state = 'pending' AND next_attempt_at <= ${now}
           ORDER BY next_attempt_at LIMIT 1 OFFSET ${SCAN - 1}`)) {
-          rows.push(...await t.all<Row>(take(d, byPair(now, perTarget, perAccount), now, leaseUntil, limit - rows.length, perTarget, perAccount)));
+          rows.push(...await t.all<Row>(take(d, byPair(now, perTarget, perAccount, randomUUID()), now, leaseUntil, limit - rows.length, perTarget, perAccount)));
         }
         return rows.sort((a, b) => a.seq - b.seq).map((r): ClaimedWebhookMessage => ({ ...MESSAGE.read(r, d), leaseUntil: new Date(r.lease_until) }));
       });
