@@ -230,8 +230,14 @@ export class DeliveryLoop {
 
   /** Asks the service for the next job (waiting up to `waitMs`), learns the terminal's state, and delivers what came. */
   private async take(waitMs: number): Promise<void> {
+    const asked = Date.now();
     const { offer, terminal, heartbeatMs } = await this.link.next(waitMs, this.abort.signal, this.health());
     this.reached();
+    // An empty answer well before the wait asked for (the service lets a terminal wait in a few polls
+    // only, and answers one more at once: stale ones of a client before this one may hold them) is
+    // not asked again at once: at most one poll a second, never a busy loop.
+    const early = Math.min(waitMs, 1_000) - (Date.now() - asked);
+    if (!offer && early > 0) await sleep(early, this.abort.signal);
     if (heartbeatMs !== undefined) this.heartbeat.follow(heartbeatMs);
     if (terminal) {
       if (this.terminal && terminal.codigoImpressora !== this.terminal.codigoImpressora) {

@@ -42,6 +42,30 @@ describe('the delivery loop', () => {
     expect(vp.jobs).toHaveLength(0);
   });
 
+  it('does not poll again at once after an empty answer that came long before the wait it asked for: at most one a second, never a busy loop', async () => {
+    const vp = await virtualPrinter({ printer: 'MAKER5T20' });
+    let polls = 0;
+    const link: TerminalLink = {
+      // As the service answers a terminal's poll past the few it lets wait: at once, with nothing.
+      next: async () => {
+        polls++;
+        await new Promise((r) => setImmediate(r)); // an answer comes from the network, not at once in memory
+        return { terminal: { codigoImpressora: 'MAKER5T20', parados: 0 } };
+      },
+      report: async () => ({ aceito: true }),
+      renew: async () => ({ aceito: true }),
+      resume: async () => 0,
+    };
+    const loop = new DeliveryLoop(link, { device: vp.address, retryMs: 20, waitMs: 30_000, heartbeatMs: 0 });
+    loops.push(loop);
+    void loop.start();
+    await new Promise((r) => setTimeout(r, 600));
+    await loop.stop();
+    // The first poll at start (which waits for nothing), and the next; a busy loop made thousands.
+    expect(polls).toBeGreaterThanOrEqual(2);
+    expect(polls).toBeLessThanOrEqual(3);
+  });
+
   it('delivers and reports a job whose offer came as it was told to stop, then stops', async () => {
     const vp = await virtualPrinter({ printer: 'MAKER5T20' });
     const bytes = compile('Última<paperCutFull>', { printer: 'MAKER5T20' }).bytes;
