@@ -84,7 +84,7 @@ export class Fleet {
     const key = keyOf(contact);
     const last = this.printerEvents.get(key);
     const { printer: _held, ...withoutPrinter } = contact;
-    const written: TerminalContact = last !== undefined && at.getTime() - last < this.settings.printerEventEveryMs ? withoutPrinter : contact;
+    const written: TerminalContact = contact.printer && last !== undefined && at.getTime() - last < this.settings.printerEventEveryMs ? withoutPrinter : contact;
     await this.store.transaction(async (tx) => {
       const change = await tx.terminals.recordContact(written);
       if (change.cameOnline) await this.sink(tx, { type: 'terminal.online', accountId, terminalId, at, lastSeenAt: at });

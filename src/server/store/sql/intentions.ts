@@ -203,8 +203,9 @@ export function intentions(x: Exec): IntentionRepository {
       return r?.ignored_reports ?? 0;
     },
     purgeEnded(states, before, limit) {
-      // On the (created_at, id) index, oldest first; a job that changed state since `before` (a
-      // late print, say) is kept. Locked until deleted: a reprint meanwhile waits, then finds it gone.
+      // On the (created_at, id) index, oldest first; a job with a history row since `before` (it
+      // ended then, or a report on it was ignored then) is kept. Locked until deleted: a reprint
+      // meanwhile waits, then finds it gone.
       return x.atomic(async (t) => {
         const ids = (await t.all<{ id: number }>(sql`SELECT c.id FROM intentions c WHERE c.created_at < ${before} AND c.estado IN ${list(states)}
           AND NOT EXISTS (SELECT 1 FROM job_history h WHERE h.intention_id = c.id AND h.at >= ${before})
