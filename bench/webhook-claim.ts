@@ -77,57 +77,40 @@ async function measurePairs(store: Store, pairs: number, analyze?: () => Promise
   return { ms: times[Math.floor(times.length / 2)]!, took: String(claims) };
 }
 
-const rows: string[] = ['| store | due messages of A | claim, median of 5 (ms) | taken |', '|---|---:|---:|---|'];
-for (const n of sizes.length ? sizes : [10_000, 50_000, 200_000]) {
+type Measure = (store: Store, analyze?: () => Promise<unknown>) => Promise<{ ms: number; took: string }>;
+
+/** `measure` on a new SQLite file, then (when it answers) on a new PostgreSQL schema: a table row each, named `what`. */
+async function onEachStore(what: string, id: string, measure: Measure): Promise<string[]> {
+  const rows: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'bobina-claim-'));
   const sqlite = await openSqliteStore(join(dir, 'b.sqlite'));
   try {
-    const r = await measure(sqlite, n);
-    rows.push(`| SQLite | ${n.toLocaleString('en')} | ${r.ms.toFixed(1)} | ${r.took} |`);
+    const r = await measure(sqlite);
+    rows.push(`| SQLite | ${what} | ${r.ms.toFixed(1)} | ${r.took} |`);
   } finally {
     await sqlite.close();
     rmSync(dir, { recursive: true, force: true });
   }
   const admin = new pg.Client(PG_URL);
-  if (!(await admin.connect().then(() => true, () => false))) continue;
-  const schema = `bench_claim_${process.pid}_${n}`;
+  if (!(await admin.connect().then(() => true, () => false))) return rows;
+  const schema = `bench_claim_${process.pid}_${id}`;
   await admin.query(`CREATE SCHEMA ${schema}`);
   const store = await openPostgresStore(`${PG_URL}?schema=${schema}`);
   try {
     // As autovacuum does within a minute of the backlog growing (BENCH_NO_ANALYZE=1: before it does).
-    const r = await measure(store, n, process.env.BENCH_NO_ANALYZE ? undefined : () => admin.query(`ANALYZE ${schema}.webhook_messages`));
-    rows.push(`| PostgreSQL | ${n.toLocaleString('en')} | ${r.ms.toFixed(1)} | ${r.took} |`);
+    const r = await measure(store, process.env.BENCH_NO_ANALYZE ? undefined : () => admin.query(`ANALYZE ${schema}.webhook_messages`));
+    rows.push(`| PostgreSQL | ${what} | ${r.ms.toFixed(1)} | ${r.took} |`);
   } finally {
     await store.close();
     await admin.query(`DROP SCHEMA ${schema} CASCADE`);
     await admin.end();
   }
+  return rows;
 }
+
+const rows: string[] = ['| store | due messages of A | claim, median of 5 (ms) | taken |', '|---|---:|---:|---|'];
+for (const n of sizes.length ? sizes : [10_000, 50_000, 200_000]) rows.push(...await onEachStore(n.toLocaleString('en'), String(n), (store, analyze) => measure(store, n, analyze)));
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 20_000);
 rows.push('', `| store | (account, receiver) pairs with a retry pending, behind 1,100 due to one receiver at its limit | claim, median (ms) | claims until B's was taken |`, '|---|---:|---:|---|');
-{
-  const dir = mkdtempSync(join(tmpdir(), 'bobina-claim-'));
-  const sqlite = await openSqliteStore(join(dir, 'b.sqlite'));
-  try {
-    const r = await measurePairs(sqlite, PAIRS);
-    rows.push(`| SQLite | ${PAIRS.toLocaleString('en')} | ${r.ms.toFixed(1)} | ${r.took} |`);
-  } finally {
-    await sqlite.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const admin = new pg.Client(PG_URL);
-  if (await admin.connect().then(() => true, () => false)) {
-    const schema = `bench_claim_${process.pid}_pairs`;
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    const store = await openPostgresStore(`${PG_URL}?schema=${schema}`);
-    try {
-      const r = await measurePairs(store, PAIRS, process.env.BENCH_NO_ANALYZE ? undefined : () => admin.query(`ANALYZE ${schema}.webhook_messages`));
-      rows.push(`| PostgreSQL | ${PAIRS.toLocaleString('en')} | ${r.ms.toFixed(1)} | ${r.took} |`);
-    } finally {
-      await store.close();
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.end();
-    }
-  }
-}
+rows.push(...await onEachStore(PAIRS.toLocaleString('en'), 'pairs', (store, analyze) => measurePairs(store, PAIRS, analyze)));
 console.log(rows.join('\n'));

@@ -71,16 +71,12 @@ describe('the PostgreSQL store across instances', () => {
     expect(await a.intentions.listForRoute(route, ['acquired'])).toHaveLength(50);
   }, 60_000);
 
-  it('never hands one webhook message to two senders, nor more than perTarget of one target at once', async () => {
-    const now = new Date();
-    const messages = Array.from({ length: 40 }, (_, n) => ({
-      id: `msg_${randomUUID()}`, accountId, endpointId: null, url: `https://r${n}.example/`, target: `origin:https://r${n}.example`, eventType: 'intencao.completed',
-      intencaoImpressaoId: n + 1, body: '{}', createdAt: now,
-    }));
-    // Ten more to one target, queued first so that every sender's first claim reaches for them: at
-    // most one of them may be in flight.
-    const crowd = Array.from({ length: 10 }, (_, n) => ({ ...messages[0]!, id: `msg_${randomUUID()}`, url: 'https://one.example/', target: 'origin:https://one.example', intencaoImpressaoId: 100 + n }));
-    await a.webhooks.enqueue([...crowd, ...messages]);
+  /**
+   * Six senders, three on each instance, claim 5 at a time (one in flight per target) until a claim
+   * takes none: no message is taken twice, each of the 40 other targets' is taken, and one of the
+   * `crowd` (all to one target).
+   */
+  const expectEachTakenOnce = async (crowd: ReadonlyArray<{ id: string }>) => {
     const sender = async (store: Store) => {
       const taken: string[] = [];
       for (;;) {
@@ -94,6 +90,19 @@ describe('the PostgreSQL store across instances', () => {
     expect(new Set(all).size).toBe(all.length);
     expect(all).toHaveLength(41);
     expect(all.filter((id) => crowd.some((m) => m.id === id))).toHaveLength(1);
+  };
+
+  it('never hands one webhook message to two senders, nor more than perTarget of one target at once', async () => {
+    const now = new Date();
+    const messages = Array.from({ length: 40 }, (_, n) => ({
+      id: `msg_${randomUUID()}`, accountId, endpointId: null, url: `https://r${n}.example/`, target: `origin:https://r${n}.example`, eventType: 'intencao.completed',
+      intencaoImpressaoId: n + 1, body: '{}', createdAt: now,
+    }));
+    // Ten more to one target, queued first so that every sender's first claim reaches for them: at
+    // most one of them may be in flight.
+    const crowd = Array.from({ length: 10 }, (_, n) => ({ ...messages[0]!, id: `msg_${randomUUID()}`, url: 'https://one.example/', target: 'origin:https://one.example', intencaoImpressaoId: 100 + n }));
+    await a.webhooks.enqueue([...crowd, ...messages]);
+    await expectEachTakenOnce(crowd);
   }, 60_000);
 
   it('…nor when the longest due, more than a claim first looks at, are all of one target at its limit (found target by target)', async () => {
@@ -106,19 +115,7 @@ describe('the PostgreSQL store across instances', () => {
     const crowd = Array.from({ length: 1_100 }, (_, n) => message(n, 'crowd.example'));
     for (let i = 0; i < crowd.length; i += 500) await a.webhooks.enqueue(crowd.slice(i, i + 500));
     await a.webhooks.enqueue(Array.from({ length: 40 }, (_, n) => message(2_000 + n, `s${n}.example`)));
-    const sender = async (store: Store) => {
-      const taken: string[] = [];
-      for (;;) {
-        const t = new Date();
-        const claimed = await store.webhooks.claimDue(t, new Date(t.getTime() + 60_000), 5, 1, 100);
-        if (claimed.length === 0) return taken;
-        taken.push(...claimed.map((m) => m.id));
-      }
-    };
-    const all = (await Promise.all([sender(a), sender(b), sender(a), sender(b), sender(a), sender(b)])).flat();
-    expect(new Set(all).size).toBe(all.length);
-    expect(all).toHaveLength(41);
-    expect(all.filter((id) => crowd.some((m) => m.id === id))).toHaveLength(1);
+    await expectEachTakenOnce(crowd);
   }, 60_000);
 
   it('claims while another instance disables and enables an endpoint with many pending messages, and neither waits on the other into a deadlock', async () => {
