@@ -34,13 +34,17 @@ export async function terminalRoutes(app: FastifyInstance, { jobs, fleet }: { jo
     const { espera, terminalId } = request.query;
     if (terminalId !== undefined && request.principal.kind === 'terminal' && terminalId !== request.principal.terminalId) throw new Problem('terminal-mismatch');
     const waitMs = espera === undefined ? DEFAULT_WAIT_MS : Math.min(MAX_WAIT_MS, Math.round(Number(espera) * 1000));
-    await fleet.contact(request.principal, fromPollJson(request.body ?? undefined));
-    // A client that hangs up stops waiting, so no job is leased to a request nobody will read.
+    // A client that hangs up stops waiting, so no job is leased to a request nobody will read:
+    // watched before anything is awaited, and found already gone if it hung up while its key was
+    // checked (a killed agent's last poll once took the job a person had just started again).
     const gone = new AbortController();
     const onClose = () => gone.abort();
     // (The response's close, not the request's: a request closes as soon as its body has been read.)
     reply.raw.once('close', onClose);
+    const socket = request.raw.socket;
+    if (socket.destroyed || socket.readableEnded) gone.abort();
     try {
+      await fleet.contact(request.principal, fromPollJson(request.body ?? undefined));
       const offer = await jobs.terminal.next(request.principal, waitMs, gone.signal);
       // A client that hung up reads no answer: its terminal's view is not looked up for it.
       const terminal = gone.signal.aborted ? null : (await jobs.terminal.terminalView(request.principal)) ?? null;
