@@ -113,6 +113,16 @@ describe('an Idempotency-Key an earlier version stored (before answers were kept
     expect((await h.app.inject({ url: `/IntencaoImpressao/GetById?key=${key}&intencaoImpressaoId=1` })).statusCode).toBe(404);
   });
 
+  it('answers one stored with its job but no body, the job since deleted (past --job-keep), 404 intention-not-found, not a 500', async () => {
+    const made = (await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload })).json().intencaoImpressao;
+    expect((await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Cancelar?key=${key}&intencaoImpressaoId=${made.id}` })).statusCode).toBe(200);
+    expect(await h.app.jobs.sweeps.purgeEndedJobs(new Date(Date.now() + 31 * 24 * 3_600_000))).toBe(1);
+    await storeLegacyKey('old-gone', '', made.id);
+    const res = await insert('old-gone');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'intention-not-found', intencaoImpressaoId: made.id });
+  });
+
   it('answers one stored with its job but no body with the job as it is then, and every later retry with those same bytes', async () => {
     const made = (await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload })).json().intencaoImpressao;
     await storeLegacyKey('old-2', '', made.id);
