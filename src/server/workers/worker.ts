@@ -66,14 +66,15 @@ export function periodic(name: string, everyMs: number, tick: () => unknown): Ba
 }
 
 /**
- * Deletes in batches: `purge(batch)` (which deletes at most that many, and says how many) until a
- * call deletes fewer, or `batches` calls were made; how many in all. A large backlog goes over
- * several ticks, never in one long pause.
+ * Works off a backlog in batches: `take(batch)` (which handles at most that many, and says how many
+ * it found) until a call finds fewer, or `batches` calls were made; how many in all. The retention
+ * purges and the lease and expiry sweeps use it: a large backlog goes over several ticks, never in
+ * one long pause.
  */
-export async function inBatches(purge: (limit: number) => Promise<number>, batch: number, batches: number): Promise<number> {
+export async function inBatches(take: (limit: number) => Promise<number>, batch: number, batches: number): Promise<number> {
   let count = 0;
   for (let i = 0; i < batches; i++) {
-    const n = await purge(batch);
+    const n = await take(batch);
     count += n;
     if (n < batch) break;
   }
