@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordIgnored } from '../../src/server/jobs/lifecycle.js';
 import type { Store } from '../../src/server/store/repositories.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import { migrate } from '../../src/server/store/sqlite/migrate.js';
@@ -162,6 +163,18 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(await store.intentions.purgeEnded(final, new Date(10_000), 10)).toBe(2);
     expect(await store.intentions.get(accountId, recent)).toBeUndefined();
     expect((await store.intentions.insert(draft('next'))).id).toBeGreaterThan(recent);
+  });
+
+  both('counts an ignored report only on a job still there: one deleted since it was read (a report racing retention) is none, and nothing is written', async () => {
+    const job = await store.intentions.insert({ ...draft('ended'), createdAt: new Date(1_000) });
+    await store.intentions.update({ accountId, id: job.id }, ['queued'], { estado: 'completed', status: 'x' });
+    const read = (await store.intentions.get(accountId, job.id))!;
+    expect(await store.intentions.purgeEnded(['completed'], new Date(5_000), 10)).toBe(1);
+    // Before, the count answered 0 for it and the history row that followed broke the foreign key: a 500 for the report.
+    const change = { origem: 'client' as const, at: new Date(), motivos: [], detalhe: 'report printed ignored: job already completed' };
+    await expect(store.transaction((tx) => recordIgnored(tx, read, change))).resolves.toBeUndefined();
+    expect(await store.intentions.countIgnoredReport(read)).toBeUndefined();
+    expect(await store.intentions.history(accountId, job.id)).toEqual([]);
   });
 
   both('answers a key an earlier version stored with its body by that body, and one stored with neither by the first answer settled for it', async () => {

@@ -260,9 +260,12 @@ export const MAX_IGNORED_IN_HISTORY = 10;
  * A report that changes nothing (a stale token, a job already final, a repeat): counted on the job,
  * and for the first MAX_IGNORED_IN_HISTORY recorded in the history with the job's current state;
  * no event (nothing happened to the job). A client repeating reports cannot grow the job.
+ * Undefined when the job is gone.
  */
-export async function recordIgnored(tx: Repositories, job: Intention, c: Change): Promise<Intention> {
+export async function recordIgnored(tx: Repositories, job: Intention, c: Change): Promise<Intention | undefined> {
   const ignoredReports = await tx.intentions.countIgnoredReport(job);
+  // Deleted since it was read (retention: a final job's report racing the purge): nothing to count on.
+  if (ignoredReports === undefined) return undefined;
   if (ignoredReports <= MAX_IGNORED_IN_HISTORY) {
     await tx.intentions.appendHistory(job.id, {
       estado: job.estado, evento: 'ignored-report', motivos: c.motivos ?? [], origem: c.origem, detalhe: c.detalhe ?? null, at: c.at,

@@ -141,7 +141,9 @@ export class TerminalJobs {
       }
       if (!changed) {
         const why = isFinal(job.estado) ? `job already ${job.estado}` : job.leaseToken !== r.token ? 'stale delivery token' : `not allowed in ${job.estado}`;
-        return { aceito: false, job: await recordIgnored(tx, job, { origem: 'client', at: now, motivos, detalhe: `report ${r.estado} ignored: ${why}` }) };
+        const ignored = await recordIgnored(tx, job, { origem: 'client', at: now, motivos, detalhe: `report ${r.estado} ignored: ${why}` });
+        if (!ignored) throw new Problem('intention-not-found', { intencaoImpressaoId: r.id });
+        return { aceito: false, job: ignored };
       }
       return { aceito: true, job: changed };
     });

@@ -161,8 +161,8 @@ export interface IntentionRepository {
    * `atMost` index entries per state, for the metrics' jobs-by-state gauge.
    */
   countByState(states: readonly JobState[], atMost: number): Promise<Record<JobState, number>>;
-  /** Counts one more ignored report on the job (one statement); the count now, or 0 when there is no such job. */
-  countIgnoredReport(ref: JobRef): Promise<number>;
+  /** Counts one more ignored report on the job (one statement); the count now, or undefined when there is no such job. */
+  countIgnoredReport(ref: JobRef): Promise<number | undefined>;
   /** Jobs in one of `states` whose lease ran out before `now`. */
   dueLeases(states: readonly JobState[], now: Date, limit: number): Promise<JobRef[]>;
   /** Jobs in one of `states` whose expiry time is before `now`. */

@@ -200,7 +200,7 @@ export function intentions(x: Exec): IntentionRepository {
     async countIgnoredReport(ref) {
       const r = await one<{ ignored_reports: number }>(x, sql`UPDATE intentions SET ignored_reports = ignored_reports + 1
         WHERE id = ${ref.id} AND user_id = ${ref.accountId} RETURNING ignored_reports`);
-      return r?.ignored_reports ?? 0;
+      return r?.ignored_reports;
     },
     purgeEnded(states, before, limit) {
       // On the (created_at, id) index, oldest first; a job with a history row since `before` (it
