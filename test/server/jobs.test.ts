@@ -232,6 +232,12 @@ describe('the terminal client protocol', () => {
     const recompiled = (await recompile(old.id)).json().intencaoImpressao;
     expect(recompiled).toMatchObject({ estado: 'queued', impressoraId: 5, codigoImpressora: 'MAKER5T20', tamanhoBytes: compile('Antiga<paperCutFull>', { printer: 5 }).bytes.length });
     expect(recompiled.historico.at(-1)).toMatchObject({ estado: 'queued', evento: 'recompile', origem: 'server' });
+    // Again, with nothing to change (queued, compiled for that printer to the same bytes): answered as it is, with no history row and no event.
+    const eventsBefore = events.length;
+    const again = await recompile(old.id);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().intencaoImpressao).toEqual(recompiled);
+    expect(events).toHaveLength(eventsBefore);
     const t = (await next(key)).json().trabalho;
     expect(t).toMatchObject({ intencaoImpressaoId: old.id, codigoImpressora: 'MAKER5T20' });
     expect(Buffer.from(t.bytes, 'base64')).toEqual(Buffer.from(compile('Antiga<paperCutFull>', { printer: 5 }).bytes));

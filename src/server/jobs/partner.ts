@@ -9,7 +9,7 @@ import type { IdempotentAnswer, InsertAnswer, IntentionSummary, JobFilter, NewIn
 import type { JobContext } from './context.js';
 import { insertEvent, insertJob, transition, type JobWithHistory } from './lifecycle.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
-import { notRecompilable, recompiled, type Recompiled } from './printer-change.js';
+import { notRecompilable, recompiled, unchanged, type Recompiled } from './printer-change.js';
 import { startJob } from './start.js';
 
 /** An Idempotency-Key and the hash of the request it came with. */
@@ -113,7 +113,7 @@ export class PartnerJobs {
    * Compiles a job again for its terminal's printer now (after the terminal was linked to another
    * printer) and queues it; `compile` compiles the job's conteudo for a template id (and throws the
    * route's problem for content errors). 409 job-not-recompilable when the job is not queued or
-   * stopped, or its terminal has no printer.
+   * stopped, or its terminal has no printer. A queued job it would not change is answered as it is.
    */
   async recompile(accountId: string, id: number, compile: (conteudo: string, printerId: number) => Promise<Recompiled>): Promise<JobWithHistory> {
     const job = await this.c.store.intentions.get(accountId, id);
@@ -123,6 +123,7 @@ export class PartnerJobs {
     if (why) throw new Problem('job-not-recompilable', { intencaoImpressaoId: id, estado: job.estado }, why);
     const printerId = terminal!.printerId!;
     const out = await compile(job.conteudo, printerId);
+    if (unchanged(job, printerId, out)) return { job, history: await this.c.store.intentions.history(accountId, id) };
     const result = await this.c.store.transaction(async (tx) => {
       const changed = await recompiled(tx, this.c.sink, { ...job, accountId }, printerId, out, new Date());
       if (!changed) throw new Problem('job-not-recompilable', { intencaoImpressaoId: id }, 'the job changed state meanwhile: ask again');

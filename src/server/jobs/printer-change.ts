@@ -43,6 +43,16 @@ export function notRecompilable(job: Intention, printerId: number | null | undef
   return undefined;
 }
 
+/**
+ * Whether compiling a job again for `printerId` changes nothing: it is queued already, compiled for
+ * that printer, to the same bytes and diagnostics. Recompilar then leaves it as it is (no history
+ * row, no event), so repeating it cannot grow the job's history nor its webhook messages.
+ */
+export function unchanged(job: Intention, printerId: number, out: Recompiled): boolean {
+  return job.estado === 'queued' && job.impressoraId === printerId && Buffer.from(job.bytes).equals(out.bytes)
+    && JSON.stringify(job.diagnostics) === JSON.stringify(out.diagnostics);
+}
+
 /** Inside a transaction: the job with its new bytes and template, queued again; undefined if its state changed meanwhile. */
 export async function recompiled(
   tx: Repositories, sink: JobEventSink, job: Intention & JobRef, printerId: number, out: Recompiled, at: Date,
