@@ -1,7 +1,7 @@
 // The login endpoint of spec §4.1/§7: success shape, the documented error labels, refresh-token
 // rotation and the rate limit on failed attempts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALICE, harness, login, type Harness } from './helpers.js';
+import { ALICE, BOB, harness, login, type Harness } from './helpers.js';
 
 const URL = '/auth/reconciliation/token';
 let h: Harness;
@@ -113,6 +113,28 @@ describe('POST /auth/reconciliation/token', () => {
     expect(h.logs()).toContain('a refresh token was presented again after its rotation');
     expect(h.logs()).not.toContain(first.refresh_token);
   });
+
+  it('keeps at most maxSessions sessions per account: the login past it revokes the one used least recently, and a refresh is no new session', async () => {
+    await h.close();
+    h = await harness({ maxSessions: 2 });
+    const works = async (access: string) => (await h.app.inject({ url: `/ImpressoraTemplate/GetTemplates?key=${access}` })).statusCode;
+    const refresh = (token: string) => post({ grant_type: 'refresh_token', refresh_token: token });
+    const bob = await login(h.app, BOB);
+    const [first, second, third] = [await login(h.app), await login(h.app), await login(h.app)];
+    // The third login revoked the first session: its access and refresh tokens fail.
+    expect(await works(first.access_token)).toBe(401);
+    expect((await refresh(first.refresh_token)).statusCode).toBe(401);
+    expect([await works(second.access_token), await works(third.access_token)]).toEqual([200, 200]);
+    // Refreshing the second session revokes nothing, and makes the third the one used least recently.
+    const rotated = (await refresh(second.refresh_token)).json();
+    expect([await works(rotated.access_token), await works(third.access_token)]).toEqual([200, 200]);
+    const fourth = await login(h.app);
+    expect([await works(third.access_token), await works(rotated.access_token), await works(fourth.access_token)]).toEqual([401, 200, 200]);
+    expect((await refresh(third.refresh_token)).statusCode).toBe(401);
+    expect((await refresh(rotated.refresh_token)).statusCode).toBe(200);
+    // Another account's session is not counted with Alice's.
+    expect(await works(bob.access_token)).toBe(200);
+  }, 30_000);
 
   it('refuses a refresh with an unknown or missing refresh token', async () => {
     expect((await post({ grant_type: 'refresh_token', refresh_token: 'not-a-token' })).statusCode).toBe(401);

@@ -354,6 +354,36 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(await store.intentions.mismatched(route, ['queued'], 10)).toEqual([]);
   });
 
+  both("keeps an account's token families up to the cap a login gives: past it the ones used least recently are revoked, every token of theirs, in the same write", async () => {
+    const cap = 3;
+    const now = new Date(100_000);
+    /** A pair of family `f`, issued at `at` (its tokens' expiries follow from it). */
+    const pair = (f: string, at: number, n = 0) => ({ accessHash: `a-${f}-${n}`, refreshHash: `r-${f}-${n}`, accessExpiresAt: new Date(at + 200_000), refreshExpiresAt: new Date(at + 300_000), family: f });
+    const works = async (f: string, n = 0) => (await store.credentials.authenticate(`a-${f}-${n}`, now)) !== undefined;
+    const bob = (await store.accounts.create({ email: 'bob@example.com', name: 'Bob', passwordHash: 'h', metadata: [], roles: [] })).id;
+    await store.credentials.storeTokens(bob, pair('b1', 0), cap);
+    // cap + 2 logins, one after the other: the first two are revoked, the last three work.
+    for (let i = 1; i <= cap + 2; i++) await store.credentials.storeTokens(accountId, pair(`f${i}`, i), cap);
+    expect(await Promise.all(['f1', 'f2', 'f3', 'f4', 'f5'].map((f) => works(f)))).toEqual([false, false, true, true, true]);
+    expect(await store.credentials.takeRefreshToken('r-f1-0', now, 'f-new')).toBeUndefined();
+    expect(await store.credentials.takeRefreshToken('r-f2-0', now, 'f-new')).toBeUndefined();
+    // Rotating f3 makes it the one used most recently, and is no new session: nothing is revoked.
+    expect(await store.credentials.takeRefreshToken('r-f3-0', now, 'f-new')).toEqual({ accountId, family: 'f3' });
+    await store.credentials.storeTokens(accountId, pair('f3', 10, 1));
+    expect(await Promise.all([works('f3'), works('f3', 1), works('f4'), works('f5')])).toEqual([true, true, true, true]);
+    // The next login revokes f4, not the rotated f3; the one after, f5; then f3 with its used refresh token (no reuse then).
+    await store.credentials.storeTokens(accountId, pair('f6', 11), cap);
+    expect(await Promise.all([works('f3', 1), works('f4'), works('f5'), works('f6')])).toEqual([true, false, true, true]);
+    await store.credentials.storeTokens(accountId, pair('f7', 12), cap);
+    await store.credentials.storeTokens(accountId, pair('f8', 13), cap);
+    expect(await Promise.all([works('f3'), works('f3', 1), works('f5'), works('f6'), works('f7'), works('f8')])).toEqual([false, false, false, true, true, true]);
+    expect(await store.credentials.takeRefreshToken('r-f3-0', now, 'f-new')).toBeUndefined();
+    // Another account's session is its own: still there.
+    expect(await works('b1')).toBe(true);
+    // Exactly the cap's worth of tokens is left: one access and one refresh token per family kept.
+    expect(await store.credentials.revokeTokens(accountId)).toBe(2 * cap);
+  });
+
   both('keeps tokens, terminal keys and webhook endpoints, messages and attempts the same way', async () => {
     const now = new Date(100_000);
     await store.credentials.storeTokens(accountId, { accessHash: 'a1', refreshHash: 'r1', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000), family: 'f1' });

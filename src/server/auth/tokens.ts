@@ -11,6 +11,13 @@ export interface TokenLifetimes {
   refreshTtl: number;
 }
 
+/**
+ * Live sessions (refresh-token families) one account keeps by default: the login past it revokes
+ * the account's session used least recently. Each login keeps its rows for the refresh lifetime
+ * (30 days), so without a cap one partner's logins would grow the tables without end.
+ */
+export const DEFAULT_MAX_SESSIONS = 100;
+
 /** A new refresh-token family's name (a password login starts one; rotations stay in it). */
 export const newFamily = () => `fam_${randomBytes(12).toString('base64url')}`;
 

@@ -13,6 +13,8 @@ import type { Account } from '../store/types.js';
 export interface LoginOptions extends TokenLifetimes {
   store: Store;
   guard: LoginGuard;
+  /** Live sessions (token families) an account keeps: a password login past it revokes the one used least recently. */
+  maxSessions: number;
 }
 
 const bodyOf = (r: FastifyRequest) => (r.body && typeof r.body === 'object' ? (r.body as LoginRequest) : undefined);
@@ -67,7 +69,7 @@ export async function loginRoutes(app: FastifyInstance, o: LoginOptions) {
       const ok = await verifyPassword(body.password, found?.passwordHash ?? DUMMY_PASSWORD_HASH);
       return found && ok ? found : undefined;
     });
-    await o.store.credentials.storeTokens(account.id, pair);
+    await o.store.credentials.storeTokens(account.id, pair, o.maxSessions);
     return loginResponse(account, access, refresh, o);
   });
 }

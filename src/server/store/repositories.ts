@@ -79,7 +79,13 @@ export interface CredentialRepository {
   listApiKeys(accountId: string): Promise<ApiKey[]>;
   /** Deletes one of the account's API keys; false when it has no key with that id. */
   revokeApiKey(accountId: string, id: string): Promise<boolean>;
-  storeTokens(accountId: string, tokens: TokenPair): Promise<void>;
+  /**
+   * Stores a new access/refresh pair. A password login's pair starts a family and gives
+   * `keepFamilies`, the account's cap on live sessions: in the same write, every other family of
+   * the account past the `keepFamilies - 1` used most recently (by their last login or refresh) is
+   * revoked, its access and refresh tokens deleted. A rotation's pair (in its family) gives none.
+   */
+  storeTokens(accountId: string, tokens: TokenPair, keepFamilies?: number): Promise<void>;
   /**
    * Uses up an unexpired refresh token (it never works again, and is kept until it expires): its
    * account and family. A token already used is a reuse: every access and refresh token of its

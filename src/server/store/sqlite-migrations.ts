@@ -304,4 +304,12 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_messages_pairs ON webhook_messages(state, user_id, target, next_attempt_at);
     `,
   },
+  {
+    version: 16,
+    name: "an account's live sessions, newest first: a login finds the token families past the account's cap without reading every token it holds",
+    sql: `
+      -- A live family has one unused refresh token, whose expiry says when the family was last used.
+      CREATE INDEX refresh_tokens_live ON refresh_tokens(user_id, expires_at, family) WHERE used_at IS NULL;
+    `,
+  },
 ];

@@ -20,10 +20,24 @@ const newKeyId = () => `key_${randomBytes(6).toString('hex')}`;
 
 const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
 
+/**
+ * The account's families other than `family` past the `keep - 1` used most recently, at most
+ * `keep` of them. A live family has exactly one unused refresh token, whose expiry is its last
+ * login or refresh plus the refresh lifetime: read newest first on refresh_tokens_live (user_id,
+ * expires_at, family, of unused tokens only), so each of a login's two deletes reads at most
+ * 2 × `keep` index entries however many tokens the account has (an expired family's token, not
+ * yet purged, sorts last and goes first). `family` itself is left out, so that the batch's other
+ * statements (its insert) change nothing this picks: on PostgreSQL they all see one snapshot.
+ */
+const pastCap = (accountId: string, family: string, keep: number) => sql`family IN (SELECT family FROM refresh_tokens
+  WHERE user_id = ${accountId} AND used_at IS NULL AND family <> ${family} ORDER BY expires_at DESC, family DESC LIMIT ${keep} OFFSET ${keep - 1})`;
+
 export function credentials(x: Exec): CredentialRepository {
   const d = x.dialect;
-  /** Access and refresh tokens are revoked together: the rows `where` picks in each table, deleted at once (how many in each). */
-  const revoke = (where: Sql) => x.batch([sql`DELETE FROM access_tokens WHERE ${where}`, sql`DELETE FROM refresh_tokens WHERE ${where}`]);
+  /** Access and refresh tokens are revoked together: the rows `where` picks in each table. */
+  const revoking = (where: Sql) => [sql`DELETE FROM access_tokens WHERE ${where}`, sql`DELETE FROM refresh_tokens WHERE ${where}`];
+  /** …deleted at once (how many in each). */
+  const revoke = (where: Sql) => x.batch(revoking(where));
   return {
     async authenticate(hash, now) {
       // Every request asks this: one statement, in order: an access token, an API key, a terminal key; with the account's tag set.
@@ -50,10 +64,11 @@ export function credentials(x: Exec): CredentialRepository {
     },
     listApiKeys: (accountId) => KEY.all(x, sql`SELECT ${KEY.select()} FROM api_keys WHERE user_id = ${accountId} ORDER BY created_at, ${d.insertOrder}`),
     revokeApiKey: async (accountId, id) => (await x.run(sql`DELETE FROM api_keys WHERE user_id = ${accountId} AND id = ${id}`)) === 1,
-    async storeTokens(accountId, t) {
+    async storeTokens(accountId, t, keepFamilies) {
       await x.batch([
         sql`INSERT INTO access_tokens ${TOKEN.insert({ hash: t.accessHash, accountId, expiresAt: t.accessExpiresAt, family: t.family })}`,
         sql`INSERT INTO refresh_tokens ${TOKEN.insert({ hash: t.refreshHash, accountId, expiresAt: t.refreshExpiresAt, family: t.family })}`,
+        ...(keepFamilies === undefined ? [] : revoking(pastCap(accountId, t.family, keepFamilies))),
       ]);
     },
     async takeRefreshToken(hash, now, newFamily) {
