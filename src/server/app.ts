@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { authenticate } from './auth/authenticate.js';
 import { LoginGuard, loginLimits, type LoginLimits } from './auth/login-limits.js';
-import { DEFAULT_MAX_SESSIONS } from './auth/tokens.js';
+import { sessionLimits } from './auth/tokens.js';
 import { answerHeaders, SERVER_OPTIONS } from './http-policy.js';
 import { DOCS_CSP } from './security-headers.js';
 import { DEFAULT_CONNECTION_LIMITS, deadlineOptions, limitConnections, type ConnectionLimits } from './connection-limits.js';
@@ -57,6 +57,8 @@ export interface AppOptions {
   refreshTtl?: number;
   /** Live sessions (token families) one account keeps; the login past it revokes the one used least recently (default 100, auth/tokens.ts). */
   maxSessions?: number;
+  /** Access tokens, and used refresh tokens, one session keeps (default 1,000: the newest; auth/tokens.ts). */
+  tokensPerSession?: number;
   /** Failed logins allowed per account and address in a window; the account and address limits scale with it (×5, ×10). */
   maxLoginFailures?: number;
   loginFailureWindowMs?: number;
@@ -174,7 +176,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     guard: new LoginGuard(o.store, limits),
     accessTtl: o.accessTtl ?? 3600,
     refreshTtl: o.refreshTtl ?? 30 * 24 * 3600,
-    maxSessions: o.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    sessions: sessionLimits(o.maxSessions, o.tokensPerSession),
   });
   // With metrics, each state change is counted once its transaction commits.
   const counted = metrics ? countCommitted(o.store, o.jobEvents ?? ignoreJobEvents, metrics) : { store: o.store, sink: o.jobEvents ?? ignoreJobEvents };

@@ -1,6 +1,7 @@
 // The login endpoint of spec §4.1/§7: success shape, the documented error labels, refresh-token
 // rotation and the rate limit on failed attempts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SESSION_LIMITS, sessionLimits } from '../../src/server/auth/tokens.js';
 import { ALICE, BOB, harness, login, type Harness } from './helpers.js';
 
 const URL = '/auth/reconciliation/token';
@@ -112,6 +113,12 @@ describe('POST /auth/reconciliation/token', () => {
     expect((await post({ grant_type: 'refresh_token', refresh_token: elsewhere.refresh_token })).statusCode).toBe(200);
     expect(h.logs()).toContain('a refresh token was presented again after its rotation');
     expect(h.logs()).not.toContain(first.refresh_token);
+  });
+
+  it('refuses session limits below 1 when the app is built, naming the option', () => {
+    expect(() => sessionLimits(0)).toThrow('buildApp: maxSessions must be a whole number from 1, not 0');
+    expect(() => sessionLimits(100, 1.5)).toThrow('buildApp: tokensPerSession must be a whole number from 1, not 1.5');
+    expect(sessionLimits()).toEqual(SESSION_LIMITS);
   });
 
   it('keeps at most maxSessions sessions per account: the login past it revokes the one used least recently, and a refresh is no new session', async () => {

@@ -164,6 +164,18 @@ describe('the PostgreSQL store across instances', () => {
     expect(hits.map(([c]) => c!.failures).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, n) => n + 1));
   });
 
+  it('keeps an account at its session cap under 40 concurrent logins on two instances, none of them failing', async () => {
+    const user = (await a.accounts.create({ email: 'sessions@example.com', name: 'S', passwordHash: 'h', metadata: [], roles: [] })).id;
+    const limits = { sessions: 3, tokensPerSession: 10 };
+    const pair = (n: number) => ({ accessHash: `sa${n}`, refreshHash: `sr${n}`, accessExpiresAt: new Date(Date.now() + 60_000), refreshExpiresAt: new Date(Date.now() + 120_000 + n), family: `sf${n}` });
+    for (let n = 0; n < 3; n++) await a.credentials.storeTokens(user, pair(n), limits);
+    // Each login revokes a family another may be revoking at the same time: they take turns, never deadlock.
+    const logins = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).credentials.storeTokens(user, pair(3 + i), limits)));
+    expect(logins.filter((r) => r.status === 'rejected')).toEqual([]);
+    // Exactly the cap's sessions are left: an access and a refresh token each.
+    expect(await a.credentials.revokeTokens(user)).toBe(2 * limits.sessions);
+  });
+
   it('makes a second transaction with the same Idempotency-Key wait, then find the first one\'s answer', async () => {
     const key = `idem-${randomUUID()}`;
     let release!: () => void;

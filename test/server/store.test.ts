@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SESSION_LIMITS } from '../../src/server/auth/tokens.js';
 import { recordIgnored } from '../../src/server/jobs/lifecycle.js';
 import type { Store } from '../../src/server/store/repositories.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
@@ -361,21 +362,22 @@ describe(`the ${STORE_KIND} store`, () => {
     const pair = (f: string, at: number, n = 0) => ({ accessHash: `a-${f}-${n}`, refreshHash: `r-${f}-${n}`, accessExpiresAt: new Date(at + 200_000), refreshExpiresAt: new Date(at + 300_000), family: f });
     const works = async (f: string, n = 0) => (await store.credentials.authenticate(`a-${f}-${n}`, now)) !== undefined;
     const bob = (await store.accounts.create({ email: 'bob@example.com', name: 'Bob', passwordHash: 'h', metadata: [], roles: [] })).id;
-    await store.credentials.storeTokens(bob, pair('b1', 0), cap);
+    const limits = { sessions: cap, tokensPerSession: 10 };
+    await store.credentials.storeTokens(bob, pair('b1', 0), limits);
     // cap + 2 logins, one after the other: the first two are revoked, the last three work.
-    for (let i = 1; i <= cap + 2; i++) await store.credentials.storeTokens(accountId, pair(`f${i}`, i), cap);
+    for (let i = 1; i <= cap + 2; i++) await store.credentials.storeTokens(accountId, pair(`f${i}`, i), limits);
     expect(await Promise.all(['f1', 'f2', 'f3', 'f4', 'f5'].map((f) => works(f)))).toEqual([false, false, true, true, true]);
     expect(await store.credentials.takeRefreshToken('r-f1-0', now, 'f-new')).toBeUndefined();
     expect(await store.credentials.takeRefreshToken('r-f2-0', now, 'f-new')).toBeUndefined();
     // Rotating f3 makes it the one used most recently, and is no new session: nothing is revoked.
     expect(await store.credentials.takeRefreshToken('r-f3-0', now, 'f-new')).toEqual({ accountId, family: 'f3' });
-    await store.credentials.storeTokens(accountId, pair('f3', 10, 1));
+    await store.credentials.storeTokens(accountId, pair('f3', 10, 1), limits);
     expect(await Promise.all([works('f3'), works('f3', 1), works('f4'), works('f5')])).toEqual([true, true, true, true]);
     // The next login revokes f4, not the rotated f3; the one after, f5; then f3 with its used refresh token (no reuse then).
-    await store.credentials.storeTokens(accountId, pair('f6', 11), cap);
+    await store.credentials.storeTokens(accountId, pair('f6', 11), limits);
     expect(await Promise.all([works('f3', 1), works('f4'), works('f5'), works('f6')])).toEqual([true, false, true, true]);
-    await store.credentials.storeTokens(accountId, pair('f7', 12), cap);
-    await store.credentials.storeTokens(accountId, pair('f8', 13), cap);
+    await store.credentials.storeTokens(accountId, pair('f7', 12), limits);
+    await store.credentials.storeTokens(accountId, pair('f8', 13), limits);
     expect(await Promise.all([works('f3'), works('f3', 1), works('f5'), works('f6'), works('f7'), works('f8')])).toEqual([false, false, false, true, true, true]);
     expect(await store.credentials.takeRefreshToken('r-f3-0', now, 'f-new')).toBeUndefined();
     // Another account's session is its own: still there.
@@ -384,9 +386,37 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(await store.credentials.revokeTokens(accountId)).toBe(2 * cap);
   });
 
+  both('keeps of one session the newest access tokens and used refresh tokens up to its limit: a client refreshing in a loop never grows it', async () => {
+    const now = new Date(100_000);
+    const limits = { sessions: 100, tokensPerSession: 3 };
+    /** Pair n of family s, issued at n (newer pairs expire later). */
+    const pair = (n: number) => ({ accessHash: `a${n}`, refreshHash: `r${n}`, accessExpiresAt: new Date(200_000 + n), refreshExpiresAt: new Date(300_000 + n), family: 's' });
+    /** A login, then six refreshes in a row. */
+    const loginAndRefresh = async () => {
+      await store.credentials.storeTokens(accountId, pair(0), limits);
+      for (let n = 1; n <= 6; n++) {
+        expect(await store.credentials.takeRefreshToken(`r${n - 1}`, new Date(now.getTime() + n), 'f-new')).toEqual({ accountId, family: 's' });
+        await store.credentials.storeTokens(accountId, pair(n), limits);
+      }
+    };
+    await loginAndRefresh();
+    // The three newest access tokens work; the older ones are gone.
+    const works = async (n: number) => (await store.credentials.authenticate(`a${n}`, now)) !== undefined;
+    expect(await Promise.all([0, 1, 2, 3, 4, 5, 6].map(works))).toEqual([false, false, false, false, true, true, true]);
+    // A used refresh token older than the three newest is only unknown: the session stays.
+    expect(await store.credentials.takeRefreshToken('r2', now, 'f-new')).toBeUndefined();
+    expect(await works(6)).toBe(true);
+    // Left: 3 access tokens, 3 used refresh tokens and the unused one.
+    expect(await store.credentials.revokeTokens(accountId)).toBe(7);
+    // One of the three newest used ones is recognised as reused, and revokes the session.
+    await loginAndRefresh();
+    expect(await store.credentials.takeRefreshToken('r3', now, 'f-new')).toBe('reused');
+    expect(await Promise.all([4, 5, 6].map(works))).toEqual([false, false, false]);
+  });
+
   both('keeps tokens, terminal keys and webhook endpoints, messages and attempts the same way', async () => {
     const now = new Date(100_000);
-    await store.credentials.storeTokens(accountId, { accessHash: 'a1', refreshHash: 'r1', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000), family: 'f1' });
+    await store.credentials.storeTokens(accountId, { accessHash: 'a1', refreshHash: 'r1', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000), family: 'f1'  }, SESSION_LIMITS);
     expect(await store.credentials.authenticate('a1', now)).toEqual({ kind: 'account', accountId, tags: 'all' });
     expect(await store.credentials.authenticate('a1', new Date(200_000))).toBeUndefined();
     await store.accounts.setTags(accountId, 'partner');
@@ -402,9 +432,9 @@ describe(`the ${STORE_KIND} store`, () => {
     expect(await store.credentials.authenticate('a1', now)).toBeUndefined();
     expect(await store.credentials.takeRefreshToken('r1', now, 'f-new')).toBeUndefined();
     expect(await store.credentials.takeRefreshToken('never-issued', now, 'f-new')).toBeUndefined();
-    await store.credentials.storeTokens(accountId, { accessHash: 'a2', refreshHash: 'r2', accessExpiresAt: new Date(1), refreshExpiresAt: new Date(1), family: 'f2' });
+    await store.credentials.storeTokens(accountId, { accessHash: 'a2', refreshHash: 'r2', accessExpiresAt: new Date(1), refreshExpiresAt: new Date(1), family: 'f2'  }, SESSION_LIMITS);
     expect(await store.credentials.purgeExpired(now)).toBe(2);
-    await store.credentials.storeTokens(accountId, { accessHash: 'a3', refreshHash: 'r3', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000), family: 'f3' });
+    await store.credentials.storeTokens(accountId, { accessHash: 'a3', refreshHash: 'r3', accessExpiresAt: new Date(200_000), refreshExpiresAt: new Date(300_000), family: 'f3'  }, SESSION_LIMITS);
     expect(await store.credentials.revokeTokens(accountId)).toBe(2);
     expect(await store.accounts.setPasswordHash(accountId, 'h2')).toBe(true);
     expect(await store.accounts.setPasswordHash('nobody', 'h2')).toBe(false);

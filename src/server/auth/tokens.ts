@@ -1,6 +1,6 @@
 // Issues a fresh access/refresh pair (in a refresh-token family) and builds the login response of spec §2.2.
 import type { LoginResponse } from '../schemas/login.js';
-import type { Account, TokenPair } from '../store/types.js';
+import type { Account, SessionLimits, TokenPair } from '../store/types.js';
 import { randomBytes } from 'node:crypto';
 import { newToken, sha256 } from './secrets.js';
 
@@ -12,11 +12,21 @@ export interface TokenLifetimes {
 }
 
 /**
- * Live sessions (refresh-token families) one account keeps by default: the login past it revokes
- * the account's session used least recently. Each login keeps its rows for the refresh lifetime
- * (30 days), so without a cap one partner's logins would grow the tables without end.
+ * What the store keeps of one account's sessions by default (store/types.ts SessionLimits). Each
+ * login and each refresh keeps its rows for the refresh lifetime (30 days), so without these one
+ * partner's logins, or one client refreshing in a loop, would grow the tables without end. 1,000
+ * tokens per session is more than a month of hourly refreshes: a reused refresh token of the last
+ * 30 days is still recognised (and revokes its session) at that pace.
  */
-export const DEFAULT_MAX_SESSIONS = 100;
+export const SESSION_LIMITS: SessionLimits = { sessions: 100, tokensPerSession: 1000 };
+
+/** SESSION_LIMITS with the ones given; each a whole number from 1 (a programming error otherwise, said as such). */
+export function sessionLimits(sessions = SESSION_LIMITS.sessions, tokensPerSession = SESSION_LIMITS.tokensPerSession): SessionLimits {
+  for (const [name, v] of Object.entries({ maxSessions: sessions, tokensPerSession })) {
+    if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`buildApp: ${name} must be a whole number from 1, not ${v}`);
+  }
+  return { sessions, tokensPerSession };
+}
 
 /** A new refresh-token family's name (a password login starts one; rotations stay in it). */
 export const newFamily = () => `fam_${randomBytes(12).toString('base64url')}`;

@@ -8,13 +8,13 @@ import { loginResponse, newFamily, newPair, type TokenLifetimes } from '../auth/
 import { LOGIN_PATH, Problem } from '../errors.js';
 import { loginSchema, type LoginRequest } from '../schemas/login.js';
 import type { Store } from '../store/repositories.js';
-import type { Account } from '../store/types.js';
+import type { Account, SessionLimits } from '../store/types.js';
 
 export interface LoginOptions extends TokenLifetimes {
   store: Store;
   guard: LoginGuard;
-  /** Live sessions (token families) an account keeps: a password login past it revokes the one used least recently. */
-  maxSessions: number;
+  /** What the store keeps of an account's sessions: a password login past `sessions` revokes the one used least recently. */
+  sessions: SessionLimits;
 }
 
 const bodyOf = (r: FastifyRequest) => (r.body && typeof r.body === 'object' ? (r.body as LoginRequest) : undefined);
@@ -24,12 +24,12 @@ const bodyOf = (r: FastifyRequest) => (r.body && typeof r.body === 'object' ? (r
  * account and the new tokens. A token used before revokes its family (committed: the caller then
  * refuses the login) and answers `reused`.
  */
-function rotate(store: Store, refreshHash: string, o: TokenLifetimes, now: Date) {
+function rotate(store: Store, refreshHash: string, o: TokenLifetimes & { sessions: SessionLimits }, now: Date) {
   return store.transaction(async (tx) => {
     const taken = await tx.credentials.takeRefreshToken(refreshHash, now, newFamily());
     if (taken === undefined || taken === 'reused') return taken;
     const next = newPair(o, taken.family, now.getTime());
-    await tx.credentials.storeTokens(taken.accountId, next.pair);
+    await tx.credentials.storeTokens(taken.accountId, next.pair, o.sessions);
     return { accountId: taken.accountId, ...next };
   });
 }
@@ -69,7 +69,7 @@ export async function loginRoutes(app: FastifyInstance, o: LoginOptions) {
       const ok = await verifyPassword(body.password, found?.passwordHash ?? DUMMY_PASSWORD_HASH);
       return found && ok ? found : undefined;
     });
-    await o.store.credentials.storeTokens(account.id, pair, o.maxSessions);
+    await o.store.credentials.storeTokens(account.id, pair, o.sessions);
     return loginResponse(account, access, refresh, o);
   });
 }

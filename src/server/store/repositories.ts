@@ -20,7 +20,7 @@ import type { TagSet } from '../../index.js';
 import type { BackgroundWorker } from '../workers/worker.js';
 import type {
   Account, ApiKey, AttemptCounter, ContactChange, FleetCounts, StuckJob, TerminalContact, TerminalHealth, HealthFilter, WentOffline, AttemptOutcome, ClaimedWebhookMessage, ClaimRoute, HistoryEntry, IdempotentAnswer, InsertAnswer, Intention, IntentionSummary, JobFilter, JobPatch, JobRef, LeaseGuard,
-  JobState, NewAccount, NewApiKey, NewIdempotentAnswer, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, RefreshTaken, Terminal, TerminalKey, TokenPair, WebhookAttempt,
+  JobState, NewAccount, NewApiKey, NewIdempotentAnswer, NewIntention, NewWebhookEndpoint, NewWebhookMessage, Principal, RefreshTaken, SessionLimits, Terminal, TerminalKey, TokenPair, WebhookAttempt,
   WebhookEndpoint, WebhookMessage,
 } from './types.js';
 import type { EndpointRefusal } from './webhook-rows.js';
@@ -80,12 +80,13 @@ export interface CredentialRepository {
   /** Deletes one of the account's API keys; false when it has no key with that id. */
   revokeApiKey(accountId: string, id: string): Promise<boolean>;
   /**
-   * Stores a new access/refresh pair. A password login's pair starts a family and gives
-   * `keepFamilies`, the account's cap on live sessions: in the same write, every other family of
-   * the account past the `keepFamilies - 1` used most recently (by their last login or refresh) is
-   * revoked, its access and refresh tokens deleted. A rotation's pair (in its family) gives none.
+   * Stores a new access/refresh pair (a password login's starts a family; a rotation's is in its
+   * family) and, in the same write, keeps the account within `limits`: every other family past the
+   * `limits.sessions - 1` used most recently (by their last login or refresh) is revoked, its access
+   * and refresh tokens deleted, and of the pair's family only the newest `limits.tokensPerSession`
+   * access tokens and used refresh tokens are kept. A rotation within the limits revokes nothing.
    */
-  storeTokens(accountId: string, tokens: TokenPair, keepFamilies?: number): Promise<void>;
+  storeTokens(accountId: string, tokens: TokenPair, limits: SessionLimits): Promise<void>;
   /**
    * Uses up an unexpired refresh token (it never works again, and is kept until it expires): its
    * account and family. A token already used is a reuse: every access and refresh token of its

@@ -161,6 +161,16 @@ export interface NewApiKey {
   prefix: string;
 }
 
+/**
+ * How much of one account's sessions the store keeps: at most `sessions` refresh-token families
+ * (the ones used least recently are revoked past it), and of each family at most
+ * `tokensPerSession` access tokens and as many used refresh tokens (the newest).
+ */
+export interface SessionLimits {
+  sessions: number;
+  tokensPerSession: number;
+}
+
 export interface TokenPair {
   accessHash: string;
   refreshHash: string;

@@ -7,11 +7,12 @@ import { raw, sql, Utf8, type Sql } from '../sql/statement.js';
 /**
  * The advisory locks' keys, kept as earlier versions took them (instances of two versions on one
  * database during an upgrade must take the same locks): 'bobe' per account, 'bobw' per schema, and
- * one 64-bit key per account and Idempotency-Key.
+ * one 64-bit key per account and Idempotency-Key; 'bobs' per account (its sessions).
  */
 const LOCKS: Record<LockName, (...keys: unknown[]) => Sql> = {
   endpoints: (accountId) => sql`SELECT pg_advisory_xact_lock(1651466853, hashtext(${accountId}))`,
   'webhook-claim': () => sql`SELECT pg_advisory_xact_lock(1651466871, hashtext(current_schema()))`,
+  sessions: (accountId) => sql`SELECT pg_advisory_xact_lock(1651466867, hashtext(${accountId}))`,
   idempotency: (accountId, key) => sql`SELECT pg_advisory_xact_lock(hashtextextended('bobina-idempotency' || chr(10) || ${accountId} || chr(10) || ${key}, 0))`,
 };
 

@@ -4,7 +4,7 @@ import type { CredentialRepository } from '../repositories.js';
 import type { ApiKey, TokenPair } from '../types.js';
 import { tagSet } from './accounts.js';
 import { asTime, Table } from './columns.js';
-import { one, type Exec } from './exec.js';
+import { lock, one, type Exec } from './exec.js';
 import { sql, type Sql } from './statement.js';
 
 const KEY = new Table<ApiKey>({ id: 'id', accountId: 'user_id', name: 'name', prefix: 'prefix', createdAt: ['created_at', asTime] });
@@ -31,6 +31,21 @@ const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
  */
 const pastCap = (accountId: string, family: string, keep: number) => sql`family IN (SELECT family FROM refresh_tokens
   WHERE user_id = ${accountId} AND used_at IS NULL AND family <> ${family} ORDER BY expires_at DESC, family DESC LIMIT ${keep} OFFSET ${keep - 1})`;
+
+/**
+ * Of `family`, before a pair of it is stored, the access tokens past the `keep - 1` newest (with the
+ * new one, `keep`) and the used refresh tokens past the `keep` newest (the one just used among
+ * them), deleted: every rotation keeps one more of each, so a client refreshing in a loop cannot
+ * grow its family. Never more than `keep` + 1 of either are read (on the family indexes). The used
+ * refresh tokens kept are what a reuse is recognised by; one older than them is only unknown (401,
+ * its family kept).
+ */
+const trimming = (family: string, keep: number) => [
+  sql`DELETE FROM access_tokens WHERE family = ${family} AND token_hash NOT IN
+    (SELECT token_hash FROM access_tokens WHERE family = ${family} ORDER BY expires_at DESC LIMIT ${keep - 1})`,
+  sql`DELETE FROM refresh_tokens WHERE family = ${family} AND used_at IS NOT NULL AND token_hash NOT IN
+    (SELECT token_hash FROM refresh_tokens WHERE family = ${family} AND used_at IS NOT NULL ORDER BY used_at DESC LIMIT ${keep})`,
+];
 
 export function credentials(x: Exec): CredentialRepository {
   const d = x.dialect;
@@ -64,12 +79,18 @@ export function credentials(x: Exec): CredentialRepository {
     },
     listApiKeys: (accountId) => KEY.all(x, sql`SELECT ${KEY.select()} FROM api_keys WHERE user_id = ${accountId} ORDER BY created_at, ${d.insertOrder}`),
     revokeApiKey: async (accountId, id) => (await x.run(sql`DELETE FROM api_keys WHERE user_id = ${accountId} AND id = ${id}`)) === 1,
-    async storeTokens(accountId, t, keepFamilies) {
-      await x.batch([
-        sql`INSERT INTO access_tokens ${TOKEN.insert({ hash: t.accessHash, accountId, expiresAt: t.accessExpiresAt, family: t.family })}`,
-        sql`INSERT INTO refresh_tokens ${TOKEN.insert({ hash: t.refreshHash, accountId, expiresAt: t.refreshExpiresAt, family: t.family })}`,
-        ...(keepFamilies === undefined ? [] : revoking(pastCap(accountId, t.family, keepFamilies))),
-      ]);
+    storeTokens(accountId, t, limits) {
+      // Under a lock on the account's sessions (SQLite: the write transaction), so two logins at
+      // once neither both miss the cap nor revoke the same families in two orders (a deadlock).
+      return x.atomic(async (tx) => {
+        await lock(tx, 'sessions', accountId);
+        await tx.batch([
+          ...trimming(t.family, limits.tokensPerSession),
+          sql`INSERT INTO access_tokens ${TOKEN.insert({ hash: t.accessHash, accountId, expiresAt: t.accessExpiresAt, family: t.family })}`,
+          sql`INSERT INTO refresh_tokens ${TOKEN.insert({ hash: t.refreshHash, accountId, expiresAt: t.refreshExpiresAt, family: t.family })}`,
+          ...revoking(pastCap(accountId, t.family, limits.sessions)),
+        ]);
+      });
     },
     async takeRefreshToken(hash, now, newFamily) {
       // Used up only if unused (of two at once, one wins)…

@@ -6,7 +6,7 @@
 import type { Sql } from './statement.js';
 
 /** The advisory locks of PostgreSQL; on SQLite every write transaction already holds the one write lock. */
-export type LockName = 'endpoints' | 'webhook-claim' | 'idempotency';
+export type LockName = 'endpoints' | 'webhook-claim' | 'idempotency' | 'sessions';
 
 export interface Dialect {
   /** The statement's text with this dialect's placeholders (`?`, `$n`). */
