@@ -260,6 +260,47 @@ describe('the terminal client protocol', () => {
     expect(failed.historico.map((x: { estado: string }) => x.estado)).toEqual(['queued', 'acquired', 'queued', 'acquired', 'failed']);
   });
 
+  it('stops a job with its outcome unknown, never failed, when the lease runs out on the last attempt after a client began writing it', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const later = new Date(Date.now() + 120_000);
+    // Begun in an earlier lease: the first reports printing and dies; the last never reports.
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const t = (await next(key)).json().trabalho;
+    expect((await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'printing' })).json().aceito).toBe(true);
+    await h.app.jobs.sweeps.expireLeases(later);
+    expect((await next(key)).json().trabalho).toMatchObject({ intencaoImpressaoId: i.id, tentativas: 2 });
+    await h.app.jobs.sweeps.expireLeases(later);
+    const stopped = (await getById(i.id)).json().intencaoImpressao;
+    expect(stopped).toMatchObject({ status: 'ImpressaoEnviada', estado: 'stopped', tentativas: 2, motivos: ['outcome-unknown', 'lease-expired', 'max-attempts'] });
+    expect(stopped.historico.map((x: { estado: string }) => x.estado)).toEqual(['queued', 'acquired', 'printing', 'queued', 'acquired', 'stopped']);
+    expect(stopped.historico.at(-1)).toMatchObject({ origem: 'server', detalhe: 'no report within 60000 ms (attempt 2 of 2), after a client began writing it: it may be on paper' });
+    expect(events.filter((e) => e.intencaoImpressaoId === i.id).map((e) => e.estado)).not.toContain('failed');
+    // Begun in the last lease itself.
+    const j = (await insert({ conteudo: 'y', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    await next(key);
+    await h.app.jobs.sweeps.expireLeases(later);
+    const u = (await next(key)).json().trabalho;
+    expect((await report(key, { intencaoImpressaoId: j.id, tokenEntrega: u.tokenEntrega, estado: 'printing' })).json().aceito).toBe(true);
+    await h.app.jobs.sweeps.expireLeases(later);
+    expect((await getById(j.id)).json().intencaoImpressao).toMatchObject({ estado: 'stopped', motivos: ['outcome-unknown', 'lease-expired', 'max-attempts'] });
+    // It waits for a person: started again, it is offered as a reprint.
+    expect((await h.app.inject({ method: 'POST', url: `/TerminalImpressao/Iniciar?key=${key}&intencaoImpressaoId=${i.id}` })).json().intencaoImpressao).toMatchObject({ estado: 'queued' });
+    expect((await next(key)).json().trabalho).toMatchObject({ intencaoImpressaoId: i.id, reimprimir: true });
+  });
+
+  it('expires a job stopped with its outcome unknown keeping its reasons: it may be on paper, and its final state says so', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const t = (await next(key)).json().trabalho;
+    await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'printing' });
+    expect((await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'stopped', motivos: ['outcome-unknown', 'media-empty'] })).json().aceito).toBe(true);
+    expect(await h.app.jobs.sweeps.expireJobs(new Date(Date.now() + 2 * 3_600_000))).toBe(1);
+    const expired = (await getById(i.id)).json().intencaoImpressao;
+    expect(expired).toMatchObject({ status: 'Expirado', estado: 'expired', motivos: ['outcome-unknown', 'media-empty'] });
+    expect(expired.historico.at(-1)).toMatchObject({ estado: 'expired', evento: 'expire', detalhe: 'not started again in time, its outcome unknown: it may be on paper' });
+    expect(events.at(-1)).toMatchObject({ intencaoImpressaoId: i.id, estado: 'expired', motivos: ['outcome-unknown', 'media-empty'] });
+  });
+
   it('expires a job never printed in time, never one a client holds', async () => {
     const key = await terminalKey(aliceId, 'CAIXA-01');
     const held = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;

@@ -1,9 +1,11 @@
-// The job sweeps: leases that ran out (offered again, or failed after the last attempt), jobs
-// never printed within their time-to-live (expired), Idempotency-Key answers past their keeping
-// time, and final jobs past theirs (deleted), as background workers.
+// The job sweeps: leases that ran out (offered again; after the last attempt failed, or stopped
+// with its outcome unknown when a client had begun writing it), jobs never printed within their
+// time-to-live (expired), Idempotency-Key answers past their keeping time, and final jobs past
+// theirs (deleted), as background workers.
 import { inBatches, periodic, type BackgroundWorker } from '../workers/worker.js';
 import type { JobContext } from './context.js';
-import { FINAL_STATES, fromStates, transition } from './lifecycle.js';
+import { OUTCOME_UNKNOWN } from '../../delivery/reasons.js';
+import { FINAL_STATES, fromStates, phaseOf, transition } from './lifecycle.js';
 
 /**
  * Due leases and expiries looked at per batch, and batches per tick: a backlog (one account's
@@ -33,9 +35,16 @@ export class JobSweeps {
           const j = await tx.intentions.get(ref.accountId, ref.id);
           if (!j || !j.leaseToken || !j.leaseExpiresAt || j.leaseExpiresAt >= now) return undefined;
           const last = j.tentativas >= this.c.settings.maxAttempts;
+          // On the last attempt, a job a client began writing (it reported printing, in this lease
+          // or an earlier one) may be on paper: it stops with its outcome unknown, for a person to
+          // start again or cancel. Failed, its partner would send it again.
+          const begun = last && (j.estado === 'printing' || (await tx.intentions.history(ref.accountId, ref.id)).some((h) => h.evento === 'printing'));
+          const tried = `no report within ${this.c.settings.leaseMs} ms (attempt ${j.tentativas} of ${this.c.settings.maxAttempts})`;
           return transition(
-            tx, this.c.sink, ref, last ? 'attempts-exhausted' : 'lease-expired',
-            { origem: 'server', at: now, motivos: last ? ['lease-expired', 'max-attempts'] : ['lease-expired'], detalhe: `no report within ${this.c.settings.leaseMs} ms (attempt ${j.tentativas} of ${this.c.settings.maxAttempts})` },
+            tx, this.c.sink, ref, begun ? 'stopped' : last ? 'attempts-exhausted' : 'lease-expired',
+            begun
+              ? { origem: 'server', at: now, motivos: [OUTCOME_UNKNOWN, 'lease-expired', 'max-attempts'], detalhe: `${tried}, after a client began writing it: it may be on paper` }
+              : { origem: 'server', at: now, motivos: last ? ['lease-expired', 'max-attempts'] : ['lease-expired'], detalhe: tried },
             // Guarded by the lease's end too: a renewal that landed since the read above keeps the job.
             { leaseToken: null, leaseExpiresAt: null }, { token: j.leaseToken, expiredBy: now },
           );
@@ -50,13 +59,22 @@ export class JobSweeps {
     return changed;
   }
 
-  /** Jobs never printed within the time-to-live. */
+  /**
+   * Jobs never printed within the time-to-live. A stopped one keeps its reasons: one whose outcome
+   * is unknown may be on paper, and its final state says so.
+   */
   async expireJobs(now = new Date()): Promise<number> {
     let changed = 0;
     await inBatches(async (limit) => {
       const due = await this.c.store.intentions.dueExpiry(fromStates('expire'), now, limit);
       for (const ref of due) {
-        if (await this.c.store.transaction((tx) => transition(tx, this.c.sink, ref, 'expire', { origem: 'server', at: now, motivos: [], detalhe: 'not printed in time' }))) changed++;
+        const expired = await this.c.store.transaction(async (tx) => {
+          const j = await tx.intentions.get(ref.accountId, ref.id);
+          if (!j) return undefined;
+          const detalhe = phaseOf(j) === 'unknown-outcome' ? 'not started again in time, its outcome unknown: it may be on paper' : 'not printed in time';
+          return transition(tx, this.c.sink, ref, 'expire', { origem: 'server', at: now, motivos: j.estado === 'stopped' ? j.motivos : [], detalhe });
+        });
+        if (expired) changed++;
       }
       return due.length;
     }, SWEEP_BATCH, SWEEP_BATCHES);
