@@ -213,24 +213,33 @@ export class Journal {
   }
 
   private load(): void {
-    let text = '';
+    let bytes = Buffer.alloc(0);
     try {
-      text = fs().readFileSync(this.path, 'utf8');
+      bytes = fs().readFileSync(this.path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
     // A crash in the middle of an append leaves a last line without its newline: it was never
     // acknowledged, so it is dropped (and cut off, so the next record starts on a line of its own).
-    const end = text.lastIndexOf('\n') + 1;
-    for (const line of text.slice(0, end).split('\n')) {
-      if (!line) continue;
-      const e = parseLine(line);
-      if (e) this.entries.set(e.jobId, e);
-      this.lines++;
+    // Lines are found in the file's bytes, not in its decoded text: an invalid byte anywhere (a
+    // corrupted record) decodes to U+FFFD, three bytes, and an offset measured in the text would
+    // miss the torn line's start. Each line is decoded on its own, an invalid byte as U+FFFD as
+    // before: a line that is not a record is skipped (and counted), one with such a character in a
+    // string is kept.
+    const end = bytes.lastIndexOf(0x0a) + 1;
+    let start = 0;
+    while (start < end) {
+      const next = bytes.indexOf(0x0a, start);
+      if (next > start) {
+        const e = parseLine(bytes.toString('utf8', start, next));
+        if (e) this.entries.set(e.jobId, e);
+        this.lines++;
+      }
+      start = next + 1;
     }
     this.reopen();
-    if (end < Buffer.byteLength(text)) {
-      fs().ftruncateSync(this.fd!, Buffer.byteLength(text.slice(0, end)));
+    if (end < bytes.length) {
+      fs().ftruncateSync(this.fd!, end);
       fs().fsyncSync(this.fd!);
     }
     if (this.lines > this.entries.size + this.slack) this.compact();

@@ -91,6 +91,38 @@ describe('the delivery journal', () => {
     expect(lines.map((l) => JSON.parse(l).jobId)).toEqual(['1', '3']);
   });
 
+  // Job 1's token has invalid UTF-8 (decoded, each bad byte is U+FFFD: three bytes where the file
+  // has one), job 2 is a good record, and a crash cut the last append short. Measured in the decoded
+  // text, the cut fell 2 bytes into the torn line (one 0xC3) or 3 bytes past the file's end (ten 0xFF).
+  it.each([
+    ['a lone 0xC3', Buffer.from([0xc3]), 't\ufffd'],
+    ['ten 0xFF', Buffer.alloc(10, 0xff), 't' + '\ufffd'.repeat(10)],
+  ])('cuts off a torn last line by its bytes when an earlier record holds invalid UTF-8 (%s)', (_, bad, token) => {
+    const dir = tempDir();
+    const file = join(dir, 'journal.jsonl');
+    const kept = Buffer.concat([
+      Buffer.from('{"jobId":"1","token":"t'),
+      bad,
+      Buffer.from('","state":"written","confirmacao":"printer","at":1}\n{"jobId":"2","token":"b","state":"written","confirmacao":"sent","at":2}\n'),
+    ]);
+    writeFileSync(file, Buffer.concat([kept, Buffer.from('{"jobId":"9","tok')]));
+    const k = Journal.open(dir);
+    // A record with invalid bytes in a string is read as before, each such byte as U+FFFD.
+    expect(k.get('1')).toMatchObject({ state: 'written', token });
+    expect(k.get('2')).toMatchObject({ state: 'written', confirmacao: 'sent' });
+    expect(k.get('9')).toBeUndefined();
+    expect(readFileSync(file)).toEqual(kept);
+    k.begin('3', 'c');
+    const written = JSON.stringify(k.get('3')) + '\n';
+    k.close();
+    expect(readFileSync(file)).toEqual(Buffer.concat([kept, Buffer.from(written)]));
+    const again = Journal.open(dir);
+    expect(again.get('3')).toMatchObject({ state: 'writing', token: 'c' });
+    expect(again.get('1')).toMatchObject({ state: 'written', token });
+    expect(again.stats).toEqual({ jobs: 3, lines: 3 });
+    again.close();
+  });
+
   it('stays small: keeps the latest record per job, and drops old finished jobs past the cap or the retention', () => {
     const dir = tempDir();
     const j = Journal.open(dir, { slack: 10, maxEntries: 50 });
