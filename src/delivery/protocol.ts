@@ -3,6 +3,7 @@
 // (src/server/routes/terminal.ts), the agent's HTTP link (http-link.ts) and the in-process link of
 // direct delivery (src/server/workers/direct-delivery.ts) all map through here.
 import { Type, type Static } from 'typebox';
+import { JOB_ID_MAX } from './job-id.js';
 import { isPrinterReason } from './reasons.js';
 
 // ---- what the delivery loop works with
@@ -73,9 +74,12 @@ export interface OfferedJob {
 
 // ---- the wire
 
+/** A job's id (src/delivery/job-id.ts): an integer from 0 to 999,999,999,999,999, as in a query. */
+export const JobIdJson = Type.Integer({ minimum: 0, maximum: JOB_ID_MAX });
+
 /** ObterProxima's job. */
 export const TrabalhoJson = Type.Object({
-  intencaoImpressaoId: Type.Integer(),
+  intencaoImpressaoId: JobIdJson,
   referencia: Type.Union([Type.String(), Type.Null()]),
   tokenEntrega: Type.String({ description: 'Delivery token of this lease: every report carries it; a report with an older token is recorded and ignored' }),
   codigoImpressora: Type.String({ description: 'The template the bytes were compiled for (its status queries too)' }),
@@ -101,7 +105,7 @@ const Motivo = Type.String({ pattern: '^[a-z][a-z0-9-]{0,63}$' });
 
 /** Reportar's body (fields the protocol does not know are removed by the route's validation). */
 export const ReportJson = Type.Object({
-  intencaoImpressaoId: Type.Integer(),
+  intencaoImpressaoId: JobIdJson,
   tokenEntrega: Type.String({ maxLength: 200 }),
   estado: ReportStateJson,
   motivos: Type.Optional(Type.Array(Motivo, { maxItems: 16 })),
@@ -140,7 +144,7 @@ export type PollJson = Static<typeof PollJson>;
 
 /** Renovar's body. */
 export const RenewJson = Type.Object({
-  intencaoImpressaoId: Type.Integer(),
+  intencaoImpressaoId: JobIdJson,
   tokenEntrega: Type.String({ maxLength: 200 }),
 }, { additionalProperties: false });
 export type RenewJson = Static<typeof RenewJson>;

@@ -5,10 +5,11 @@
 // size, a date, a wait in seconds: never shop data, a terminal id, a reference or a cursor); the
 // Authorization header is never serialised, and bodies (passwords) are not logged.
 import type { FastifyServerOptions } from 'fastify';
+import { JOB_ID_PATTERN } from '../delivery/job-id.js';
 
 /** Query parameters whose value may be logged, with the form a loggable value must have. */
 const SHOWN_VALUES: Readonly<Record<string, RegExp>> = {
-  intencaoImpressaoId: /^[0-9]{1,15}$/,
+  intencaoImpressaoId: new RegExp(JOB_ID_PATTERN),
   estado: /^[a-z-]{1,32}$/,
   limite: /^[0-9]{1,4}$/,
   situacao: /^[a-z]{1,16}$/,

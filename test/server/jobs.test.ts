@@ -144,6 +144,32 @@ describe('the terminal client protocol', () => {
     ]);
   });
 
+  it('refuses a job id in Reportar or Renovar past the query\'s 15 digits with the 400 problem body (PostgreSQL answered 500)', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const post = (route: string, id: string) => h.app.inject({
+      method: 'POST', url: `/TerminalImpressao/${route}`, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload: `{"intencaoImpressaoId":${id},"tokenEntrega":"x","estado":"completed"}`,
+    });
+    for (const route of ['Reportar', 'Renovar']) {
+      // bigint's greatest, one past it, the first 16-digit id, and below 0: what the query's ^[0-9]{1,15}$ refuses too.
+      for (const id of ['9223372036854775807', '9223372036854775808', '1000000000000000', '-1']) {
+        const res = await post(route, id);
+        expect(res.statusCode, `${route} ${id}`).toBe(400);
+        expect(res.json(), `${route} ${id}`).toEqual({
+          message: expect.stringMatching(/^body\/intencaoImpressaoId must be [<>]= /), code: 'invalid-request', requestId: expect.any(String),
+          errors: [{ path: '/intencaoImpressaoId', message: expect.any(String) }],
+        });
+      }
+    }
+    // The greatest id the query takes is taken in a body: no such job.
+    expect((await post('Reportar', '999999999999999')).json()).toMatchObject({ code: 'intention-not-found' });
+    expect((await post('Renovar', '999999999999999')).json()).toMatchObject({ aceito: false });
+    const doc = (await h.app.inject('/openapi.json')).json();
+    const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.properties.intencaoImpressaoId;
+    expect(body('/TerminalImpressao/Reportar')).toMatchObject({ type: 'integer', minimum: 0, maximum: 999_999_999_999_999 });
+    expect(body('/TerminalImpressao/Renovar')).toMatchObject({ type: 'integer', minimum: 0, maximum: 999_999_999_999_999 });
+  });
+
   it('answers a long-poll as soon as a job is queued, and empty after the wait', async () => {
     const key = await terminalKey(aliceId, 'CAIXA-01');
     const empty = await next(key, '0.05');

@@ -4,6 +4,7 @@
 // here writes its history row and its webhook messages as the service would. `--user EMAIL`
 // narrows to one account; without it, `list` shows every account's jobs and the others find the
 // job's account by its id (the operator holds the database itself).
+import { JOB_ID_PATTERN } from '../../delivery/job-id.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
@@ -20,7 +21,7 @@ const USER = { user: { type: 'string' }, email: { type: 'string' } } as const;
 function jobId(positionals: string[]): number {
   const raw = positionals[0];
   if (raw === undefined) throw new UsageError('give the job id (intencaoImpressaoId)');
-  if (!/^[0-9]{1,15}$/.test(raw)) throw new UsageError(`"${raw}" is not a job id`);
+  if (!new RegExp(JOB_ID_PATTERN).test(raw)) throw new UsageError(`"${raw}" is not a job id`);
   return Number(raw);
 }
 

@@ -2,6 +2,7 @@
 // webhook endpoints (issue 12). A secret is printed once, by add and rotate-secret; listings never
 // show one. Addresses and the number of endpoints are checked as the service checks them
 // (BOBINA_WEBHOOKS_ALLOW_PRIVATE, BOBINA_WEBHOOKS_HTTP_HOSTS, BOBINA_WEBHOOKS_MAX_ENDPOINTS).
+import { JOB_ID_PATTERN } from '../../delivery/job-id.js';
 import { variablesOf, webhookPolicy } from '../../server/environment.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
@@ -97,7 +98,7 @@ async function log(args: string[], io: Io): Promise<number> {
     email: { type: 'string' }, id: { type: 'string' }, message: { type: 'string' }, intention: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' }, ...DB,
   }, 0);
   if (!values.email) throw new UsageError('--email is required');
-  if (values.intention !== undefined && !/^\d{1,15}$/.test(values.intention)) throw new UsageError(`--intention "${values.intention}" is not an id`);
+  if (values.intention !== undefined && !new RegExp(JOB_ID_PATTERN).test(values.intention)) throw new UsageError(`--intention "${values.intention}" is not an id`);
   if (values.limit !== undefined && (!/^\d{1,4}$/.test(values.limit) || Number(values.limit) === 0)) throw new UsageError(`--limit "${values.limit}" is not a number from 1 to 9999`);
   const { attemptView } = await server();
   return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {

@@ -1,6 +1,7 @@
 // What every resource's schemas share: the problem body of every error, the error responses of a
 // route, how requests are read (unknown fields removed), and the partner's key in the query.
 import { Type } from 'typebox';
+import { JOB_ID_PATTERN } from '../../delivery/job-id.js';
 
 export const Problem = Type.Object(
   {
@@ -28,3 +29,6 @@ export const NextCursor = Type.Union([Type.String(), Type.Null()], { description
 
 /** An optional field that may also be null. */
 export const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Optional(Type.Union([Type.Null(), t]));
+
+/** A job's id in the query (src/delivery/job-id.ts: the bound the protocol's bodies take too). */
+export const JobIdQuery = (description?: string) => Type.String({ pattern: JOB_ID_PATTERN, ...(description ? { description } : {}) });

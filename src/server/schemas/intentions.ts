@@ -1,7 +1,7 @@
 // The printing endpoints' schemas (spec §4.2 - §4.4): templates, Insert, GetById, Recompilar,
 // Cancelar, and the job as every answer shows it (the terminal routes' answers too).
 import { Type, type Static } from 'typebox';
-import { errors, ignoreUnknown, KeyQuery, NextCursor, nullable } from './common.js';
+import { errors, ignoreUnknown, JobIdQuery, KeyQuery, NextCursor, nullable } from './common.js';
 import { TERMINAL_ID_MAX } from '../terminal-id.js';
 
 export const Template = Type.Object({
@@ -137,7 +137,7 @@ export const getByIdSchema = {
   tags: ['printing'],
   summary: 'Status of a print intention',
   // Query strings are not coerced (see app.ts), so the integer id is checked by pattern.
-  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
+  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: JobIdQuery('Integer id of the print intention') }, ignoreUnknown),
   response: { 200: IntentionResponse, ...errors(400, 404) },
 };
 
@@ -145,18 +145,18 @@ export const recompileSchema = {
   tags: ['printing'],
   summary: "Compile a job again for its terminal's printer now (a job stopped with printer-mismatch after the terminal was linked to another printer, "
     + 'or one still queued) and queue it; 409 job-not-recompilable otherwise',
-  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
+  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: JobIdQuery('Integer id of the print intention') }, ignoreUnknown),
   response: { 200: IntentionResponse, ...errors(400, 404, 409, 422) },
 };
 
 export const cancelSchema = {
   tags: ['printing'],
   summary: 'Cancel a print intention that no client holds (held, queued or stopped); 409 once a client has acquired it or it is final',
-  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown),
+  querystring: Type.Object({ ...KeyQuery, intencaoImpressaoId: JobIdQuery('Integer id of the print intention') }, ignoreUnknown),
   response: { 200: IntentionResponse, ...errors(400, 404, 409) },
 };
 
-const IdQuery = Type.Object({ ...KeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Integer id of the print intention' }) }, ignoreUnknown);
+const IdQuery = Type.Object({ ...KeyQuery, intencaoImpressaoId: JobIdQuery('Integer id of the print intention') }, ignoreUnknown);
 
 /** GetAll's page: 50 jobs unless `limite` says otherwise, at most 500 (more is 400 invalid-request). */
 export const LIST_PAGE = { default: 50, max: 500 };

@@ -2,7 +2,7 @@
 // --print-key`). The wire objects themselves are the protocol's (src/delivery/protocol.ts).
 import { Type } from 'typebox';
 import { IntervaloJson, PollJson, RenewJson, ReportJson, SignalJson, TerminalStateJson, TrabalhoJson } from '../../delivery/protocol.js';
-import { errors, ignoreUnknown } from './common.js';
+import { errors, ignoreUnknown, JobIdQuery } from './common.js';
 import { IntencaoResumo, IntentionResponse } from './intentions.js';
 
 const TerminalKeyQuery = { key: Type.Optional(Type.String({ description: "The terminal's own key (or send Authorization: Bearer)" })) };
@@ -51,7 +51,7 @@ export const heldSchema = {
   querystring: Type.Object({
     ...TerminalKeyQuery,
     limite: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: `Jobs looked at in this page (1-${HELD_PAGE.max}, default ${HELD_PAGE.default})` })),
-    apos: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'Only jobs with a greater id (the `proxima` of the page before)' })),
+    apos: Type.Optional(JobIdQuery('Only jobs with a greater id (the `proxima` of the page before)')),
   }, ignoreUnknown),
   response: {
     200: Type.Object({
@@ -66,7 +66,7 @@ export const heldSchema = {
 export const startSchema = {
   tags: ['terminal'],
   summary: 'Start a held job (or print again one whose outcome is unknown): it is queued for this terminal',
-  querystring: Type.Object({ ...TerminalKeyQuery, intencaoImpressaoId: Type.String({ pattern: '^[0-9]{1,15}$' }) }, ignoreUnknown),
+  querystring: Type.Object({ ...TerminalKeyQuery, intencaoImpressaoId: JobIdQuery() }, ignoreUnknown),
   response: { 200: IntentionResponse, ...errors(400, 404, 409) },
 };
 

@@ -1,7 +1,7 @@
 // The webhook routes' schemas (issue 12): endpoints of the caller's account, their attempts, replay.
 import { Type } from 'typebox';
 import { WEBHOOK_EVENTS } from '../webhooks/messages.js';
-import { errors, ignoreUnknown, KeyQuery } from './common.js';
+import { errors, ignoreUnknown, JobIdQuery, KeyQuery } from './common.js';
 
 const WebhookEvent = Type.Union(WEBHOOK_EVENTS.map((e) => Type.Literal(e)));
 
@@ -91,7 +91,7 @@ export const webhookLogSchema = {
     ...KeyQuery,
     webhookId: Type.Optional(Type.String()),
     messageId: Type.Optional(Type.String()),
-    intencaoImpressaoId: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
+    intencaoImpressaoId: Type.Optional(JobIdQuery()),
     limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'At most 1000 (default 100)' })),
   }, ignoreUnknown),
   response: { 200: Type.Object({ data: Type.String(), attempts: Type.Array(WebhookAttemptOut), messages: Type.Array(WebhookMessageOut) }), ...errors(400) },
