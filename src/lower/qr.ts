@@ -1,4 +1,5 @@
-// QR lowering: the payload checked (control characters out, size within a QR symbol), then either
+// QR lowering: the payload checked (control characters out, lone surrogates replaced, size within
+// a QR symbol), then either
 // kept as a native QR op, turned into a raster image from the `qrcode` package's module matrix,
 // or (generic template) printed as a text line.
 import QRCode from './qrcode-core.js';
@@ -16,7 +17,12 @@ const BYTE_CAPACITY = { L: 2953, M: 2331, Q: 1663, H: 1273 } as const;
 const QUIET_ZONE = 4;
 /** qrcode's error for data no symbol holds (lib/core/qrcode.js). */
 const TOO_BIG = /too big to be stored/;
-const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+/**
+ * What the payload may not carry: a control character other than TAB, LF and CR (removed), or a
+ * lone surrogate (a high one not before a low one, a low one not after a high one: no character,
+ * so no UTF-8 either; replaced by U+FFFD).
+ */
+const UNFIT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** `size` (dots per module) and `ecc`, when the tag gives them, take the place of the profile's. */
 export function lowerQr(node: QrCodeNode, ctx: LowerContext): void {
@@ -29,7 +35,7 @@ export function lowerQr(node: QrCodeNode, ctx: LowerContext): void {
     else diagnostics.push({ code: 'lower/qr-empty', message: 'empty <qrcode>: nothing printed', start, end });
     return;
   }
-  const data = stripControls(node, diagnostics);
+  const data = payload(node, diagnostics);
   if (data.length === 0) {
     diagnostics.push({ code: 'lower/qr-empty', message: 'empty <qrcode>: nothing printed', start, end });
     return;
@@ -89,17 +95,23 @@ function optionsChanged(node: QrCodeNode, { profile, diagnostics }: LowerContext
   if (node.ecc !== undefined && eccSent(family, node.ecc) !== node.ecc) said(`has no error correction ${node.ecc}: printed at ${eccSent(family, node.ecc)}`);
 }
 
-function stripControls(node: QrCodeNode, diagnostics: RawDiagnostic[]): string {
+/**
+ * The payload as the symbol holds it, on every path (native or raster): controls removed and lone
+ * surrogates as U+FFFD, each said at its character. (A native command would have sent a lone
+ * surrogate as the U+FFFD of UTF-8 without a word; the raster's encoder threw on it.)
+ */
+function payload(node: QrCodeNode, diagnostics: RawDiagnostic[]): string {
   const { dataStart } = node;
-  return node.data.replace(CONTROL, (ch, index: number) => {
+  return node.data.replace(UNFIT, (ch, index: number) => {
     const at = dataStart + index;
-    diagnostics.push({
-      code: 'text/control-removed',
-      message: `control character U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} removed from the QR payload`,
-      start: at,
-      end: at + 1,
-    });
-    return '';
+    const point = `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    const lone = ch >= '\ud800';
+    diagnostics.push(
+      lone
+        ? { code: 'text/replaced', message: `lone surrogate ${point} in the QR payload replaced by U+FFFD (it is no character, and has no UTF-8)`, start: at, end: at + 1 }
+        : { code: 'text/control-removed', message: `control character ${point} removed from the QR payload`, start: at, end: at + 1 },
+    );
+    return lone ? '\ufffd' : '';
   });
 }
 

@@ -1,6 +1,6 @@
 // Degradations per the spec's support table, each a diagnostic naming the printer with a span.
 import { describe, expect, it } from 'vitest';
-import { compile, loadProfile, lower, parse, type ProfileInput } from '../../src/index.js';
+import { compile, loadProfile, lower, parse, receipt, type ProfileInput } from '../../src/index.js';
 import { hex } from '../support/hex.js';
 
 const diag = (s: string, printer: number | string) => compile(s, { printer }).diagnostics.map((d) => `${d.severity} ${d.code}@${d.span.start.line}:${d.span.start.column}`);
@@ -130,6 +130,31 @@ describe('a QR payload with control characters', () => {
     const r = compile('<qrcode>\x1b\x00</qrcode>', { printer: 4 });
     expect(diags(r).map((d) => d[1])).toEqual(['lower/qr-empty', 'text/control-removed', 'text/control-removed']);
     expect(hex(r.bytes)).toBe(hex(compile('', { printer: 4 }).bytes));
+  });
+});
+
+describe('a QR payload with a lone surrogate', () => {
+  // A lone surrogate is no character: qrcode's raster path threw on it (URIError, reported as
+  // lower/internal-error) and the i9's native GS ( k wrote it as UTF-8's U+FFFD without a word.
+  const replaced = (column: number, point: string) => ['warning', 'text/replaced', `lone surrogate ${point} in the QR payload replaced by U+FFFD (it is no character, and has no UTF-8)`, column, column + 1];
+
+  it.each([1, 2, 3, 4, 5, 6])('prints on template %i the payload with U+FFFD in its place, with a warning at it', (printer) => {
+    const lone = compile('<qrcode>a\ud800b\udc00</qrcode>', { printer });
+    const written = compile('<qrcode>a\ufffdb\ufffd</qrcode>', { printer });
+    expect(hex(lone.bytes)).toBe(hex(written.bytes));
+    expect(diags(lone)).toEqual([...diags(written).filter((d) => d[1] !== 'text/replaced'), replaced(10, 'U+D800'), replaced(12, 'U+DC00')]);
+  });
+
+  it('sends U+FFFD as its UTF-8 in the i9\'s native command, and keeps a pair as its character', () => {
+    // GS ( k 31 50 48 store: pL pH = 3 + 1 + 3 + 4 payload bytes.
+    expect(hex(compile('<qrcode>a\ud800\ud83d\ude00</qrcode>', { printer: 4 }).bytes)).toContain('1d286b0b00315030' + '61' + 'efbfbd' + 'f09f9880');
+    expect(compile('<qrcode>\ud83d\ude00</qrcode>', { printer: 4 }).diagnostics).toEqual([]);
+  });
+
+  it("is said and replaced in the builder's qrcode() too", () => {
+    const r = receipt().qrcode('x\udc00').compile({ printer: 5 });
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(['info lower/qr-raster-fallback', 'warning text/replaced']);
+    expect(hex(r.bytes)).toBe(hex(compile('<qrcode>x\ufffd</qrcode>', { printer: 5 }).bytes));
   });
 });
 
