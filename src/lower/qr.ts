@@ -44,8 +44,10 @@ export function lowerQr(node: QrCodeNode, ctx: LowerContext): void {
   const moduleSize = node.size ?? profile.qr.moduleSize;
   if (profile.caps.has('qr.native')) {
     const size = utf8Length(data);
-    if (size > BYTE_CAPACITY[ecc]) {
-      diagnostics.push(tooLong(size, ecc, start, end));
+    // The capacity of the level the command sends (Daruma's has no L: M, which holds less).
+    const sent = eccSent(profile.qr.command as NativeQrFamily, ecc);
+    if (size > BYTE_CAPACITY[sent]) {
+      diagnostics.push(tooLong(size, sent, start, end, sent === ecc ? '' : `, the level ${profile.printer}'s QR command sends for ${ecc}`));
       return;
     }
     optionsChanged(node, ctx);
@@ -115,10 +117,10 @@ function payload(node: QrCodeNode, diagnostics: RawDiagnostic[]): string {
   });
 }
 
-function tooLong(size: number, ecc: keyof typeof BYTE_CAPACITY, start: number, end: number): RawDiagnostic {
+function tooLong(size: number, ecc: keyof typeof BYTE_CAPACITY, start: number, end: number, why = ''): RawDiagnostic {
   return {
     code: 'lower/qr-too-long',
-    message: `QR payload of ${size} bytes is more than a QR code holds at error correction ${ecc} (${BYTE_CAPACITY[ecc]} bytes)`,
+    message: `QR payload of ${size} bytes is more than a QR code holds at error correction ${ecc}${why} (${BYTE_CAPACITY[ecc]} bytes)`,
     start,
     end,
   };

@@ -90,4 +90,21 @@ describe('<qrcode size ecc>', () => {
     expect(lower({ data }, i9).diagnostics).toEqual([]);
     expect(lower({ data, ecc: 'H' }, i9).diagnostics.map((d) => d.message)).toEqual(['QR payload of 1300 bytes is more than a QR code holds at error correction H (1273 bytes)']);
   });
+
+  it("the capacity checked is that of the level the command sends: Daruma's ESC 0x81 sends M for L", () => {
+    const dr800 = loadProfile({ extends: 'MAKER3DR800', qr: { command: 'daruma-esc-81' } });
+    // 2331 bytes is what version 40 holds at M: sent as M (ESC 0x81, nL nH = 2331 + 2, size 6, ECC "M"), with the warning that L is not.
+    const fits = lower({ data: 'a'.repeat(2331), ecc: 'L' }, dr800);
+    expect(fits.ops).toMatchObject([{ op: 'qr', ecc: 'L' }]);
+    expect(hex(emit(fits.ops, dr800, { prologue: false }).bytes)).toMatch(/^1B 81 1D 09 06 4D 61 /);
+    expect(fits.diagnostics.map((d) => d.code)).toEqual(['lower/qr-option-changed']);
+    // One more byte would fit at L, which is not sent: refused, naming the level sent.
+    const over = lower({ data: 'a'.repeat(2332), ecc: 'L' }, dr800);
+    expect(over.ops).toEqual([]);
+    expect(over.diagnostics.map((d) => [d.code, d.message, d.start, d.end])).toEqual([
+      ['lower/qr-too-long', "QR payload of 2332 bytes is more than a QR code holds at error correction M, the level Daruma DR800's QR command sends for L (2331 bytes)", 0, 43],
+    ]);
+    // The level asked for when the command has it: H holds 1273 bytes, on Daruma's command too.
+    expect(lower({ data: 'a'.repeat(1274), ecc: 'H' }, dr800).diagnostics.map((d) => d.message)).toEqual(['QR payload of 1274 bytes is more than a QR code holds at error correction H (1273 bytes)']);
+  });
 });
