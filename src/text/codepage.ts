@@ -124,7 +124,7 @@ function singleBytePage(encoding: string): Codepage {
   // From the last byte down, so that a character a page has at two bytes maps to the first.
   for (let b = 255; b >= 0; b--) {
     const c = decoded.charCodeAt(b);
-    if (c !== 0xfffd && !isCommandByte(b, c)) table[c] = b;
+    if (c !== 0xfffd && !isCommandByte(b, c) && !isMovedAscii(b, c)) table[c] = b;
   }
   // A character the page has whose NFC is another one it lacks (Mac Roman's ohm sign U+2126, whose
   // NFC is Greek Ω U+03A9): the page writes that one with it too, the same text (canonically equivalent).
@@ -139,7 +139,8 @@ function singleBytePage(encoding: string): Codepage {
     if (nfc.length === 1 && table[nfc.charCodeAt(0)] === -1) table[nfc.charCodeAt(0)] = b;
   }
   // NBSP (U+00A0) is left to the sanitiser, which prints every kind of space as a plain one.
-  const printable = (c: number) => c === 9 || c === 10 || (c >= 0x20 && c < 0x7f) || (c > 0xa0 && table[c] !== -1);
+  // Printable ASCII only where the page keeps it (isMovedAscii): ISO646-CN reads 0x24 as ¥.
+  const printable = (c: number) => c === 9 || c === 10 || (((c >= 0x20 && c < 0x7f) || c > 0xa0) && table[c] !== -1);
   // Display name for messages: "CP850" (UTF-8 never gets here).
   return makePage(encoding.toUpperCase(), table, `^${ranges(printable, 0xff)}`);
 }
@@ -151,6 +152,16 @@ function singleBytePage(encoding: string): Codepage {
  */
 function isCommandByte(b: number, c: number): boolean {
   return (b < 0x20 || b === 0x7f) && c !== b;
+}
+
+/**
+ * An ASCII character at a byte other than its own. Text within ASCII is written as itself, byte for
+ * byte (emit/encode-text.ts), so a page that reads its own byte as another character (ISO646-CN and
+ * ISO646-JP read 0x24 or 0x5C as ¥ and 0x7E as ‾, CP864 0x25 as ٪) lacks the ASCII one: it is
+ * transliterated or replaced, with a warning, never sent as the byte the printer reads otherwise.
+ */
+function isMovedAscii(b: number, c: number): boolean {
+  return c < 0x80 && c !== b;
 }
 
 function makePage(name: string, table: CodepageTable, suspectClass: string): Codepage {

@@ -89,6 +89,34 @@ describe('code pages', () => {
     expect(viscii.diagnostics.map((d) => d.code)).toEqual(['text/transliterated', 'text/transliterated']);
   });
 
+  it('never writes an ASCII character as a byte the page reads as another, on any single-byte page iconv-lite has: ISO646-CN\'s "$" (¥ at 0x24) is replaced, with a warning', () => {
+    const ascii = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
+    const moved: string[] = [];
+    for (const name of singleBytePages()) {
+      const r = compile(ascii, { printer: { extends: 'MAKER5T20', codepage: { encoding: name, select: null } } });
+      const printed = iconv.decode(Buffer.from(r.bytes.slice(2, -1)), name);
+      // (Beside the info that the 95 characters are wider than the paper.)
+      const said = r.diagnostics.filter((d) => d.code !== 'text/line-too-long');
+      const replaced = said.map((d) => d.span.start.column - 1);
+      expect(said.every((d) => d.code === 'text/replaced'), name).toBe(true);
+      for (let i = 0; i < ascii.length; i++) {
+        if (replaced.includes(i)) {
+          expect(printed[i], name).toBe('?');
+          moved.push(`${name} ${ascii[i]}`);
+        } else expect(printed[i], `${name}: ${ascii[i]}`).toBe(ascii[i]);
+      }
+    }
+    // The three pages that read an ASCII byte as another character, and nothing else.
+    expect(moved).toEqual(['cp864 %', 'iso646cn $', 'iso646cn ~', 'iso646jp \\', 'iso646jp ~']);
+    // The probe's receipt: "R$ 10 ~" on a TM-T20 told to select ISO646-CN with ESC t 16; ¥ and ‾ print from 0x24 and 0x7E.
+    const cn = compile('R$ 10 ~ ¥‾', { printer: { extends: 'MAKER5T20', codepage: { encoding: 'iso646cn', select: '1B 74 10' } } });
+    expect(hex(cn.bytes)).toBe('1b401b7410' + '523f203130203f20247e' + '0a');
+    expect(cn.diagnostics.map((d) => [d.severity, d.code, d.message, d.span.start.column])).toEqual([
+      ['warning', 'text/replaced', 'U+0024 "$" is not in ISO646CN on Epson TM-T20: printed as "?"', 2],
+      ['warning', 'text/replaced', 'U+007E "~" is not in ISO646CN on Epson TM-T20: printed as "?"', 7],
+    ]);
+  });
+
   it('writes each character with a byte that decodes to it, or to the same text: on every single-byte page iconv-lite has', () => {
     const pages = singleBytePages();
     const equivalents: string[] = [];
