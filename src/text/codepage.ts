@@ -111,11 +111,20 @@ export function codepageTable(encoding: string): CodepageTable {
 const COMBINING_MARKS = '\\u0300-\\u036f\\u1ab0-\\u1aff\\u1dc0-\\u1dff\\u20d0-\\u20ff\\ufe20-\\ufe2f';
 
 /**
+ * Characters that print nothing, as a regex class body: zero-width spaces and joiners, the bidi
+ * marks, embeddings, overrides and isolates (U+061C, U+200E/F, U+202A–202E, U+2066–2069), word
+ * joiner and invisible operators, the BOM. The sanitiser removes them, silently (sanitize.ts); on
+ * UTF-8 output this class is how it gets to see them (every single-byte page's class takes in
+ * everything above Latin-1).
+ */
+export const INVISIBLE = '\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
+
+/**
  * Plain text encodes every character, so the sanitiser only needs to see controls, surrogates,
- * combining marks (to compose them with their letter) and zero-width characters (to remove them).
+ * combining marks (to compose them with their letter) and invisible characters (to remove them).
  */
 function utf8Page(): Codepage {
-  return makePage('UTF-8', null, '\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\ud800-\\udfff' + COMBINING_MARKS + '\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\ufeff');
+  return makePage('UTF-8', null, '\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\ud800-\\udfff' + COMBINING_MARKS + INVISIBLE);
 }
 
 function singleBytePage(encoding: string): Codepage {

@@ -8,7 +8,7 @@
 // marks costs the square of its length).
 import { cacheMap } from '../caches.js';
 import type { DiagnosticCode, RawDiagnostic } from '../diagnostics.js';
-import type { Codepage, CodepageTable } from './codepage.js';
+import { INVISIBLE, type Codepage, type CodepageTable } from './codepage.js';
 import { canonicalForm, compatibilityForm, strippedForm, tableForm } from './transliterate.js';
 
 export interface SanitizeContext {
@@ -22,8 +22,8 @@ export interface SanitizeContext {
 
 /** A combining mark at `lastIndex`: it belongs to the character before it. */
 const MARK = /\p{M}/uy;
-/** Zero-width characters, bidi controls and the BOM: they print nothing, so they go silently. */
-const ZERO_WIDTH = /^[\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]$/;
+/** Zero-width characters, bidi controls and the BOM (codepage.ts's INVISIBLE): they print nothing, so they go silently. */
+const ZERO_WIDTH = new RegExp(`^[${INVISIBLE}]$`);
 /**
  * The most combining marks one character keeps: UAX #15's stream-safe bound on a run of
  * non-starters. Normalising reorders a run by insertion sort, so one letter followed by 250 KiB of

@@ -69,8 +69,21 @@ describe('zero-width characters', () => {
     ['zero-width joiner', '\u200d'],
     ['word joiner', '\u2060'],
     ['byte order mark', '\ufeff'],
+    ['left-to-right mark', '\u200e'],
+    ['right-to-left override', '\u202e'],
+    ['arabic letter mark', '\u061c'],
+    ['left-to-right isolate', '\u2066'],
+    ['right-to-left isolate', '\u2067'],
+    ['first strong isolate', '\u2068'],
+    ['pop directional isolate', '\u2069'],
   ])('remove a %s silently, on every template', (_what, ch) => {
     for (const p of listProfiles()) expect(printed(`${ch}ab${ch}c`, p)).toEqual(printed('abc', p));
+  });
+
+  it('leave the characters around them as they are: U+2065 (unassigned, between the word joiners and the isolates) prints on UTF-8 output', () => {
+    // The probe's text on the generic template: "ab" and a line end, nothing said.
+    expect(printed('a\u2066b\u2069\u061c', 0)).toEqual({ hex: '61620a', diagnostics: [] });
+    expect(printed('\u2065\u061b\u061d', 0)).toEqual({ hex: 'e281a5d89bd89d0a', diagnostics: [] });
   });
 });
 
