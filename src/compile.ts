@@ -3,7 +3,7 @@ import { shown } from './shown.js';
 import { resolveDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitWithin, type EmitRecord } from './emit/index.js';
 import { formatListing } from './inspect/listing.js';
-import { DiagnosticSink, OutputLimitReached, outputTooLarge, resolveLimits, tagCountError, type CompileLimits } from './limits.js';
+import { DiagnosticSink, OutputBudget, OutputLimitReached, outputTooLarge, resolveLimits, tagCountError, type CompileLimits } from './limits.js';
 import type { ImageSources } from './lower/image.js';
 import { lowerRaw, type LowerOptions } from './lower/index.js';
 import type { Document } from './parse/ast.js';
@@ -74,7 +74,13 @@ function wrapOption(wrap: unknown): 'none' | 'word' {
   throw new TypeError(`wrap must be 'none' or 'word', not ${JSON.stringify(wrap) ?? String(wrap)}`);
 }
 
-/** A job over a limit stops where the limit is found: that limit's error, and no bytes. */
+/**
+ * A job over a limit stops where the limit is found: that limit's error, and no bytes. Past
+ * maxOutputBytes, lowering stops at the first element to spend its budget after that
+ * (OutputBudget); what it built is emitted all the same, as the start of a job, so that the error
+ * names the command the emitter finds past the limit, as with every element built, or else the
+ * element lowering stopped at, whose command comes next.
+ */
 function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limits: Readonly<CompileLimits>, records: boolean, source: string, wrap: LowerOptions['wrap'], images: LowerOptions['images']): { bytes: Uint8Array; records?: EmitRecord[] } {
   const refused = () => ({ bytes: new Uint8Array(0), ...(records ? { records: [] } : {}) });
   const tooMany = tagCountError(ast, limits);
@@ -83,10 +89,13 @@ function lowerAndEmit(ast: Document, profile: Profile, raw: DiagnosticSink, limi
     return refused();
   }
   // The options as one literal of one shape (no spread: this runs for every receipt).
-  const ops = lowerRaw(ast, profile, raw, { limits, images, wrap });
-  const out = emitWithin(ops, profile, { records, source, maxBytes: limits.maxOutputBytes });
-  if (!(out instanceof OutputLimitReached)) return out;
-  raw.force(outputTooLarge(limits.maxOutputBytes, out.start, out.end));
+  const budget = new OutputBudget(limits.maxOutputBytes);
+  const ops = lowerRaw(ast, profile, raw, { limits, images, wrap, budget });
+  const stopped = budget.over;
+  const out = emitWithin(ops, profile, { records, source, maxBytes: limits.maxOutputBytes, epilogue: stopped === undefined });
+  if (!(out instanceof OutputLimitReached) && stopped === undefined) return out;
+  const at = out instanceof OutputLimitReached ? out : stopped!;
+  raw.force(outputTooLarge(limits.maxOutputBytes, at.start, at.end));
   return refused();
 }
 

@@ -50,6 +50,42 @@ export class OutputLimitReached extends Error {
   }
 }
 
+/**
+ * The output a job may still produce, as lowering spends it. What can multiply its input — a raster
+ * image (a barcode or QR code drawn as one, an `<image>`), each line of a row or rule laid out to
+ * the paper — spends the fewest bytes it can print as, a raster before it is drawn (an image, which
+ * may turn out unreadable and print nothing, checks before it is decoded and spends once it is). The
+ * first to spend once the job is past `maxOutputBytes` throws, and lowering stops there (lowerRaw):
+ * what passed the limit is built, so the emitter finds the place in it, as it would with every
+ * element built (compile.ts), and nothing after it is. A lower bound only: emit counts every byte.
+ */
+export class OutputBudget {
+  /** Where lowering stopped, once the job is past the limit. */
+  over: OutputLimitReached | undefined;
+  constructor(private left: number) {}
+
+  /** Throws OutputLimitReached if the job is already past the limit: lowering stops at the element at [start, end). */
+  check(start: number, end: number): void {
+    if (this.left < 0) throw (this.over = new OutputLimitReached(start, end));
+  }
+
+  /** Spends `bytes` for the element at [start, end), after check(). */
+  spend(bytes: number, start: number, end: number): void {
+    this.check(start, end);
+    this.left -= bytes;
+  }
+
+  /** A 1-bit image of width × height dots: at least a bit per dot, whatever the command (GS v 0 rows, ESC * bands). */
+  raster(width: number, height: number, start: number, end: number): void {
+    this.spend(Math.ceil((width * height) / 8), start, end);
+  }
+
+  /** The most lines of at least `columns` characters worth making: those that fit, the one past the limit and the one that stops. */
+  lines(columns: number): number {
+    return Math.floor(Math.max(0, this.left) / columns) + 2;
+  }
+}
+
 export const outputTooLarge = (limit: number, start: number, end: number): RawDiagnostic => ({
   code: 'limit/output-too-large',
   message: `the job's output passes ${limit} bytes (the limit maxOutputBytes) before this point: nothing is printed`,

@@ -200,8 +200,8 @@ function resetsOf(profile: Profile): ReadonlySet<CommandKey> | null {
   return set;
 }
 
-/** Writes the job: init and code page (the prologue), every op, and a final line feed if a line is still pending. */
-export function emitEscPos(ops: readonly Op[], profile: Profile, out: ByteWriter, source: string | undefined, prologue: boolean): void {
+/** Writes the job: init and code page (the prologue), every op, and a final line feed if a line is still pending (the epilogue). */
+export function emitEscPos(ops: readonly Op[], profile: Profile, out: ByteWriter, source: string | undefined, prologue: boolean, epilogue: boolean): void {
   const s: State = {
     out,
     profile,
@@ -230,7 +230,7 @@ export function emitEscPos(ops: readonly Op[], profile: Profile, out: ByteWriter
     else (EMITTERS[op.op] as (op: Op, s: State) => void)(op, s);
   }
   const last = ops[ops.length - 1];
-  if (!s.atLineStart) {
+  if (epilogue && !s.atLineStart) {
     const at = last ? last.end : 0;
     out.mark('lineFeed', 'line feed (end of job)', at, at);
     out.chars('\n');

@@ -7,8 +7,8 @@ import { writeText } from './encode-text.js';
 import { SourceLines } from './lines.js';
 import type { ByteWriter } from './writer.js';
 
-/** Writes `ops` as lines of text padded for their alignment. */
-export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter, source?: string): void {
+/** Writes `ops` as lines of text padded for their alignment; with `epilogue`, the last line too if it has no line break. */
+export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter, source?: string, _prologue = true, epilogue = true): void {
   const columns = profile.columns.normal;
   const listing = out.records !== undefined && source !== undefined;
   let align: Align = 'left';
@@ -47,7 +47,7 @@ export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter, 
     // Cut, condensed, drawer, style and size tags never get here: lowering removes them (the
     // profile's "missing"); such an op built by hand prints nothing, as there is no command for it.
   }
-  if (line !== '') flush();
+  if (epilogue && line !== '') flush();
 }
 
 /**

@@ -15,6 +15,12 @@ export interface EmitOptions {
   source?: string;
   /** Start with the job's init and code page (default); false for ops that continue a job. */
   prologue?: boolean;
+  /**
+   * End the job (default): the line feed a pending line needs, and with `maxBytes`, the bytes after
+   * the last command checked. False for ops a job goes on after (what lowering built before it
+   * stopped): past the limit is then found only where a command starts, as in the whole job.
+   */
+  epilogue?: boolean;
 }
 
 export interface EmitResult {
@@ -27,7 +33,7 @@ const EMITTERS = { escpos: emitEscPos, text: emitText } as const;
 export function emit(ops: readonly Op[], profile: Profile, options: EmitOptions = {}): EmitResult {
   const out = new ByteWriter(options.records === true, options.maxBytes);
   try {
-    EMITTERS[profile.output](ops, profile, out, options.source, options.prologue !== false);
+    EMITTERS[profile.output](ops, profile, out, options.source, options.prologue !== false, options.epilogue !== false);
   } catch (error) {
     out.release();
     throw error;
@@ -47,7 +53,7 @@ export function emitWithin(ops: readonly Op[], profile: Profile, options: EmitOp
   let at: OutputLimitReached;
   try {
     const out = emit(ops, profile, options);
-    if (options.maxBytes === undefined || out.bytes.length <= options.maxBytes) return out;
+    if (options.maxBytes === undefined || out.bytes.length <= options.maxBytes || options.epilogue === false) return out;
     const last = ops[ops.length - 1];
     at = new OutputLimitReached(last?.start ?? 0, last?.end ?? 0);
   } catch (error) {

@@ -50,10 +50,12 @@ export const lowerBarcode: Lowering<BarcodeNode> = (node, ctx) => {
     diagnostics.push({ code: 'lower/barcode-too-wide', message: `${name} symbol of ${symbol.text.length} characters is ${bars} dots wide at ${module} dots per module, wider than the ${paper} dots of ${profile.printer}`, start, end });
     return;
   }
+  // The quiet zones are trimmed to the paper: its unprinted margins are quiet too.
+  const quiet = Math.min(symbol.quiet * module, (paper - bars) >> 1);
+  ctx.budget?.raster(bars + 2 * quiet, node.height, start, end);
   const scaled = module === node.module ? '' : `, at ${module} dots per module to fit the paper`;
   diagnostics.push({ code: 'lower/barcode-raster-fallback', message: `${name} printed as a raster image on ${profile.printer}: ${why}${scaled}`, start, end });
-  // The quiet zones are trimmed to the paper: its unprinted margins are quiet too.
-  const bitmap = barsBitmap(symbol, module, node.height, Math.min(symbol.quiet * module, (paper - bars) >> 1));
+  const bitmap = barsBitmap(symbol, module, node.height, quiet);
   const line = { op: 'text' as const, text: `${symbol.text}\n`, start, end, latin1: true as const };
   // The text prints in the plain font, as a native barcode's does, whatever styles are in force.
   if (node.text === 'above' || node.text === 'both') {

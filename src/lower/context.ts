@@ -4,7 +4,7 @@ import type { RawDiagnostic } from '../diagnostics.js';
 import type { Node, NodeType } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import type { SanitizeContext } from '../text/sanitize.js';
-import type { CompileLimits } from '../limits.js';
+import type { CompileLimits, OutputBudget } from '../limits.js';
 import type { ImageSources } from './image.js';
 import type { Op } from './ir.js';
 import type { LineState } from './layout-lines.js';
@@ -37,6 +37,8 @@ export interface LowerContext {
   limits?: Pick<CompileLimits, 'maxImagePixels'>;
   /** `'word'`: printed lines wider than the paper are wrapped at spaces (compile's `wrap`). */
   wrap?: 'none' | 'word';
+  /** The job's output budget: rasters, rows and rules spend it before they are built (limits.ts OutputBudget). */
+  budget?: OutputBudget;
   /** The printed line so far (layout-lines.ts). */
   line?: LineState;
   /** The last op lowerText wrote (the one text right after it joins, if nothing came between). */

@@ -39,6 +39,8 @@ export const lowerImage: Lowering<ImageNode> = (node, ctx) => {
   for (const [w, h, what] of [[size.width, size.height, 'the image'], [width, height, 'the image as printed']] as const) {
     if (w * h > max) return fail('limit/image-too-large', `${what} is ${w}×${h} = ${w * h} pixels, more than ${max} (the limit maxImagePixels): not printed`);
   }
+  // Past the job's output limit, no image is decoded (it is spent once it prints: an unreadable one does not).
+  ctx.budget?.check(start, end);
   let bitmap: Bitmap;
   // As given only when its rows are exactly as wide as the raster command sends them (a padded row
   // would put its padding, read as the next row's bytes, out of step with the command's header),
@@ -49,6 +51,7 @@ export const lowerImage: Lowering<ImageNode> = (node, ctx) => {
     if ('error' in grey) return fail('lower/image-unreadable', `unreadable PNG: ${grey.error}`);
     bitmap = dither(scaleGrey(grey, width), node.dither);
   }
+  ctx.budget?.raster(width, height, start, end);
   out.push({ op: 'image', bitmap, start, end });
 };
 

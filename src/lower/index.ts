@@ -8,7 +8,7 @@ import { lowerBarcode } from './barcode.js';
 import { lowerCommand, lowerTextSize } from './commands.js';
 import { initialState, type LowerContext, type Lowerings } from './context.js';
 import { lowerImage } from './image.js';
-import type { CompileLimits } from '../limits.js';
+import { OutputLimitReached, type CompileLimits, type OutputBudget } from '../limits.js';
 import type { ImageSources } from './image.js';
 import type { Op } from './ir.js';
 import { lowerRow, lowerRule } from './layout.js';
@@ -51,6 +51,8 @@ export interface LowerOptions {
   limits?: Pick<CompileLimits, 'maxImagePixels'>;
   /** `'word'`: lines wider than the paper are wrapped at spaces (compile's `wrap`); default `'none'`. */
   wrap?: 'none' | 'word';
+  /** The job's output budget (compile's maxOutputBytes): lowering stops at the element that passes it. None: no bound. */
+  budget?: OutputBudget;
 }
 
 /** Lowers a document for one profile; diagnostics are appended to `diagnostics`. */
@@ -65,6 +67,8 @@ export function lowerRaw(ast: Document, profile: Profile, diagnostics: RawDiagno
       else if (node.type === 'command') lowerCommand(node, ctx);
       else (LOWERINGS[node.type] as (node: Node, ctx: LowerContext) => void)(node, ctx);
     } catch (error) {
+      // Past the job's output budget: nothing after this element is built (compile names the place).
+      if (error instanceof OutputLimitReached) break;
       // A failure of bobina itself (a bug, a broken install) is reported as itself, on the node
       // it hit, and never as a user-facing code such as lower/qr-too-long.
       diagnostics.push(internalError(node, error));
@@ -90,6 +94,7 @@ export function lowerContext(profile: Profile, diagnostics: RawDiagnostic[], opt
     limits: options.limits,
     images: options.images,
     wrap: options.wrap,
+    budget: options.budget,
     line: newLineState(),
     lastText: undefined,
   };

@@ -6,8 +6,11 @@
 // After:  ["   Café", "    com", "  leite"] (wrapWords, then alignIn); ["Para", "fuso", "s"]
 import type { CellAlign } from '../parse/ast.js';
 
-/** The lines `text` takes at `width` columns (at least one line, possibly empty); width ≥ 1. */
-export function wrapWords(text: string, width: number): string[] {
+/**
+ * The lines `text` takes at `width` columns (at least one line, possibly empty); width ≥ 1. At most
+ * `most` of them: the first `most` lines, when it would take more (a row past the output budget).
+ */
+export function wrapWords(text: string, width: number, most = Infinity): string[] {
   if (!(width >= 1)) throw new RangeError(`wrapWords: width ${width} is not at least 1`);
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
@@ -19,7 +22,7 @@ export function wrapWords(text: string, width: number): string[] {
       /** Where the part of the word not yet placed starts (a long word is placed a line at a time). */
       let at = 0;
       if (used > 0 && used + 1 + chars.length > width) {
-        lines.push(line.join(''));
+        if (lines.push(line.join('')) >= most) return lines;
         line = [];
         used = 0;
       }
@@ -34,7 +37,7 @@ export function wrapWords(text: string, width: number): string[] {
         const fit = width - used;
         line.push(chars.slice(at, at + fit).join(''));
         // Stryker disable next-line StringLiteral: the line holds just this piece (used is 0 above), so no separator is ever written
-        lines.push(line.join(''));
+        if (lines.push(line.join('')) >= most) return lines;
         at += fit;
         line = [];
         used = 0;
@@ -42,7 +45,7 @@ export function wrapWords(text: string, width: number): string[] {
       line.push(chars.slice(at).join(''));
       used += chars.length - at;
     }
-    lines.push(line.join(''));
+    if (lines.push(line.join('')) >= most) return lines;
   }
   return lines;
 }

@@ -33,9 +33,11 @@ export const lowerRow: Lowering<RowNode> = (node, ctx) => {
   const font = fontInForce(ctx.profile, ctx.state);
   const texts = node.cells.map((cell) => printed(cell, ctx));
   const widths = cellWidths(node.cells, font.columns);
+  // Each printed line is as wide as the paper: wrapping stops at the first line past the job's output budget.
+  const most = ctx.budget?.lines(font.columns) ?? Infinity;
   if (widths && widths.every((w, i) => w > 0 || texts[i] === '')) {
     // Stryker disable next-line ArrayDeclaration: a cell without columns has no text here, and a cell with columns gives the row its height (a missing line prints as '')
-    const columns = texts.map((text, i) => (widths[i]! > 0 ? wrapWords(text, widths[i]!) : ['']));
+    const columns = texts.map((text, i) => (widths[i]! > 0 ? wrapWords(text, widths[i]!, most) : ['']));
     const height = Math.max(...columns.map((lines) => lines.length));
     const lines: string[] = [];
     // Fixed cells may leave columns over: the line is padded to the paper all the same.
@@ -50,7 +52,10 @@ export const lowerRow: Lowering<RowNode> = (node, ctx) => {
     start: node.start,
     end: node.end,
   });
-  const lines = texts.flatMap((text, i) => wrapWords(text, font.columns).map((line) => alignIn(line, font.columns, node.cells[i]!.align)));
+  const lines: string[] = [];
+  for (let i = 0; i < texts.length && lines.length < most; i++) {
+    for (const line of wrapWords(texts[i]!, font.columns, most - lines.length)) lines.push(alignIn(line, font.columns, node.cells[i]!.align));
+  }
   printLines(ctx, lines, node.start, node.end);
 };
 
@@ -60,15 +65,23 @@ export const lowerRule: Lowering<RuleNode> = (node, ctx) => {
   printLines(ctx, [([...char].length === 1 ? char : '-').repeat(font.columns)], node.start, node.end);
 };
 
-/** Lines laid out for the paper: a text op each (the last without its line break), on a line of their own. */
+/**
+ * Lines laid out for the paper: a text op each (the last without its line break), on a line of their
+ * own. Each line's characters are spent from the job's output budget (a byte each, at least) once it
+ * is made: past the limit, the line after the one that passed it is the last made.
+ */
 function printLines(ctx: LowerContext, lines: readonly string[], start: number, end: number): void {
   const at = { at: () => start };
   if (!atLineStart(ctx)) push(ctx, '\n', start, start, at);
-  lines.forEach((line, k) => push(ctx, k < lines.length - 1 ? line + '\n' : line, start, end, at));
+  lines.forEach((line, k) => {
+    const length = push(ctx, k < lines.length - 1 ? line + '\n' : line, start, end, at);
+    ctx.budget?.spend(length, start, end);
+  });
 }
 
-function push(ctx: LowerContext, text: string, start: number, end: number, at: { at: () => number }): void {
+/** One line as a text op; its length. */
+function push(ctx: LowerContext, text: string, start: number, end: number, at: { at: () => number }): number {
   const op = { op: 'text' as const, text, start, end };
   ctx.out.push(op);
-  op.text = trackText(ctx, op, 0, at, false);
+  return (op.text = trackText(ctx, op, 0, at, false)).length;
 }

@@ -76,6 +76,7 @@ export function lowerQr(node: QrCodeNode, ctx: LowerContext): void {
     });
     return;
   }
+  ctx.budget?.raster(span * scale, span * scale, start, end);
   diagnostics.push({
     code: 'lower/qr-raster-fallback',
     message: `${profile.printer} uses no native QR command in its profile: printed as a raster image (${modules.size}×${modules.size} modules, ${scale} dots each)`,

@@ -4,7 +4,12 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import QRCode from '../../src/lower/qrcode-core.js';
 import { conteudo } from '../support/arbitraries.js';
-import { compile, DEFAULT_LIMITS, DIAGNOSTIC_CODES, hasErrors, listing } from '../../src/index.js';
+import { resolveDiagnostics } from '../../src/diagnostics.js';
+import { emitWithin } from '../../src/emit/index.js';
+import { compile, DEFAULT_LIMITS, DIAGNOSTIC_CODES, hasErrors, listing, loadProfile, parse } from '../../src/index.js';
+import { OutputLimitReached, outputTooLarge } from '../../src/limits.js';
+import { lowerRaw } from '../../src/lower/index.js';
+import { chunk, writePng } from '../support/png-writer.js';
 
 const codes = (r: { diagnostics: { code: string }[] }) => r.diagnostics.map((d) => d.code);
 afterEach(() => vi.restoreAllMocks());
@@ -157,6 +162,96 @@ describe('compile limits', () => {
     expect(message('x')).toThrow(new TypeError('compile(): limits must be an object such as { maxQrCodes: 4 }, not the string "x"'));
     expect(message(null)).toThrow(/limits must be an object .*, not null$/);
     expect(message([1])).toThrow(/limits must be an object .*, not an array$/);
+  });
+});
+
+describe('the output limit while lowering', () => {
+  // What can multiply its input (a barcode drawn as a raster, an image, a row laid out to the
+  // paper) spends the bytes it will at least print before it is built; past maxOutputBytes lowering
+  // stops there (limits.ts OutputBudget). Never a test of time: of what was built.
+  /** Where the emitter finds the output past the limit with every element built (compile's stages without a budget), as compile's diagnostic. */
+  const placeOfAll = (s: string, printer: number, maxBytes: number) => {
+    const profile = loadProfile(printer);
+    const out = emitWithin(lowerRaw(parse(s).ast, profile, []), profile, { maxBytes, source: s });
+    return out instanceof OutputLimitReached ? resolveDiagnostics(s, [outputTooLarge(maxBytes, out.start, out.end)]) : [];
+  };
+  const tooLarge = (r: ReturnType<typeof compile>) => r.diagnostics.filter((d) => d.code === 'limit/output-too-large');
+  // CODE39 at 6 dots per module is wider than GS k takes, so each is a raster: 10 characters are
+  // 876 dots, trimmed to the TM-T20's 576 with its quiet zones, × 255 rows = 72 × 255 = 18,360 bytes.
+  const barcode = '<barcode type="code39" module="6" height="255">ABCDEFGHIJ</barcode>\n';
+
+  it('draws no barcode after the one whose raster passes the limit, and names the place emitting them all names', () => {
+    const s = barcode.repeat(40);
+    const r = compile(s, { printer: 5, limits: { maxOutputBytes: 20_000 } });
+    expect(r.bytes.length).toBe(0);
+    // Each raster barcode says so as it is drawn: 2 were, of 40. The first leaves 1,640 bytes; the
+    // second passes the limit, and is drawn (the emitter finds the place in its bands); the third stops lowering.
+    expect(codes(r)).toEqual(['lower/barcode-raster-fallback', 'lower/barcode-raster-fallback', 'limit/output-too-large']);
+    expect(tooLarge(r)).toEqual(placeOfAll(s, 5, 20_000));
+    expect(tooLarge(r)[0]!.span.start.line).toBe(2);
+  });
+
+  it('refuses nothing that fits: a job of exactly the limit prints, one byte less is refused at the same place as emitting everything', () => {
+    const s = barcode.repeat(3) + '<row><cell width="1">' + 'x'.repeat(30) + '</cell><cell></cell></row>';
+    for (const printer of [3, 5]) {
+      const all = compile(s, { printer, limits: { maxOutputBytes: Infinity } });
+      const exact = compile(s, { printer, limits: { maxOutputBytes: all.bytes.length } });
+      expect(exact.bytes).toEqual(all.bytes);
+      expect(exact.diagnostics).toEqual(all.diagnostics);
+      const under = compile(s, { printer, limits: { maxOutputBytes: all.bytes.length - 1 } });
+      expect(tooLarge(under)).toEqual(placeOfAll(s, printer, all.bytes.length - 1));
+    }
+  });
+
+  it('decodes no image past the limit: a damaged one there is not even read, and one that prints nothing spends nothing', () => {
+    // A 200×200 white PNG prints as 5,000 bytes at least; a damaged one has a good header (its
+    // size) and data that is no zlib stream, which decoding reports as lower/image-unreadable.
+    const white = Buffer.from(writePng({ width: 200, height: 200, colour: 0, depth: 8, samples: () => [255] })).toString('base64');
+    const header = new Uint8Array(13);
+    new DataView(header.buffer).setUint32(0, 200);
+    new DataView(header.buffer).setUint32(4, 200);
+    header.set([8, 0, 0, 0, 0], 8);
+    const parts = [Uint8Array.of(137, 80, 78, 71, 13, 10, 26, 10), chunk('IHDR', header), chunk('IDAT', Uint8Array.of(1, 2, 3)), chunk('IEND', new Uint8Array(0))];
+    const damaged = Buffer.concat(parts).toString('base64');
+    const image = (data: string) => `<image src="data:image/png;base64,${data}"/>\n`;
+    expect(codes(compile(image(damaged), { printer: 5 }))).toEqual(['lower/image-unreadable']);
+    // The second white image passes 9,000 bytes: the damaged one after it is where lowering stops.
+    const s = image(white) + image(white) + image(damaged);
+    const r = compile(s, { printer: 5, limits: { maxOutputBytes: 9_000 } });
+    expect(r.diagnostics.map((d) => [d.code, d.span.start.line])).toEqual([['limit/output-too-large', 2]]);
+    expect(tooLarge(r)).toEqual(placeOfAll(s, 5, 9_000));
+    // Damaged ones before it print nothing, and spend nothing: the job fits as it did.
+    const fits = image(white) + image(damaged) + image(damaged);
+    expect(compile(fits, { printer: 5, limits: { maxOutputBytes: 9_000 } }).diagnostics.map((d) => [d.code, d.span.start.line])).toEqual([
+      ['lower/image-unreadable', 2],
+      ['lower/image-unreadable', 3],
+    ]);
+  });
+
+  it('lays out no row lines past the limit, and names the place emitting them all names', () => {
+    // One character per line at width 1: each printed line is the paper's 48 columns.
+    const s = 'total\n<row><cell width="1">' + 'x'.repeat(5_000) + '</cell>\n<cell></cell></row>\n<rule/>';
+    for (const [printer, max] of [[0, 10_000], [5, 10_000], [5, 48 * 3]] as const) {
+      const r = compile(s, { printer, limits: { maxOutputBytes: max } });
+      expect(codes(r)).toEqual(['limit/output-too-large']);
+      expect(tooLarge(r)).toEqual(placeOfAll(s, printer, max));
+    }
+  });
+
+  it('refuses whatever emitting everything refuses, starting at the same line and column, for any content and any byte limit', () => {
+    // (Where the output passes the limit in the last bytes before an element that stops lowering,
+    // the span is that element's; emitting everything named its first command, which starts there:
+    // the line feed before a raster is an empty span at the tag's start.)
+    const start = (ds: { span: { start: unknown } }[]) => ds.map((d) => d.span.start);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(conteudo, fc.constant(barcode), fc.constant('<row><cell width="2">abcdef</cell><cell>x</cell></row>\n'), fc.constant('<rule/>'), fc.constant('<qrcode>abc</qrcode>')), { maxLength: 6 }), fc.integer({ min: 1, max: 40_000 }), fc.constantFrom(0, 1, 3, 5), (pieces, maxOutputBytes, printer) => {
+        const s = pieces.join('');
+        const r = compile(s, { printer, limits: { maxOutputBytes } });
+        expect(start(tooLarge(r))).toEqual(start(placeOfAll(s, printer, maxOutputBytes)));
+        if (tooLarge(r).length > 0) expect(r.bytes.length).toBe(0);
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 

@@ -4,6 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile, escape, listProfiles, lower, parse, receipt, type CellNode, type Document, type Op, type RowNode } from '../../src/index.js';
+import { OutputBudget } from '../../src/limits.js';
+import { lowerRaw } from '../../src/lower/index.js';
 import { cellWidths, fontInForce } from '../../src/lower/layout-columns.js';
 import { alignIn, wrapWords } from '../../src/lower/layout-wrap.js';
 import { loadProfile, withOverride } from '../../src/profiles/index.js';
@@ -75,6 +77,28 @@ describe('a cell', () => {
     expect(wrapWords('Parafusos', 4)).toEqual(['Para', 'fuso', 's']);
     expect(wrapWords('a  b\nc', 10)).toEqual(['a b', 'c']);
     expect(wrapWords('ab Parafusos', 4)).toEqual(['ab', 'Para', 'fuso', 's']);
+  });
+
+  it('makes at most the lines it is asked for, however it would go on: a word broken, words wrapped, lines of the text', () => {
+    expect(wrapWords('abcdef', 1, 3)).toEqual(['a', 'b', 'c']);
+    expect(wrapWords('a b c d e', 1, 3)).toEqual(['a', 'b', 'c']);
+    expect(wrapWords('a\nb\nc\nd', 5, 3)).toEqual(['a', 'b', 'c']);
+    expect(wrapWords('a\nb\nc', 5, 3)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('lays out no line past the job\'s output budget but the one after the line that passed it', () => {
+    // 48 columns a line and its LF: 480 bytes hold 9 lines (441), the tenth passes (490), the
+    // eleventh is made and stops lowering, the text after the row is not lowered: of 10,000 lines.
+    const source = '<row><cell width="1">' + 'x'.repeat(10_000) + '</cell><cell></cell></row>\nafter';
+    const ops = lowerRaw(parse(source).ast, loadProfile('MAKER5T20'), [], { budget: new OutputBudget(480) });
+    expect(ops.map((o) => (o as { text: string }).text)).toEqual(Array(11).fill('x' + ' '.repeat(47) + '\n'));
+    expect(ops.every((o) => o.start === 0 && o.end === source.length - 6)).toBe(true);
+    // A rule is a line too: of four, the second passes 50 bytes, the third stops, the fourth is not made.
+    const rules = parse('<rule/>\n<rule/>\n<rule/>\n<rule/>').ast;
+    expect(lowerRaw(rules, loadProfile('MAKER5T20'), [], { budget: new OutputBudget(50) }).map((o) => o.start)).toEqual([0, 7, 8, 15, 16]);
+    expect(lowerRaw(rules, loadProfile('MAKER5T20'), []).length).toBe(7);
+    // Without a budget every line is made.
+    expect(lowerRaw(parse(source).ast, loadProfile('MAKER5T20'), []).length).toBe(10_000 + 1);
   });
 
   it('fills a line to exactly its width before it wraps, down to one column', () => {
