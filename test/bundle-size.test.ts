@@ -18,7 +18,10 @@
 // line measure linear for many escapes +132, the generic QR and barcode line on a line of its own
 // +85, aligned tabs on the generic template +27, usage errors that name the argument and the
 // type +183), then 41,485 with a warning where a native QR command sends another size or error
-// correction than the tag asks (+264, the bound raised by as much).
+// correction than the tag asks (+264, the bound raised by as much); 41,895 after the probe's
+// fixes (+424 on 41,471 measured on main, the bound raised by as much: a lone surrogate in a QR
+// payload +92, the capacity of the level a native QR command sends +41, ASCII only at its own byte
+// +17, the invisible characters written once −4, the output limit while lowering +278).
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -42,10 +45,10 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('compile() bundled for the browser', () => {
-  it('stays within 41,591 bytes gzip (issue 21 asks 46,080), with the QR, barcode and PNG code in it', () => {
+  it('stays within 42,015 bytes gzip (issue 21 asks 46,080), with the QR, barcode and PNG code in it', () => {
     expect(code).toContain('too big to be stored'); // qrcode's encoder
     expect(code).toContain('IHDR'); // the PNG decoder
-    expect(gzipSync(code).length).toBeLessThanOrEqual(41_591);
+    expect(gzipSync(code).length).toBeLessThanOrEqual(42_015);
   });
 
   it('leaves out the profiles’ sources, the disassembler table and the stage checks', () => {
