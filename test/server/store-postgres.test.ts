@@ -176,6 +176,46 @@ describe('the PostgreSQL store across instances', () => {
     expect(await a.credentials.revokeTokens(user)).toBe(2 * limits.sessions);
   });
 
+  it('never deadlocks a refresh with a login that revokes the refreshed session: the refresh takes the account\'s lock before the token\'s row', async () => {
+    const user = (await a.accounts.create({ email: 'refresh-login@example.com', name: 'R', passwordHash: 'h', metadata: [], roles: [] })).id;
+    const limits = { sessions: 2, tokensPerSession: 10 };
+    const pair = (family: string, n: number) => ({ accessHash: `rla-${family}-${n}`, refreshHash: `rlr-${family}-${n}`, accessExpiresAt: new Date(Date.now() + 60_000), refreshExpiresAt: new Date(Date.now() + 120_000 + n), family });
+    // F1 is the older session: the one a login past the cap revokes.
+    await a.credentials.storeTokens(user, pair('rl-f1', 0), limits);
+    await a.credentials.storeTokens(user, pair('rl-f2', 1), limits);
+    let taken!: () => void;
+    const tookIt = new Promise<void>((resolve) => (taken = resolve));
+    let go!: () => void;
+    const gate = new Promise<void>((resolve) => (go = resolve));
+    const refresh = b.transaction(async (tx) => {
+      expect(await tx.credentials.takeRefreshToken('rlr-rl-f1-0', new Date(), 'f-new')).toEqual({ accountId: user, family: 'rl-f1' });
+      taken();
+      await gate;
+      await tx.credentials.storeTokens(user, pair('rl-f1', 2), limits);
+    });
+    await tookIt;
+    const login = a.credentials.storeTokens(user, pair('rl-f3', 3), limits);
+    // The refresh goes on once the login waits (for the account's lock; before, for F1's row, while holding that lock).
+    const client = new pg.Client({ connectionString: PG_BASE_URL });
+    await client.connect();
+    try {
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+          AND (query LIKE '%1651466867%' OR query LIKE '%refresh_tokens%')`);
+        if (rows[0].n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await client.end();
+    }
+    go();
+    const [refreshed, loggedIn] = await Promise.allSettled([refresh, login]);
+    expect([refreshed.status, loggedIn.status]).toEqual(['fulfilled', 'fulfilled']);
+    // The login came after the refresh: the rotated F1 is the newest session, and the login revoked F2.
+    expect(await a.credentials.authenticate('rla-rl-f1-2', new Date())).toBeDefined();
+    expect(await a.credentials.authenticate('rla-rl-f2-1', new Date())).toBeUndefined();
+  });
+
   it('makes a second transaction with the same Idempotency-Key wait, then find the first one\'s answer', async () => {
     const key = `idem-${randomUUID()}`;
     let release!: () => void;

@@ -25,9 +25,11 @@ const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
  * `keep` of them. A live family has exactly one unused refresh token, whose expiry is its last
  * login or refresh plus the refresh lifetime: read newest first on refresh_tokens_live (user_id,
  * expires_at, family, of unused tokens only), so each of a login's two deletes reads at most
- * 2 × `keep` index entries however many tokens the account has (an expired family's token, not
- * yet purged, sorts last and goes first). `family` itself is left out, so that the batch's other
- * statements (its insert) change nothing this picks: on PostgreSQL they all see one snapshot.
+ * 2 × `keep` index entries however many tokens the account has. An account further past its cap
+ * (sessions made before there was one, or a cap lowered) loses the `keep` next after the newest at
+ * each login or refresh, so it comes down to the cap over a few; expired ones are purgeExpired's.
+ * `family` itself is left out, so that the batch's other statements (its insert) change nothing
+ * this picks: on PostgreSQL they all see one snapshot.
  */
 const pastCap = (accountId: string, family: string, keep: number) => sql`family IN (SELECT family FROM refresh_tokens
   WHERE user_id = ${accountId} AND used_at IS NULL AND family <> ${family} ORDER BY expires_at DESC, family DESC LIMIT ${keep} OFFSET ${keep - 1})`;
@@ -92,14 +94,21 @@ export function credentials(x: Exec): CredentialRepository {
         ]);
       });
     },
-    async takeRefreshToken(hash, now, newFamily) {
-      // Used up only if unused (of two at once, one wins)…
-      const fresh = await one<{ user_id: string; family: string }>(x, sql`UPDATE refresh_tokens SET used_at = ${now}, family = COALESCE(family, ${newFamily})
-        WHERE token_hash = ${hash} AND used_at IS NULL AND expires_at > ${now} RETURNING user_id, family`);
-      if (fresh) return { accountId: fresh.user_id, family: fresh.family };
-      // …else, if it was used before, its family revoked: it is one of them (a second reuse finds nothing left).
-      const [, refresh] = await revoke(sql`family IN (SELECT family FROM refresh_tokens WHERE token_hash = ${hash} AND used_at IS NOT NULL)`);
-      return refresh! > 0 ? 'reused' : undefined;
+    takeRefreshToken(hash, now, newFamily) {
+      // Under its account's sessions lock, taken before any of its rows (as storeTokens takes it):
+      // a login revoking this family meanwhile and this rotation never wait for each other in turn.
+      return x.atomic(async (t) => {
+        const owner = await one<{ user_id: string }>(t, sql`SELECT user_id FROM refresh_tokens WHERE token_hash = ${hash}`);
+        if (!owner) return undefined;
+        await lock(t, 'sessions', owner.user_id);
+        // Used up only if unused (of two at once, one wins)…
+        const fresh = await one<{ user_id: string; family: string }>(t, sql`UPDATE refresh_tokens SET used_at = ${now}, family = COALESCE(family, ${newFamily})
+          WHERE token_hash = ${hash} AND used_at IS NULL AND expires_at > ${now} RETURNING user_id, family`);
+        if (fresh) return { accountId: fresh.user_id, family: fresh.family };
+        // …else, if it was used before, its family revoked: it is one of them (a second reuse finds nothing left).
+        const [, refresh] = await t.batch(revoking(sql`family IN (SELECT family FROM refresh_tokens WHERE token_hash = ${hash} AND used_at IS NOT NULL)`));
+        return refresh! > 0 ? 'reused' : undefined;
+      });
     },
     revokeTokens: async (accountId) => sum(await revoke(sql`user_id = ${accountId}`)),
     purgeExpired: async (now) => sum(await revoke(sql`expires_at <= ${now}`)),
