@@ -53,7 +53,8 @@ export function emit(ops: readonly Op[], printer: PrinterRef, options: EmitOptio
   const source = typeof options.source === 'string' ? options.source : undefined;
   const checked = lowerOps(ops, profile, raw);
   const records = options.records === true;
-  const emitted = emitWithin(checked, profile, { ...options, records, source });
+  // A whole job, whatever the options say (epilogue is compile's alone).
+  const emitted = emitWithin(checked, profile, { ...options, records, source, epilogue: true });
   const over = emitted instanceof OutputLimitReached;
   if (over) raw.push(outputTooLarge(options.maxBytes!, emitted.start, emitted.end));
   const out = over ? { bytes: new Uint8Array(0), ...(records && { records: [] }) } : emitted;

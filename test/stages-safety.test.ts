@@ -88,6 +88,9 @@ describe('emit() on malformed ops', () => {
     const out = emit([{ op: 'text', text: ('x'.repeat(40) + '\n').repeat(3), ...at }, { op: 'feed', lines: 1, ...at }], 5, { maxBytes: 10 });
     expect(out.bytes.length).toBe(0);
     expect(codes(out)).toEqual(['limit/output-too-large']);
+    // The library's own option for ops a job goes on after is not emit()'s: passed anyway, the limit holds.
+    const last = emit([{ op: 'text', text: 'x'.repeat(1000), start: 0, end: 1 }], 5, { maxBytes: 10, epilogue: false } as Parameters<typeof emit>[2]);
+    expect([last.bytes.length, codes(last)]).toEqual([0, ['limit/output-too-large']]);
   });
 
   it('names the printed line where the output passes the limit, with records or without, as compile() does', () => {

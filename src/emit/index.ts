@@ -15,10 +15,15 @@ export interface EmitOptions {
   source?: string;
   /** Start with the job's init and code page (default); false for ops that continue a job. */
   prologue?: boolean;
+}
+
+/** …and, inside the library only (compile.ts), whether the ops end the job. */
+export interface JobEmitOptions extends EmitOptions {
   /**
    * End the job (default): the line feed a pending line needs, and with `maxBytes`, the bytes after
    * the last command checked. False for ops a job goes on after (what lowering built before it
-   * stopped): past the limit is then found only where a command starts, as in the whole job.
+   * stopped): past the limit is then found only where a command starts, as in the whole job. Not
+   * the public emit()'s: with it, output past `maxBytes` in the last command would be given.
    */
   epilogue?: boolean;
 }
@@ -30,7 +35,7 @@ export interface EmitResult {
 
 const EMITTERS = { escpos: emitEscPos, text: emitText } as const;
 
-export function emit(ops: readonly Op[], profile: Profile, options: EmitOptions = {}): EmitResult {
+export function emit(ops: readonly Op[], profile: Profile, options: JobEmitOptions = {}): EmitResult {
   const out = new ByteWriter(options.records === true, options.maxBytes);
   try {
     EMITTERS[profile.output](ops, profile, out, options.source, options.prologue !== false, options.epilogue !== false);
@@ -49,7 +54,7 @@ export function emit(ops: readonly Op[], profile: Profile, options: EmitOptions 
  * emitted again with records (only then, so the common path pays nothing), so that the place is the
  * one listing() names, with records kept or not.
  */
-export function emitWithin(ops: readonly Op[], profile: Profile, options: EmitOptions): EmitResult | OutputLimitReached {
+export function emitWithin(ops: readonly Op[], profile: Profile, options: JobEmitOptions): EmitResult | OutputLimitReached {
   let at: OutputLimitReached;
   try {
     const out = emit(ops, profile, options);
@@ -64,7 +69,7 @@ export function emitWithin(ops: readonly Op[], profile: Profile, options: EmitOp
 }
 
 /** Where the output limit is found when records are kept. */
-function limitWithRecords(ops: readonly Op[], profile: Profile, options: EmitOptions): OutputLimitReached | undefined {
+function limitWithRecords(ops: readonly Op[], profile: Profile, options: JobEmitOptions): OutputLimitReached | undefined {
   try {
     emit(ops, profile, { ...options, records: true });
   } catch (error) {
