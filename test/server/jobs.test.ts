@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compile } from '../../src/index.js';
 import { sha256 } from '../../src/server/auth/secrets.js';
 import type { JobEvent } from '../../src/server/jobs/events.js';
-import { allows, fromStates, MAX_DELIVERIES, phaseOf, target, TRANSITIONS, WAITS_FOR_PERSON, type LifecycleEvent } from '../../src/server/jobs/lifecycle.js';
+import { allows, fromStates, MAX_DELIVERIES, phaseOf, target, transition, TRANSITIONS, WAITS_FOR_PERSON, type LifecycleEvent } from '../../src/server/jobs/lifecycle.js';
+import type { JobState } from '../../src/server/store/types.js';
 import { POLLS_PER_TERMINAL } from '../../src/server/jobs/terminal.js';
 import { harness, login, type Harness } from './helpers.js';
 
@@ -272,6 +273,28 @@ describe('the terminal client protocol', () => {
     const templateJob = (await insert({ conteudo: 'x', codigoImpressora: 'MAKER5T20' })).json().intencaoImpressao;
     expect((await recompile(templateJob.id)).statusCode).toBe(409);
     expect((await recompile(999_999)).statusCode).toBe(404);
+  });
+
+  it('answers Recompilar of a job a client took while it compiled as changed meanwhile (409), never with the job as it was', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    // Compiled for the printer it has (nothing would change), while its terminal's client takes it.
+    const slow = async (conteudo: string, printer: number) => {
+      expect((await next(key)).json().trabalho).toMatchObject({ intencaoImpressaoId: i.id });
+      const { bytes, diagnostics } = compile(conteudo, { printer });
+      return { bytes, diagnostics };
+    };
+    await expect(h.app.jobs.partner.recompile(aliceId, i.id, slow)).rejects.toMatchObject({ code: 'job-not-recompilable' });
+    expect((await getById(i.id)).json().intencaoImpressao.estado).toBe('acquired');
+  });
+
+  it('moves a job only from the states it was read in when told so: one changed meanwhile is left as it is', async () => {
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const expire = (only: JobState[]) => h.store.transaction((tx) => transition(tx, async () => {}, { accountId: aliceId, id: i.id }, 'expire', { origem: 'server', at: new Date() }, {}, undefined, only));
+    expect(await expire(['stopped'])).toBeUndefined();
+    expect(await expire(['acquired'])).toBeUndefined();
+    expect((await getById(i.id)).json().intencaoImpressao.estado).toBe('queued');
+    expect(await expire(['queued'])).toMatchObject({ estado: 'expired' });
   });
 
   it('fails a job whose lease ran out on the last allowed attempt', async () => {

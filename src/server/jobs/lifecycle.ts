@@ -224,15 +224,17 @@ const ENDS_LEASE: ReadonlySet<LifecycleEvent> = new Set(
 
 /**
  * Moves a job by `event`, if its state allows it (and, with `guard`, if it still holds that
- * delivery token, with a lease run out by `guard.expiredBy` if given): the job after the change,
- * or undefined when nothing changed.
+ * delivery token, with a lease run out by `guard.expiredBy` if given; with `only`, if it is still in
+ * one of those states, as read): the job after the change, or undefined when nothing changed.
  */
 export async function transition(
   tx: Repositories, sink: JobEventSink, ref: JobRef, event: LifecycleEvent, c: Change,
-  patch: Omit<JobPatch, 'estado' | 'status'> = {}, guard?: string | LeaseGuard,
+  patch: Omit<JobPatch, 'estado' | 'status'> = {}, guard?: string | LeaseGuard, only?: readonly JobState[],
 ): Promise<Intention | undefined> {
   const estado = target(event);
-  const job = await tx.intentions.update(ref, fromStates(event), {
+  const from = fromStates(event).filter((s) => only === undefined || only.includes(s));
+  if (from.length === 0) return undefined;
+  const job = await tx.intentions.update(ref, from, {
     ...patch, estado, status: PUBLIC_STATUS[estado], ...(c.motivos === undefined ? {} : { motivos: c.motivos }),
     ...(usesUpReprint(event, c.motivos) ? { reprint: false } : {}),
   }, guard);

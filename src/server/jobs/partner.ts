@@ -123,14 +123,16 @@ export class PartnerJobs {
     if (why) throw new Problem('job-not-recompilable', { intencaoImpressaoId: id, estado: job.estado }, why);
     const printerId = terminal!.printerId!;
     const out = await compile(job.conteudo, printerId);
-    if (unchanged(job, printerId, out)) return { job, history: await this.c.store.intentions.history(accountId, id) };
     const result = await this.c.store.transaction(async (tx) => {
+      // As it is now (a client may have taken it while it compiled): left as it is if this changes nothing.
+      const now = await tx.intentions.get(accountId, id);
+      if (now && unchanged(now, printerId, out)) return { job: now, history: await tx.intentions.history(accountId, id), same: true };
       const changed = await recompiled(tx, this.c.sink, { ...job, accountId }, printerId, out, new Date());
       if (!changed) throw new Problem('job-not-recompilable', { intencaoImpressaoId: id }, 'the job changed state meanwhile: ask again');
-      return { job: changed, history: await tx.intentions.history(accountId, id) };
+      return { job: changed, history: await tx.intentions.history(accountId, id), same: false };
     });
-    this.c.queued(result.job);
-    return result;
+    if (!result.same) this.c.queued(result.job);
+    return { job: result.job, history: result.history };
   }
 
   /** Cancels a job nobody holds (held, queued, stopped); 409 once a client has it or it is final. */

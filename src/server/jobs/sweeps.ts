@@ -72,7 +72,8 @@ export class JobSweeps {
           const j = await tx.intentions.get(ref.accountId, ref.id);
           if (!j) return undefined;
           const detalhe = phaseOf(j) === 'unknown-outcome' ? 'not started again in time, its outcome unknown: it may be on paper' : 'not printed in time';
-          return transition(tx, this.c.sink, ref, 'expire', { origem: 'server', at: now, motivos: j.estado === 'stopped' ? j.motivos : [], detalhe });
+          // Only from the state read: a job that changed meanwhile (another instance resumed it) is left to the next sweep.
+          return transition(tx, this.c.sink, ref, 'expire', { origem: 'server', at: now, motivos: j.estado === 'stopped' ? j.motivos : [], detalhe }, {}, undefined, [j.estado]);
         });
         if (expired) changed++;
       }
