@@ -9,6 +9,7 @@ import escposBase from '../../src/profiles/builtin/escpos-base.json' with { type
 import { code128FromEpson } from '../../src/inspect/barcode-draw.js';
 import { code128Values, SHIFT, START } from '../../src/lower/barcode/code128.js';
 import { SYMBOLOGIES, type Symbology } from '../../src/lower/barcode/index.js';
+import { OutputBudget, OutputLimitReached } from '../../src/limits.js';
 import { lowerBarcode } from '../../src/lower/barcode.js';
 import type { BarcodeNode } from '../../src/parse/ast.js';
 import { lowerContext } from '../support/lower-context.js';
@@ -29,8 +30,8 @@ const SAMPLES: Record<Symbology, [data: string, text: string]> = {
   codabar: ['A40156B', 'A40156B'],
 };
 
-function lower(node: Partial<BarcodeNode> & { symbology: Symbology; data: string }, printer: Profile) {
-  const ctx = lowerContext(printer, {}, [{ op: 'align', align: 'center', start: 0, end: 0 }]);
+function lower(node: Partial<BarcodeNode> & { symbology: Symbology; data: string }, printer: Profile, budget?: OutputBudget) {
+  const ctx = lowerContext(printer, budget ? { budget } : {}, [{ op: 'align', align: 'center', start: 0, end: 0 }]);
   lowerBarcode({ type: 'barcode', height: 80, module: 2, text: 'below', dataStart: 20, start: 0, end: 40, ...node }, ctx);
   return { ops: ctx.out, diagnostics: ctx.diagnostics };
 }
@@ -116,6 +117,22 @@ describe('native or raster', () => {
     expect(reason({ symbology: 'code39', data: 'ABCDEFGHIJK', module: 3 }, t20)[0]![1]).toMatch(/at 3 dots per module the bars are 582 dots, wider than the paper \(576\), at 2 dots per module to fit the paper$/);
     const raster = lower({ symbology: 'code128', data: 'ABC', text: 'both' }, dr800).ops.map((o) => o.op);
     expect(raster).toEqual(['align', 'text', 'image', 'text']);
+  });
+
+  it("spends from the job's output budget the bytes of the raster it draws, quiet zones included: a bit per dot", () => {
+    // CODE128 on the DR800 is a raster: its bars and a quiet zone of 10 modules each side, 80 rows.
+    const dr800 = loadProfile('MAKER3DR800');
+    const node = { symbology: 'code128', data: 'ABC' } as const;
+    const { bitmap } = lower(node, dr800).ops[1] as Extract<Op, { op: 'image' }>;
+    expect([bitmap.width, bitmap.height]).toEqual([136 + 2 * 20, 80]); // 68 modules (start, 3 symbols, check, stop) at 2 dots
+    const bytes = Math.ceil((bitmap.width * bitmap.height) / 8);
+    // A budget of exactly those bytes is spent to 0: the next element still goes on. One byte less is past the limit.
+    const exact = new OutputBudget(bytes);
+    lower(node, dr800, exact);
+    expect(() => exact.check(1, 2)).not.toThrow();
+    const under = new OutputBudget(bytes - 1);
+    lower(node, dr800, under);
+    expect(() => under.check(1, 2)).toThrow(OutputLimitReached);
   });
 
   it('makes the bars narrower to fit the paper, down to 2 dots per module, else an error', () => {

@@ -3,14 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { emit } from '../../src/emit/index.js';
 import { loadProfile, type Op, type Profile } from '../../src/index.js';
+import { OutputBudget, OutputLimitReached } from '../../src/limits.js';
 import { lowerQr } from '../../src/lower/qr.js';
 import type { QrCodeNode } from '../../src/parse/ast.js';
 import { lowerContext } from '../support/lower-context.js';
 
 import { hexSpaced as hex } from '../support/hex.js';
 
-function lower(node: Partial<QrCodeNode>, printer: Profile) {
-  const ctx = lowerContext(printer);
+function lower(node: Partial<QrCodeNode>, printer: Profile, budget?: OutputBudget) {
+  const ctx = lowerContext(printer, budget ? { budget } : {});
   lowerQr({ type: 'qrcode', data: 'https://example.com/r/123', dataStart: 8, start: 0, end: 43, ...node }, ctx);
   return { ops: ctx.out, diagnostics: ctx.diagnostics };
 }
@@ -76,6 +77,19 @@ describe('<qrcode size ecc>', () => {
     expect(lower({ size: 16, ecc: 'L' }, t20).diagnostics[0]!.message).toMatch(/25×25 modules, 16 dots each/);
   });
 
+  it("raster: the symbol spends from the job's output budget the bytes of its image, quiet zone included: a bit per dot", () => {
+    const t20 = loadProfile('MAKER5T20');
+    const bytes = Math.ceil(((25 + 8) * 6) ** 2 / 8); // 198 × 198 dots
+    expect((lower({}, t20).ops[0] as Extract<Op, { op: 'image' }>).bitmap).toMatchObject({ width: 198, height: 198 });
+    // Spent to 0 by exactly those bytes: the next element still goes on. One byte less is past the limit.
+    const exact = new OutputBudget(bytes);
+    lower({}, t20, exact);
+    expect(() => exact.check(1, 2)).not.toThrow();
+    const under = new OutputBudget(bytes - 1);
+    lower({}, t20, under);
+    expect(() => under.check(1, 2)).toThrow(OutputLimitReached);
+  });
+
   it('a payload printed as text is not marked Latin-1 when it is not, and prints through the code page', () => {
     // '─' (U+2500) is byte C4 of the TM-T20's CP850; marked Latin-1, its low byte (00) would be written.
     const asText = loadProfile({ extends: 'MAKER5T20', qr: { command: 'text' } });
@@ -89,6 +103,8 @@ describe('<qrcode size ecc>', () => {
     const data = 'x'.repeat(1300);
     expect(lower({ data }, i9).diagnostics).toEqual([]);
     expect(lower({ data, ecc: 'H' }, i9).diagnostics.map((d) => d.message)).toEqual(['QR payload of 1300 bytes is more than a QR code holds at error correction H (1273 bytes)']);
+    // As a raster, the level asked is the level drawn: the message names it alone.
+    expect(lower({ data, ecc: 'H' }, loadProfile('MAKER5T20')).diagnostics.map((d) => d.message)).toEqual(['QR payload of 1300 bytes is more than a QR code holds at error correction H (1273 bytes)']);
   });
 
   it("the capacity checked is that of the level the command sends: Daruma's ESC 0x81 sends M for L", () => {
