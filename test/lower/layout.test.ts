@@ -101,6 +101,17 @@ describe('a cell', () => {
     expect(lowerRaw(parse(source).ast, loadProfile('MAKER5T20'), []).length).toBe(10_000 + 1);
   });
 
+  it('makes, of cells one under the other, the first lines the budget allows and no more: the last made ends the row, with no line break of its own', () => {
+    // Three cells of 40 columns do not fit 48: each prints on lines of its own (a, then b and c, then d).
+    // 30 bytes hold no line of 48: the first passes them, the second is made and stops lowering.
+    const source = '<row><cell width="40">a</cell><cell width="40">b\nc</cell><cell width="40">d</cell></row>';
+    const line = (ch: string) => ch + ' '.repeat(47);
+    const ops = lowerRaw(parse(source).ast, loadProfile('MAKER5T20'), [], { budget: new OutputBudget(30) });
+    // Had lines past those two been laid out (c of the second cell, d of the third), b would be made with its line break.
+    expect(ops.map((o) => (o as { text: string }).text)).toEqual([line('a') + '\n', line('b')]);
+    expect(lowerRaw(parse(source).ast, loadProfile('MAKER5T20'), []).map((o) => (o as { text: string }).text)).toEqual([line('a') + '\n', line('b') + '\n', line('c') + '\n', line('d')]);
+  });
+
   it('fills a line to exactly its width before it wraps, down to one column', () => {
     expect(wrapWords('Café com leite', 8)).toEqual(['Café com', 'leite']);
     expect(wrapWords('ab cd', 1)).toEqual(['a', 'b', 'c', 'd']);
