@@ -8,7 +8,7 @@ import { SourceLines } from './lines.js';
 import type { ByteWriter } from './writer.js';
 
 /** Writes `ops` as lines of text padded for their alignment; with `epilogue`, the last line too if it has no line break. */
-export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter, source?: string, _prologue = true, epilogue = true): void {
+export function emitText(ops: readonly Op[], profile: Profile, out: ByteWriter, source: string | undefined, _prologue: boolean, epilogue: boolean): void {
   const columns = profile.columns.normal;
   const listing = out.records !== undefined && source !== undefined;
   let align: Align = 'left';
