@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile, emit, loadProfile, lower, parse, type Op, type PrinterRef } from '../../src/index.js';
 import { emit as emitOps } from '../../src/emit/index.js';
+import { OutputLimitReached } from '../../src/limits.js';
 import { hex } from '../support/hex.js';
 
 const lowered = (s: string, printer: PrinterRef) => lower(parse(s).ast, printer).ops;
@@ -27,6 +28,19 @@ describe('ESC/POS bytes', () => {
     expect(hex(emit(lowered('ab', 5), 5).bytes)).toBe('1b401b740261620a');
     // Text first, with nothing before it: "é" is still mapped through CP850 (0x82).
     expect(hex(emit(lowered('é', 5), 5, { prologue: false }).bytes)).toBe('820a');
+  });
+
+  it('leaves the last line open when emitting ops a job goes on after (epilogue: false): no final line feed, and the bytes after the last command not held to maxBytes', () => {
+    const t20 = loadProfile(5);
+    expect(hex(emitOps(lowered('ab', 5), t20, { prologue: false, epilogue: false }).bytes)).toBe('6162');
+    expect(hex(emitOps(lowered('ab', 5), t20, { prologue: false }).bytes)).toBe('61620a');
+    // Past 6 bytes only after the text's command: what lowering built before it stopped, emitted as the start of a job.
+    expect(hex(emitOps(lowered('abcdef', 5), t20, { epilogue: false, maxBytes: 6 }).bytes)).toBe('1b401b7402616263646566');
+    expect(() => emitOps(lowered('abcdef', 5), t20, { maxBytes: 6 })).toThrow(OutputLimitReached);
+    // The generic template writes a line once it ends: the last one, with no line break, is left pending.
+    const generic = loadProfile(0);
+    expect(hex(emitOps(lowered('ab\ncd', 0), generic, { epilogue: false }).bytes)).toBe('61620a');
+    expect(hex(emitOps(lowered('ab\ncd', 0), generic).bytes)).toBe('61620a63640a');
   });
 });
 
