@@ -2,6 +2,7 @@
 // next job by long-poll, say what the terminal is now, take a report, renew a lease, list held jobs,
 // start one, resume stopped ones. The routes and the service's own direct delivery both call these,
 // so a job is delivered the same way whoever delivers it.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { MAX_WAIT_MS, reportOrigin, type TerminalReport, type TerminalView } from '../../delivery/protocol.js';
 import { OTHER } from '../../delivery/reasons.js';
@@ -79,6 +80,12 @@ export class TerminalJobs {
       // A look first, so a poll that finds nothing to take (nearly every one) opens no write
       // transaction. It reads after `seen`: a job queued after the look wakes the wait below at once.
       if (route && (await this.c.store.intentions.anyFor(route, CLAIMED_FROM))) {
+        // A whole turn of the event loop first, through its next read of the sockets: a hang-up that
+        // came with the request (or with the wake) is seen before a job is leased to it. On SQLite
+        // nothing above waits for I/O, so a killed agent's last poll, sent as it died, took a job.
+        await nextTurn();
+        await nextTurn();
+        if (signal?.aborted) return undefined;
         const token = newDeliveryToken();
         const now = new Date();
         const job = await this.c.store.transaction(async (tx) => {

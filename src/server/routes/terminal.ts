@@ -39,9 +39,11 @@ export async function terminalRoutes(app: FastifyInstance, { jobs, fleet }: { jo
     // checked (a killed agent's last poll once took the job a person had just started again).
     const gone = new AbortController();
     const onClose = () => gone.abort();
-    // (The response's close, not the request's: a request closes as soon as its body has been read.)
+    // (The response's close, not the request's: a request closes as soon as its body has been read;
+    // and the connection's end, seen sooner: the service then closes it without an answer.)
     reply.raw.once('close', onClose);
     const socket = request.raw.socket;
+    socket.once('end', onClose);
     if (socket.destroyed || socket.readableEnded) gone.abort();
     try {
       await fleet.contact(request.principal, fromPollJson(request.body ?? undefined));
@@ -52,6 +54,7 @@ export async function terminalRoutes(app: FastifyInstance, { jobs, fleet }: { jo
       return { data: formatData(new Date()), trabalho, terminal, intervaloSegundos: toIntervalo(fleet.settings.heartbeatMs) };
     } finally {
       reply.raw.off('close', onClose);
+      socket.off('end', onClose);
     }
   });
 
