@@ -456,17 +456,30 @@ describe('what a terminal key can make a job cost (issue 20)', () => {
   const BIG = `Cupom\n${'\x1b'.repeat(Math.floor((2 * 1024 * 1024 - 2048) / 6))}`;
   const REASONS = Array.from({ length: 16 }, (_, n) => `reason-${n}-${'x'.repeat(50)}`);
 
-  it(`fails a job at its stop after ${MAX_DELIVERIES} leases: a client that stops and resumes it for ever cannot grow its history without end`, async () => {
-    const key = await terminalKey(aliceId, 'CAIXA-01');
-    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+  /** A job leased MAX_DELIVERIES − 1 times, each stopped for its printer and resumed, then leased once more: the last lease's offer. */
+  async function leasedToTheLast(key: string, id: number) {
     const resume = () => h.app.inject({ method: 'POST', url: '/TerminalImpressao/Retomar', headers: { authorization: `Bearer ${key}` } });
     for (let n = 1; n < MAX_DELIVERIES; n++) {
       const t = (await next(key)).json().trabalho;
       expect(t.tentativas).toBe(n);
-      expect((await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'stopped', motivos: ['media-empty'] })).json().aceito).toBe(true);
+      expect((await report(key, { intencaoImpressaoId: id, tokenEntrega: t.tokenEntrega, estado: 'stopped', motivos: ['media-empty'] })).json().aceito).toBe(true);
       expect((await resume()).json().retomadas).toBe(1);
     }
-    const t = (await next(key)).json().trabalho;
+    return (await next(key)).json().trabalho;
+  }
+
+  it(`stops, never fails, a job whose outcome is unknown at its stop after ${MAX_DELIVERIES} leases: it may be on paper`, async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const t = await leasedToTheLast(key, i.id);
+    expect((await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'stopped', motivos: ['outcome-unknown'] })).json().aceito).toBe(true);
+    expect((await getById(i.id)).json().intencaoImpressao).toMatchObject({ status: 'ImpressaoEnviada', estado: 'stopped', motivos: ['outcome-unknown'] });
+  }, 60_000);
+
+  it(`fails a job at its stop after ${MAX_DELIVERIES} leases: a client that stops and resumes it for ever cannot grow its history without end`, async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const t = await leasedToTheLast(key, i.id);
     expect(t.tentativas).toBe(MAX_DELIVERIES);
     expect((await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'stopped', motivos: ['media-empty'] })).json().aceito).toBe(true);
     const job = (await getById(i.id)).json().intencaoImpressao;

@@ -5,7 +5,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { MAX_WAIT_MS, reportOrigin, type TerminalReport, type TerminalView } from '../../delivery/protocol.js';
-import { OTHER } from '../../delivery/reasons.js';
+import { OTHER, OUTCOME_UNKNOWN } from '../../delivery/reasons.js';
 import { loadProfile } from '../../index.js';
 import { Problem } from '../errors.js';
 import type { ClaimRoute, Intention, IntentionSummary, JobRef, Principal } from '../store/types.js';
@@ -139,7 +139,9 @@ export class TerminalJobs {
           changed = await tx.intentions.renewLease(ref, [job.estado], { token: r.token, leasedTo: terminalId }, until) ? { ...job, leaseExpiresAt: until } : undefined;
         } else {
           const reasons = rule.reasons === 'job' ? job.motivos : rule.reasons === 'report-or-other' && motivos.length === 0 ? [OTHER] : motivos;
-          const exhausted = rule.exhausted !== undefined && job.tentativas >= MAX_DELIVERIES;
+          // A stop with its outcome unknown is never failed for it: it may be on paper (failed, its
+          // partner would send it again), and it waits for a person, whose every Iniciar is no loop.
+          const exhausted = rule.exhausted !== undefined && job.tentativas >= MAX_DELIVERIES && !reasons.includes(OUTCOME_UNKNOWN);
           changed = await transition(tx, this.c.sink, ref, exhausted ? rule.exhausted! : rule.event, { ...change, motivos: exhausted ? [...reasons, MAX_DELIVERIES_REASON] : reasons }, {
             ...(rule.lease === 'extend' ? { leaseExpiresAt: until } : { leaseToken: null, leaseExpiresAt: null }),
             ...(rule.confirms ? { confirmacao: r.confirmacao ?? 'sent' } : {}),
