@@ -11,9 +11,10 @@
 import type { BarcodeNode } from '../parse/ast.js';
 import type { Profile } from '../profiles/index.js';
 import { barsBitmap, barsWidth, ENCODERS, SYMBOLOGY_NAMES, type BarSymbol } from './barcode/index.js';
-import type { Lowering } from './context.js';
+import type { LowerContext, Lowering } from './context.js';
 import { pushLine } from './layout-lines.js';
 import { inPlainText } from './style.js';
+import { sanitizeSuspect } from '../text/sanitize.js';
 
 /** The most data bytes one native command carries (GS k's count is one byte). */
 const MAX_NATIVE_BYTES = 255;
@@ -34,7 +35,8 @@ export const lowerBarcode: Lowering<BarcodeNode> = (node, ctx) => {
   const symbol = encoded.symbol;
   if (!profile.image) {
     // Plain text: the data a scanner would read, as a line.
-    pushLine(ctx, `${symbol.text}\n`, start, end, true);
+    const readable = readableText(symbol.text, node, ctx);
+    pushLine(ctx, `${readable.text}\n`, start, end, readable.latin1);
     return;
   }
   const why = nativeRefusal(node, symbol, profile);
@@ -56,16 +58,33 @@ export const lowerBarcode: Lowering<BarcodeNode> = (node, ctx) => {
   const scaled = module === node.module ? '' : `, at ${module} dots per module to fit the paper`;
   diagnostics.push({ code: 'lower/barcode-raster-fallback', message: `${name} printed as a raster image on ${profile.printer}: ${why}${scaled}`, start, end });
   const bitmap = barsBitmap(symbol, module, node.height, quiet);
-  const line = { op: 'text' as const, text: `${symbol.text}\n`, start, end, latin1: true as const };
+  const text = node.text;
+  if (text === 'none') {
+    out.push({ op: 'image', bitmap, start, end });
+    return;
+  }
+  const readable = readableText(symbol.text, node, ctx);
+  const line = { op: 'text' as const, text: `${readable.text}\n`, start, end, ...(readable.latin1 && { latin1: true as const }) };
   // The text prints in the plain font, as a native barcode's does, whatever styles are in force.
-  if (node.text === 'above' || node.text === 'both') {
+  if (text === 'above' || text === 'both') {
     const last = out[out.length - 1];
-    const text = last?.op === 'text' && !last.text.endsWith('\n') ? { ...line, text: `\n${line.text}` } : line;
-    inPlainText(ctx, start, end, () => out.push(text));
+    const above = last?.op === 'text' && !last.text.endsWith('\n') ? { ...line, text: `\n${line.text}` } : line;
+    inPlainText(ctx, start, end, () => out.push(above));
   }
   out.push({ op: 'image', bitmap, start, end });
-  if (node.text === 'below' || node.text === 'both') inPlainText(ctx, start, end, () => out.push(line));
+  if (text === 'below' || text === 'both') inPlainText(ctx, start, end, () => out.push(line));
 };
+
+/**
+ * The symbol's text as printed in the normal font (plain text, a raster's human-readable line),
+ * through the code page as any text is: the encoders take printable ASCII only, but a page that
+ * reads an ASCII byte as another character (ISO646-CN's 0x24 is ¥) lacks that one, and it is
+ * replaced with a warning at its character in the data, not printed as the other.
+ */
+function readableText(text: string, node: BarcodeNode, ctx: LowerContext): { text: string; latin1: boolean } {
+  if (!ctx.text.codepage.suspect.test(text)) return { text, latin1: true };
+  return { text: sanitizeSuspect(text, node.dataStart, ctx.text), latin1: false };
+}
 
 /** Why the profile's native command cannot print this symbol as asked, or undefined when it can. */
 function nativeRefusal(node: BarcodeNode, symbol: BarSymbol, profile: Profile): string | undefined {

@@ -166,6 +166,28 @@ describe('native or raster', () => {
     expect(lower({ symbology: 'code128', data: 'Bobina 128: 0123456789' }, generic).ops.slice(1)).toEqual([{ op: 'text', text: 'Bobina 128: 0123456789\n', start: 0, end: 40, latin1: true }]);
   });
 
+  it('prints a raster barcode\'s human-readable line through the code page: an ASCII character the page reads as another is replaced, with a warning at it in the data', () => {
+    // ISO646-CN reads 0x24 as ¥: "$" written as itself would print ¥ under the bars. CODE39 takes "$"; the DR800's barcode command takes modules 2–5.
+    const cn = { extends: 'MAKER3DR800', codepage: { encoding: 'iso646cn', select: '1B 74 10' } } as const;
+    const r = compile('<barcode type="code39" module="6" text="both">A$B</barcode>', { printer: cn });
+    // One warning for the text printed twice (above and below), at the "$" of the data.
+    expect(r.diagnostics.map((d) => [d.code, d.span.start.offset, d.span.end.offset])).toEqual([['lower/barcode-raster-fallback', 0, 59], ['text/replaced', 47, 48]]);
+    const bytes = Buffer.from(r.bytes).toString('latin1');
+    expect(bytes.split('A?B\n').length - 1).toBe(2);
+    expect(bytes).not.toContain('$');
+    // A native barcode's text is the printer's to print (in its own font): no warning.
+    expect(compile('<barcode type="code39" module="2">A$B</barcode>', { printer: cn }).diagnostics).toEqual([]);
+    // No text asked: none printed, no warning.
+    expect(compile('<barcode type="code39" module="6" text="none">A$B</barcode>', { printer: cn }).diagnostics.map((d) => d.code)).toEqual(['lower/barcode-raster-fallback']);
+    // The plain-text template's data line, on the same page.
+    const plain = compile('<barcode type="code39">A$B</barcode>', { printer: { extends: 'GENERICA', codepage: { encoding: 'iso646cn' } } });
+    expect(plain.diagnostics.map((d) => [d.code, d.span.start.offset])).toEqual([['text/replaced', 24]]);
+    expect(Buffer.from(plain.bytes).toString('latin1')).toBe('A?B\n');
+    // A page that keeps ASCII: the line as the data, marked within Latin-1, with no warning.
+    const t20 = loadProfile('MAKER5T20');
+    expect(lower({ symbology: 'code39', data: 'A$B', module: 7 }, t20).ops.filter((o) => o.op === 'text')).toEqual([{ op: 'text', text: 'A$B\n', start: 0, end: 40, latin1: true }]);
+  });
+
   it('starts the data line on the generic template on a line of its own, and measures it', () => {
     const text = (s: string) => Buffer.from(compile(s, { printer: 0 }).bytes).toString('utf8');
     expect(text('abc<barcode type="ean8">1234567</barcode>def')).toBe('abc\n12345670\ndef\n');
