@@ -476,6 +476,28 @@ describe('what a terminal key can make a job cost (issue 20)', () => {
     expect((await getById(i.id)).json().intencaoImpressao).toMatchObject({ status: 'ImpressaoEnviada', estado: 'stopped', motivos: ['outcome-unknown'] });
   }, 60_000);
 
+  it(`refuses to queue again a job whose outcome is unknown after ${MAX_DELIVERIES} leases (Iniciar from the terminal or the partner, Recompilar): its history stays bounded, and Reimprimir prints it as a new job`, async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const t = await leasedToTheLast(key, i.id);
+    expect((await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'stopped', motivos: ['outcome-unknown'] })).json().aceito).toBe(true);
+    const refused = { code: 'job-not-startable', intencaoImpressaoId: i.id, estado: 'stopped', tentativas: MAX_DELIVERIES, message: `The print intention was leased ${MAX_DELIVERIES} times; Reimprimir prints it again as a new job` };
+    const byTerminal = await h.app.inject({ method: 'POST', url: `/TerminalImpressao/Iniciar?key=${key}&intencaoImpressaoId=${i.id}` });
+    expect([byTerminal.statusCode, byTerminal.json()]).toEqual([409, expect.objectContaining(refused)]);
+    const byPartner = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Iniciar?key=${token}&intencaoImpressaoId=${i.id}` });
+    expect([byPartner.statusCode, byPartner.json()]).toEqual([409, expect.objectContaining(refused)]);
+    const job = (await getById(i.id)).json().intencaoImpressao;
+    expect(job).toMatchObject({ estado: 'stopped', motivos: ['outcome-unknown'] });
+    expect(job.historico.length).toBeLessThan(3 * MAX_DELIVERIES + 2);
+    // Nor does Recompilar queue it again (it queues a stopped job too).
+    const recompiled = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Recompilar?key=${token}&intencaoImpressaoId=${i.id}` });
+    expect([recompiled.statusCode, recompiled.json()]).toEqual([409, expect.objectContaining({ code: 'job-not-recompilable', message: refused.message })]);
+    expect((await next(key)).json().trabalho).toBeNull();
+    const copy = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Reimprimir?key=${token}&intencaoImpressaoId=${i.id}` });
+    expect(copy.json().intencaoImpressao).toMatchObject({ estado: 'queued', reimpressaoDe: i.id });
+    expect((await next(key)).json().trabalho).toMatchObject({ intencaoImpressaoId: copy.json().intencaoImpressao.id, tentativas: 1 });
+  }, 60_000);
+
   it(`fails a job at its stop after ${MAX_DELIVERIES} leases: a client that stops and resumes it for ever cannot grow its history without end`, async () => {
     const key = await terminalKey(aliceId, 'CAIXA-01');
     const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;

@@ -160,6 +160,16 @@ export const REPORTS: Readonly<Record<ReportState, {
 export const MAX_DELIVERIES = 100;
 export const MAX_DELIVERIES_REASON = 'max-deliveries';
 
+/**
+ * Why a person may not queue a job again (Iniciar, Recompilar): leased MAX_DELIVERIES times
+ * already. A stop with its outcome unknown is never failed (it may be on paper), so this is what
+ * bounds its stop-and-start loop: each round is a lease and a few history rows, and a program
+ * calling Iniciar at every such stop grew the job's history, and its GetById answer, without end
+ * (a probe: 8,801 rows, a 3.2 MB answer). Reimprimir prints it again as a new job.
+ */
+export const requeueRefusal = (job: { tentativas: number }): string | undefined =>
+  job.tentativas >= MAX_DELIVERIES ? `The print intention was leased ${MAX_DELIVERIES} times; Reimprimir prints it again as a new job` : undefined;
+
 /** The first event of a new job (spec §3's generic-printer rule, and aguardarClienteIniciarImpressao). */
 export function insertEvent(o: { generic: boolean; aguardar: boolean }): LifecycleEvent {
   if (o.aguardar) return 'insert-held';

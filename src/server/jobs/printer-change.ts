@@ -8,7 +8,7 @@ import { loadProfile, type Diagnostic } from '../../index.js';
 import type { Repositories } from '../store/repositories.js';
 import type { ClaimRoute, Intention, JobRef } from '../store/types.js';
 import type { JobEventSink } from './events.js';
-import { fromStates, transition } from './lifecycle.js';
+import { fromStates, requeueRefusal, transition } from './lifecycle.js';
 
 /** At most this many jobs are stopped per claim (the rest on the next one). */
 const BATCH = 100;
@@ -40,7 +40,7 @@ export function notRecompilable(job: Intention, printerId: number | null | undef
   if (!fromStates('recompile').includes(job.estado)) return `the job is ${job.estado}: only a job waiting in the queue or stopped is compiled again`;
   if (job.terminalId === null) return 'the job has no terminal whose printer to compile it for';
   if (printerId === null || printerId === undefined) return `terminal ${job.terminalId} has no linked printer to compile the job for`;
-  return undefined;
+  return requeueRefusal(job);
 }
 
 /**

@@ -140,7 +140,8 @@ export class TerminalJobs {
         } else {
           const reasons = rule.reasons === 'job' ? job.motivos : rule.reasons === 'report-or-other' && motivos.length === 0 ? [OTHER] : motivos;
           // A stop with its outcome unknown is never failed for it: it may be on paper (failed, its
-          // partner would send it again), and it waits for a person, whose every Iniciar is no loop.
+          // partner would send it again), and it waits for a person, who may queue it again only
+          // while it has had fewer than MAX_DELIVERIES leases (requeueRefusal).
           const exhausted = rule.exhausted !== undefined && job.tentativas >= MAX_DELIVERIES && !reasons.includes(OUTCOME_UNKNOWN);
           changed = await transition(tx, this.c.sink, ref, exhausted ? rule.exhausted! : rule.event, { ...change, motivos: exhausted ? [...reasons, MAX_DELIVERIES_REASON] : reasons }, {
             ...(rule.lease === 'extend' ? { leaseExpiresAt: until } : { leaseToken: null, leaseExpiresAt: null }),
