@@ -296,4 +296,15 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_messages_user_endpoint ON webhook_messages(user_id, endpoint_id, seq);
     `,
   },
+  {
+    version: 14,
+    name: "a job list's referencia filter by the whole reference, not its first 64 characters",
+    sql: `
+      -- referencia by its whole value, not its first 64 bytes: references sharing a longer prefix
+      -- (URLs, namespaced order ids) made each lookup of one read all of them. A B-tree entry
+      -- holds at most ~2.7 kB, so by the value's SHA-256 (the dialect's textKey).
+      CREATE INDEX intentions_list_referencia_whole ON intentions(user_id, sha256(referencia), created_at, id);
+      DROP INDEX intentions_list_referencia;
+    `,
+  },
 ];

@@ -326,4 +326,15 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_messages_user_endpoint ON webhook_messages(user_id, endpoint_id, seq);
     `,
   },
+  {
+    version: 18,
+    name: "a job list's referencia filter by the whole reference, not its first 64 characters",
+    sql: `
+      -- referencia by its whole value, not its first 64 characters: references sharing a longer
+      -- prefix (URLs, namespaced order ids) made each lookup of one read all of them. SQLite keys
+      -- may be of any length.
+      CREATE INDEX intentions_list_referencia_whole ON intentions(user_id, referencia, created_at, id);
+      DROP INDEX intentions_list_referencia;
+    `,
+  },
 ];

@@ -30,6 +30,7 @@ export const POSTGRES: Dialect = {
   emailKey: raw('lower(email)'),
   jsonType: raw('JSONB'),
   freeText: raw('BYTEA'),
+  textKey: (text) => sql`sha256(${text})`,
   jsonTexts: (column, alias) => sql`jsonb_array_elements_text(${column}) AS ${raw(alias)}(value)`,
   lock: (name, ...keys) => LOCKS[name](...keys),
 };

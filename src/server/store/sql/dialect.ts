@@ -38,6 +38,12 @@ export interface Dialect {
   readonly jsonType: Sql;
   /** The column type of a partner's free text (utf8() values): to CAST a parameter to what the column holds. */
   readonly freeText: Sql;
+  /**
+   * What an index keeps of a partner's free text of any length (utf8() values), equal for equal
+   * texts: the text itself on SQLite (a key of any length), its SHA-256 on PostgreSQL (a B-tree
+   * entry holds at most ~2.7 kB). A lookup compares the texts too.
+   */
+  textKey(text: Sql): Sql;
   /** The texts of a JSON array column, as a table `alias` with one column `value`. */
   jsonTexts(column: Sql, alias: string): Sql;
   /** The statement that takes an advisory lock until the transaction ends, or undefined when the dialect needs none. */

@@ -64,20 +64,19 @@ const forPrinter = (d: Dialect, a: 's' | 'c') => sql`NOT EXISTS (SELECT 1 FROM $
 /**
  * The conditions of a job list. Each filter has an index that starts (user_id, filter, created_at,
  * id) (migrations: SQLite 10, PostgreSQL 6), so a page is a short range scan whatever the table's
- * size. referencia, of any length, is indexed by its first 64 characters (`REFERENCIA_KEY`).
+ * size. referencia, of any length, is indexed whole (by the dialect's textKey, which the index is
+ * on: SQLite 18, PostgreSQL 14); by its first 64 characters until then, references sharing a longer
+ * prefix made each lookup read all of them.
  */
 function listWhere(d: Dialect, f: JobFilter): Sql {
   const referencia = (v: string) => sql`CAST(${utf8(v)} AS ${d.freeText})`;
   return where([
     given(f.accountId, (v) => sql`c.user_id = ${v}`), given(f.estado, (v) => sql`c.estado = ${v}`), given(f.terminalId, (v) => sql`c.terminal_id = ${v}`),
-    given(f.referencia, (v) => sql`${REFERENCIA_KEY} = substr(${referencia(v)}, 1, 64) AND c.referencia = ${referencia(v)}`),
+    given(f.referencia, (v) => sql`${d.textKey(raw('c.referencia'))} = ${d.textKey(referencia(v))} AND c.referencia = ${referencia(v)}`),
     given(f.since, (v) => sql`c.created_at >= ${v}`), given(f.until, (v) => sql`c.created_at <= ${v}`),
     given(f.after, (v) => sql`(c.created_at, c.id) < (${v.createdAt}, ${v.id})`),
   ]);
 }
-
-/** The expression intentions_list_referencia is on (written exactly as the index is, so the planners match it). */
-const REFERENCIA_KEY = raw('substr(c.referencia, 1, 64)');
 
 /** Tries at numbering a history row when another transaction took the same number meanwhile (PostgreSQL). */
 const HISTORY_TRIES = 100;

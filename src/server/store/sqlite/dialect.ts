@@ -21,6 +21,7 @@ export const SQLITE: Dialect = {
   emailKey: raw('email'),
   jsonType: raw('TEXT'),
   freeText: raw('TEXT'),
+  textKey: (text) => text,
   jsonTexts: (column, alias) => sql`json_each(${column}) AS ${raw(alias)}`,
   lock: () => undefined,
 };
