@@ -20,7 +20,7 @@ const POSTGRES_ONLY = ['test/server/instances.test.ts', 'test/server/postgres-in
 /** The service tests that hold on either store: everything built on the harness or a served process. */
 const SERVICE_SUITE = ['test/server/**/*.test.ts', 'test/delivery/service-faults.test.ts', 'test/delivery/lease.test.ts', 'test/delivery/relink.test.ts', 'test/delivery/restart.test.ts', 'test/delivery/agent-transport.test.ts', 'test/delivery/fleet-agent.test.ts', 'test/cli/accounts.test.ts', 'test/cli/jobs.test.ts', ...POSTGRES_ONLY];
 /** Service tests of SQLite itself (files, WAL, its migrations) or of no store at all. */
-const NOT_ON_POSTGRES = ['wal', 'migrations', 'migration-4', 'webhooks-migration', 'workers', 'compile-pool', 'compile-budget', 'fair-queue', 'request-deadline', 'address-gate', 'playground', 'console-page', 'client-errors', 'webhook-log'].map((n) => `test/server/${n}.test.ts`);
+const NOT_ON_POSTGRES = ['wal', 'migrations', 'migration-4', 'webhooks-migration', 'workers', 'compile-pool', 'compile-budget', 'fair-queue', 'request-deadline', 'address-gate', 'dns-gate', 'playground', 'console-page', 'client-errors', 'webhook-log'].map((n) => `test/server/${n}.test.ts`);
 
 /** The compiler's test files (vitest.compiler.ts): the `compiler` project's, left out of `sqlite`. */
 const compiler = compilerTests(fileURLToPath(new URL('.', import.meta.url)));

@@ -33,6 +33,7 @@ import { consoleRoutes } from './routes/console.js';
 import { templateRoutes } from './routes/templates.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { STRICT_POLICY, type AddressPolicy } from './webhooks/address-policy.js';
+import { sharedLookups, type LookupGate } from './webhooks/dns-gate.js';
 import type { Store } from './store/repositories.js';
 import { runWorkers } from './workers/lifecycle.js';
 import { directDelivery } from './workers/direct-delivery.js';
@@ -93,6 +94,8 @@ export interface AppOptions {
   fleet?: Partial<FleetSettings>;
   /** Which webhook addresses (endpoints, urlCallback) are accepted; default https to public addresses only. */
   webhookPolicy?: AddressPolicy;
+  /** Where those addresses' hosts are resolved: default the process's sharedLookups (webhooks/dns-gate.ts), the sender's too. */
+  webhookLookups?: LookupGate;
   /** Wakes the webhook sender (after a replay); optional. */
   wakeWebhooks?: () => void;
   /** Where Insert compiles (default inline; `bobina serve` uses a worker pool). Closed with the app. */
@@ -199,9 +202,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     });
     await printing.register(templateRoutes);
     const webhookPolicy = o.webhookPolicy ?? STRICT_POLICY;
-    await printing.register(intentionRoutes, { store: o.store, compiler, jobs, webhookPolicy });
+    const webhookLookups = o.webhookLookups ?? sharedLookups;
+    await printing.register(intentionRoutes, { store: o.store, compiler, jobs, webhookPolicy, webhookLookups });
     await printing.register(terminalHealthRoutes, { fleet });
-    await printing.register(webhookRoutes, { store: o.store, policy: webhookPolicy, ...(o.wakeWebhooks ? { wake: o.wakeWebhooks } : {}) });
+    await printing.register(webhookRoutes, { store: o.store, policy: webhookPolicy, lookups: webhookLookups, ...(o.wakeWebhooks ? { wake: o.wakeWebhooks } : {}) });
   });
   await app.register(async (terminal) => {
     terminal.addHook('onRoute', (route) => documentAnswers(route, 401, 403));

@@ -32,6 +32,7 @@ export const PROBLEMS = {
   'terminal-mismatch': { status: 403, message: 'This key belongs to another terminal' },
   'partner-key-required': { status: 403, message: 'This endpoint takes an access token or an API key of the account, not a terminal key' },
   'webhook-url-refused': { status: 400, message: 'This webhook address is not accepted' },
+  'webhook-url-dns-timeout': { status: 503, message: "This webhook address's host did not resolve in time; retry later" },
   'webhook-limit-reached': { status: 409, message: 'This account has as many webhook endpoints as it may' },
   'webhook-url-duplicate': { status: 409, message: 'This account already has a webhook endpoint for this URL' },
   'webhook-not-found': { status: 404, message: 'Webhook endpoint not found' },

@@ -18,6 +18,7 @@ async function add(args: string[], io: Io): Promise<number> {
   if (!values.email || !values.url) throw new UsageError('--email and --url are required');
   const { addEndpoint, chooseEvents, EndpointRefused, UnknownEvent } = await server();
   const { AddressRefused } = await import('../../server/webhooks/address-policy.js');
+  const { DnsTimeout } = await import('../../server/webhooks/dns-gate.js');
   try {
     chooseEvents(values.event);
   } catch (err) {
@@ -31,8 +32,8 @@ async function add(args: string[], io: Io): Promise<number> {
       io.stderr.write(`webhook ${endpoint.id} added for ${account.email} (${endpoint.events.join(', ')}); its secret is shown only this once.\n`);
       return EXIT.ok;
     } catch (err) {
-      if (!(err instanceof AddressRefused) && !(err instanceof EndpointRefused)) throw err;
-      io.stderr.write(`bobina webhooks: ${values.url} refused: ${err.message}\n`);
+      if (!(err instanceof AddressRefused) && !(err instanceof EndpointRefused) && !(err instanceof DnsTimeout)) throw err;
+      io.stderr.write(err instanceof DnsTimeout ? `bobina webhooks: ${values.url} not added: ${err.message}; try again later\n` : `bobina webhooks: ${values.url} refused: ${err.message}\n`);
       return EXIT.failed;
     }
   });

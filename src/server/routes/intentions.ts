@@ -10,7 +10,8 @@ import { sha256 } from '../auth/secrets.js';
 import type { Compiler } from '../compiler.js';
 import { compileFor, compileJob } from '../compile-for.js';
 import { formatData } from '../dates.js';
-import { AddressRefused, checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
+import { checkWebhookUrl, type AddressPolicy } from '../webhooks/address-policy.js';
+import { sharedLookups, type LookupGate } from '../webhooks/dns-gate.js';
 import { Problem } from '../errors.js';
 import { pageSize } from '../paging.js';
 import type { Inserted, Jobs } from '../jobs/jobs.js';
@@ -20,6 +21,7 @@ import { assertWellFormed, insertRequestHash } from './insert-request.js';
 import { diagnosticView, intentionRow, intentionView } from './intention-view.js';
 import { resolvePrinter } from './resolve-printer.js';
 import { plainJson } from './terminal.js';
+import { webhookUrlProblem } from './webhooks.js';
 
 /** An Insert's (or Reimprimir's) answer, serialised here the same way whether made now or replayed for its Idempotency-Key. */
 function sendInserted(reply: FastifyReply, inserted: Inserted) {
@@ -35,19 +37,20 @@ export interface IntentionRouteOptions {
   compiler: Compiler;
   jobs: Jobs;
   webhookPolicy: AddressPolicy;
+  /** Where a urlCallback's host is resolved (default the process's sharedLookups, the sender's too). */
+  webhookLookups?: LookupGate;
 }
 
-/** A urlCallback is held to the same rules as an endpoint's address (webhooks/address-policy.ts). */
-async function checkCallback(url: string, policy: AddressPolicy): Promise<void> {
+/** A urlCallback is held to the same rules as an endpoint's address (webhooks/address-policy.ts), its host resolved in the account's turn. */
+async function checkCallback(url: string, policy: AddressPolicy, lookups: LookupGate, accountId: string): Promise<void> {
   try {
-    await checkWebhookUrl(url, policy);
+    await checkWebhookUrl(url, policy, lookups.for(accountId));
   } catch (err) {
-    if (err instanceof AddressRefused) throw new Problem('webhook-url-refused', { errors: [{ path: '/urlCallback', message: err.message }] }, `urlCallback: ${err.message}`);
-    throw err;
+    throw webhookUrlProblem(err, '/urlCallback', lookups) ?? err;
   }
 }
 
-export async function intentionRoutes(app: FastifyInstance, { store, compiler, jobs, webhookPolicy }: IntentionRouteOptions) {
+export async function intentionRoutes(app: FastifyInstance, { store, compiler, jobs, webhookPolicy, webhookLookups = sharedLookups }: IntentionRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.post('/IntencaoImpressao/Insert', { schema: insertSchema }, async (request, reply) => {
     const { body } = request;
@@ -56,7 +59,7 @@ export async function intentionRoutes(app: FastifyInstance, { store, compiler, j
     assertWellFormed(body);
     const idempotency = key ? { key, requestHash: insertRequestHash(body) } : undefined;
     const inserted = await jobs.partner.insert(accountId, idempotency, async () => {
-      if (body.urlCallback) await checkCallback(body.urlCallback, webhookPolicy);
+      if (body.urlCallback) await checkCallback(body.urlCallback, webhookPolicy, webhookLookups, accountId);
       const profile = await resolvePrinter(store, accountId, body);
       const { bytes, diagnostics } = await compileFor(compiler, store, request.principal, { conteudo: body.conteudo, printer: profile.id });
       if (hasErrors(diagnostics)) throw new Problem('content-invalid', { diagnostics: diagnostics.map(diagnosticView) });

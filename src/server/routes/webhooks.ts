@@ -7,6 +7,7 @@ import { Problem } from '../errors.js';
 import { webhookInsertSchema, webhookListSchema, webhookLogSchema, webhookRemoveSchema, webhookReplaySchema, webhookRotateSchema } from '../schemas/webhooks.js';
 import type { Store } from '../store/repositories.js';
 import { AddressRefused, type AddressPolicy } from '../webhooks/address-policy.js';
+import { DnsTimeout, sharedLookups, type LookupGate } from '../webhooks/dns-gate.js';
 import { addEndpoint, attemptView, EndpointRefused, endpointView, messageView, rotateEndpointSecret } from '../webhooks/endpoints.js';
 
 export interface WebhookRouteOptions {
@@ -14,9 +15,22 @@ export interface WebhookRouteOptions {
   policy: AddressPolicy;
   /** Wakes the sender after a replay. */
   wake?: () => void;
+  /** Where hosts are resolved (default the process's sharedLookups, the sender's too). */
+  lookups?: LookupGate;
 }
 
-export async function webhookRoutes(app: FastifyInstance, { store, policy, wake }: WebhookRouteOptions) {
+/**
+ * A webhook address (`/url`, `/urlCallback`) checked in vain, as the caller is answered: refused
+ * (400, its reason), or its host unresolved within the deadline (503, retry after it); else undefined.
+ */
+export function webhookUrlProblem(err: unknown, path: string, lookups: LookupGate): Problem | undefined {
+  const field = path.slice(1);
+  if (err instanceof AddressRefused) return new Problem('webhook-url-refused', { errors: [{ path, message: err.message }] }, `${field}: ${err.message}`);
+  if (err instanceof DnsTimeout) return new Problem('webhook-url-dns-timeout', { errors: [{ path, message: err.message }] }, `${field}: ${err.message}`).withRetryAfter(lookups.deadlineMs / 1000);
+  return undefined;
+}
+
+export async function webhookRoutes(app: FastifyInstance, { store, policy, wake, lookups = sharedLookups }: WebhookRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   // The account's own business: a terminal's credential (limited to its jobs) does not manage webhooks.
   app.addHook('preHandler', async (request) => {
@@ -25,10 +39,11 @@ export async function webhookRoutes(app: FastifyInstance, { store, policy, wake 
 
   api.post('/Webhook/Insert', { schema: webhookInsertSchema }, async (request) => {
     try {
-      const { endpoint, secret } = await addEndpoint(store, request.principal.accountId, request.body.url, request.body.events, policy);
+      const { endpoint, secret } = await addEndpoint(store, request.principal.accountId, request.body.url, request.body.events, policy, lookups);
       return { data: formatData(new Date()), webhook: endpointView(endpoint), secret };
     } catch (err) {
-      if (err instanceof AddressRefused) throw new Problem('webhook-url-refused', { errors: [{ path: '/url', message: err.message }] }, `url: ${err.message}`);
+      const refused = webhookUrlProblem(err, '/url', lookups);
+      if (refused) throw refused;
       if (err instanceof EndpointRefused) {
         const { refusal } = err;
         throw refusal.refused === 'limit'

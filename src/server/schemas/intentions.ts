@@ -130,7 +130,7 @@ export const insertSchema = {
   querystring: Type.Object(KeyQuery, ignoreUnknown),
   headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 200 })) }),
   body: InsertBody,
-  response: { 200: IntentionResponse, ...errors(400, 404, 409, 413, 422) },
+  response: { 200: IntentionResponse, ...errors(400, 404, 409, 413, 422, 503) },
 };
 
 export const getByIdSchema = {

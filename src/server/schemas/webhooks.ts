@@ -55,7 +55,7 @@ export const webhookInsertSchema = {
     url: Type.String({ maxLength: 2000, description: 'https, or http to a host the operator allowed' }),
     events: Type.Optional(Type.Array(WebhookEvent, { description: 'Default: every final state; `stopped` and the fleet events (terminal.offline, terminal.online, printer.status, job.stuck) only when asked' })),
   }, ignoreUnknown),
-  response: { 200: WithSecret, ...errors(400) },
+  response: { 200: WithSecret, ...errors(400, 503) },
 };
 
 export const webhookListSchema = {

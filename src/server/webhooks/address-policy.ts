@@ -2,8 +2,9 @@
 // the operator listed; its host must not be, or resolve to, a private, loopback, link-local,
 // metadata or otherwise non-public address unless the operator allowed private addresses. Checked
 // when an address is registered and again at every send, after DNS, on the address connected to.
-import { lookup } from 'node:dns/promises';
+// The lookup is the caller's (dns-gate.ts: one per account at a time, each within a deadline).
 import { BlockList, isIP } from 'node:net';
+import { DnsTimeout, type HostAddress, type HostLookup } from './dns-gate.js';
 
 export interface AddressPolicy {
   /** Private, loopback and link-local addresses allowed (BOBINA_WEBHOOKS_ALLOW_PRIVATE=1: tests, a shop LAN). */
@@ -84,10 +85,15 @@ export function checkUrlShape(raw: string, policy: AddressPolicy): URL {
   return url;
 }
 
-/** Resolves a host and returns its addresses, refusing it if any is private (unless allowed). */
-export async function resolveAllowed(hostname: string, policy: AddressPolicy): Promise<Array<{ address: string; family: number }>> {
+/**
+ * Resolves a host with `lookup` and returns its addresses, refusing it if any is private (unless
+ * allowed). A DnsTimeout, or `signal`'s reason once aborted, is passed on as it is: no answer is not
+ * an answer that the host does not exist.
+ */
+export async function resolveAllowed(hostname: string, policy: AddressPolicy, lookup: HostLookup, signal?: AbortSignal): Promise<HostAddress[]> {
   const host = hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true }).catch(() => {
+  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, signal).catch((err: unknown) => {
+    if (err instanceof DnsTimeout || signal?.aborted) throw err;
     throw new AddressRefused(`host ${host} does not resolve`);
   });
   if (addresses.length === 0) throw new AddressRefused(`host ${host} does not resolve`);
@@ -98,9 +104,9 @@ export async function resolveAllowed(hostname: string, policy: AddressPolicy): P
   return addresses;
 }
 
-/** Registration check: shape, then DNS. Throws AddressRefused. */
-export async function checkWebhookUrl(raw: string, policy: AddressPolicy): Promise<URL> {
+/** Registration check: shape, then DNS through `lookup`. Throws AddressRefused or DnsTimeout. */
+export async function checkWebhookUrl(raw: string, policy: AddressPolicy, lookup: HostLookup): Promise<URL> {
   const url = checkUrlShape(raw, policy);
-  await resolveAllowed(url.hostname, policy);
+  await resolveAllowed(url.hostname, policy, lookup);
   return url;
 }

@@ -3,8 +3,9 @@
 // secret, and show an endpoint without its secrets.
 import type { Store } from '../store/repositories.js';
 import type { WebhookAttempt, WebhookEndpoint, WebhookEvent, WebhookMessage } from '../store/types.js';
-import type { EndpointRefusal } from '../store/webhook-rows.js';
-import { checkWebhookUrl, type AddressPolicy } from './address-policy.js';
+import { endpointRefusal, type EndpointRefusal } from '../store/webhook-rows.js';
+import { checkUrlShape, resolveAllowed, type AddressPolicy } from './address-policy.js';
+import { sharedLookups, type LookupGate } from './dns-gate.js';
 import { DEFAULT_EVENTS, WEBHOOK_EVENTS } from './messages.js';
 import { newWebhookSecret } from './sign.js';
 
@@ -37,12 +38,23 @@ export function chooseEvents(asked: readonly string[] | undefined): WebhookEvent
   return WEBHOOK_EVENTS.filter((e) => events.includes(e));
 }
 
-/** Registers an endpoint; the secret is returned this once. Throws AddressRefused, UnknownEvent or EndpointRefused. */
-export async function addEndpoint(store: Store, accountId: string, url: string, events: readonly string[] | undefined, policy: AddressPolicy) {
+/**
+ * Registers an endpoint; the secret is returned this once. Throws AddressRefused, UnknownEvent,
+ * EndpointRefused or DnsTimeout. The limit and the duplicate URL are looked at before DNS, so an
+ * account at its limit starts no lookup at all; createEndpoint decides again under the account's
+ * lock, so endpoints added at once still keep to the limit.
+ */
+export async function addEndpoint(
+  store: Store, accountId: string, url: string, events: readonly string[] | undefined, policy: AddressPolicy, lookups: LookupGate = sharedLookups,
+) {
   const chosen = chooseEvents(events);
-  await checkWebhookUrl(url, policy);
+  const max = policy.maxEndpoints ?? DEFAULT_MAX_ENDPOINTS;
+  const { hostname } = checkUrlShape(url, policy);
+  const early = endpointRefusal(await store.webhooks.listEndpoints(accountId), url, max);
+  if (early) throw new EndpointRefused(early);
+  await resolveAllowed(hostname, policy, lookups.for(accountId));
   const secret = newWebhookSecret();
-  const endpoint = await store.webhooks.createEndpoint({ accountId, url, events: chosen, secret }, policy.maxEndpoints ?? DEFAULT_MAX_ENDPOINTS);
+  const endpoint = await store.webhooks.createEndpoint({ accountId, url, events: chosen, secret }, max);
   if ('refused' in endpoint) throw new EndpointRefused(endpoint);
   return { endpoint, secret };
 }

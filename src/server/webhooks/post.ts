@@ -1,13 +1,15 @@
 // One POST of a webhook message, on node:http/https: the host is resolved and checked against the
 // address policy first, and the connection goes to that checked address (no second lookup a DNS
 // rebinding could change). Redirects are not followed; the whole try, DNS included, is bounded by
-// a timeout, waiting for a free connection to the address included (address-gate.ts); the
-// response body is read (at most 64 KiB) and dropped.
+// a timeout, waiting for a free connection to the address included (address-gate.ts); the lookup
+// goes through the account's turn and deadline (dns-gate.ts); the response body is read (at most
+// 64 KiB) and dropped.
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { AddressGate } from './address-gate.js';
 import { checkUrlShape, resolveAllowed, type AddressPolicy } from './address-policy.js';
+import type { HostLookup } from './dns-gate.js';
 
 export interface PostResult {
   statusCode: number | null;
@@ -22,11 +24,12 @@ const MAX_BODY = 64 * 1024;
 const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
 /**
- * `stop` aborts the try when the sender stops. One controller and one timer per try: AbortSignal.any
+ * `stop` aborts the try when the sender stops; `lookup` resolves the host (the sender's: its
+ * account's turn on the shared LookupGate), and is aborted with the try. One controller and one timer per try: AbortSignal.any
  * on the sender's long-lived stop signal would keep a listener per try on it (Node 20).
  */
 export async function postWebhook(
-  address: string, headers: Record<string, string>, body: string, policy: AddressPolicy, timeoutMs: number, stop?: AbortSignal, gate?: AddressGate,
+  address: string, headers: Record<string, string>, body: string, policy: AddressPolicy, lookup: HostLookup, timeoutMs: number, stop?: AbortSignal, gate?: AddressGate,
 ): Promise<PostResult> {
   const started = performance.now();
   const controller = new AbortController();
@@ -43,11 +46,12 @@ export async function postWebhook(
   const done = (r: Omit<PostResult, 'latencyMs'>): PostResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
   let release: (() => void) | undefined;
   let waitingFor: string | undefined;
+  let resolving: string | undefined;
   try {
     const url = checkUrlShape(address, policy);
-    const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-    aborted.catch(() => {});
-    const [target] = await Promise.race([resolveAllowed(url.hostname, policy), aborted]);
+    resolving = url.hostname;
+    const [target] = await resolveAllowed(url.hostname, policy, lookup, signal);
+    resolving = undefined;
     if (gate) {
       waitingFor = target!.address;
       release = await gate.acquire(target!.address, signal);
@@ -83,6 +87,7 @@ export async function postWebhook(
   } catch (err) {
     const e = err as Error & { code?: string };
     if (why === 'stopping') return done({ statusCode: null, error: 'service stopping' });
+    if (why === 'timeout' && resolving) return done({ statusCode: null, error: `DNS timeout: host ${resolving} did not resolve within the attempt's ${timeoutMs} ms` });
     if (why === 'timeout' && waitingFor) return done({ statusCode: null, error: `timeout after ${timeoutMs} ms waiting for a free connection to ${waitingFor} (at most ${gate!.limit} at once)` });
     if (why === 'timeout') return done({ statusCode: null, error: `timeout after ${timeoutMs} ms` });
     return done({ statusCode: null, error: e.name === 'AddressRefused' ? `refused: ${e.message}` : (e.code ? `${e.code}: ${e.message}` : e.message) });

@@ -1,6 +1,6 @@
 // The webhook sender, a BackgroundWorker: leases due messages from the outbox (a few per receiving
 // origin at a time, so a slow receiver holds only its own), posts each signed (a few per address
-// at a time, address-gate.ts), and records the attempt and its outcome (answers.ts says which) in
+// at a time, address-gate.ts; its host resolved in its account's turn, dns-gate.ts), and records the attempt and its outcome (answers.ts says which) in
 // one transaction. Everything it needs to resume lives in the store: a restart (or a crash, once
 // the lease runs out) picks up where it stopped. Secrets never reach the logs.
 import type { Store } from '../store/repositories.js';
@@ -9,6 +9,7 @@ import type { BackgroundWorker, WorkerLog } from '../workers/worker.js';
 import { AddressGate } from './address-gate.js';
 import { judge } from './answers.js';
 import type { AddressPolicy } from './address-policy.js';
+import { sharedLookups, type LookupGate } from './dns-gate.js';
 import { postWebhook, type PostResult } from './post.js';
 import { DEFAULT_SCHEDULE, type RetrySchedule } from './retry.js';
 import { signatureHeader } from './sign.js';
@@ -30,6 +31,11 @@ export interface SenderOptions {
   perTarget?: number;
   /** Messages in flight at once from this process to one IP address, whatever the names that lead there (default 4). */
   perAddress?: number;
+  /**
+   * Where hosts are resolved: one lookup per account at a time, each within a deadline (default the
+   * process's sharedLookups, which the API routes use too: they share libuv's two lookup threads).
+   */
+  lookups?: LookupGate;
   /**
    * Messages of one account in flight at once, on every instance (default 16, a quarter of
    * maxInFlight): one account's slow or hanging receivers (any number of them) hold at most these,
@@ -71,6 +77,7 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
   const perTarget = o.perTarget ?? 4;
   const perAccount = o.perAccount ?? 16;
   const gate = new AddressGate(o.perAddress ?? 4);
+  const lookups = o.lookups ?? sharedLookups;
   const now = o.now ?? (() => new Date());
   const stopping = new AbortController();
   const running = new Set<Promise<void>>();
@@ -116,7 +123,7 @@ export function webhookSender(store: Store, o: SenderOptions): WebhookSender {
         'content-type': 'application/json', 'user-agent': 'bobina-webhooks/1', 'webhook-id': m.id, 'webhook-timestamp': String(timestamp),
         ...(signature ? { 'webhook-signature': signature } : {}),
       };
-      result = await postWebhook(m.url, headers, m.body, o.policy, timeoutMs, stopping.signal, gate);
+      result = await postWebhook(m.url, headers, m.body, o.policy, lookups.for(m.accountId), timeoutMs, stopping.signal, gate);
     }
     const code = result.statusCode;
     // The next try is timed from this one's end: after a 10 s timeout, "5 s later" is 5 s after it.

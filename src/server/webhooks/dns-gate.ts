@@ -1,0 +1,100 @@
+// The host lookups of webhook addresses (registration, urlCallback, every send): at most one in
+// flight per account in this process, each answered within a deadline. Why: dns.lookup is glibc's
+// getaddrinfo on libuv's threadpool, where at most two lookups run at once (half the pool of 4) and
+// none can be cancelled, so a host whose nameserver never answers keeps a thread until glibc gives
+// up (5 s per try, two tries per nameserver by default); a few of one account's took both and kept
+// every other account's lookups waiting (a Webhook/Insert 59.6 s instead of 27 ms). The routes and
+// the sender share one gate (sharedLookups) because they share the one pool. Per process on
+// purpose: the threadpool is the process's, so this is not state another instance must see.
+// c-ares (dns.Resolver) would not use the pool, but it ignores /etc/hosts and nsswitch.
+import { lookup } from 'node:dns/promises';
+
+export interface HostAddress {
+  address: string;
+  family: number;
+}
+
+/** Every address of a host, as getaddrinfo orders them; rejects when it does not resolve. */
+export type HostLookup = (host: string, signal?: AbortSignal) => Promise<HostAddress[]>;
+
+/** The system's resolver: /etc/hosts and nsswitch, as every other program on the machine resolves. */
+export const systemLookup: HostLookup = (host) => lookup(host, { all: true, verbatim: true });
+
+/** The lookup did not answer within the deadline (or could not start, the account's one before it still running). */
+export class DnsTimeout extends Error {
+  override name = 'DnsTimeout';
+}
+
+/** How long a lookup may take, waiting for the account's turn included (glibc gives one nameserver 5 s before the next). */
+export const DEFAULT_DNS_DEADLINE_MS = 5_000;
+
+export class LookupGate {
+  /** Accounts with a lookup running, until that lookup itself settles (not the caller's deadline: its thread is busy until then). */
+  private readonly busy = new Set<string>();
+  private readonly waiting = new Map<string, Array<() => void>>();
+
+  constructor(readonly deadlineMs = DEFAULT_DNS_DEADLINE_MS, private readonly resolve: HostLookup = systemLookup) {}
+
+  /**
+   * Resolves `host` for `accountId` once the account has no other lookup running. Rejects with
+   * DnsTimeout past the deadline (counted from this call), or with `signal`'s reason when aborted.
+   * A lookup given up on keeps the account's turn until it answers, so the account's next lookup
+   * waits for it rather than taking a second thread.
+   */
+  lookup(accountId: string, host: string, signal?: AbortSignal): Promise<HostAddress[]> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      let started = false;
+      const queue = this.waiting.get(accountId) ?? [];
+      const finish = (settle: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const i = queue.indexOf(start);
+        if (i >= 0) queue.splice(i, 1);
+        if (queue.length === 0 && this.waiting.get(accountId) === queue) this.waiting.delete(accountId);
+        settle();
+      };
+      const start = () => {
+        started = true;
+        this.busy.add(accountId);
+        Promise.resolve()
+          .then(() => this.resolve(host))
+          .then((addresses) => finish(() => resolve(addresses)), (err: unknown) => finish(() => reject(err)))
+          .finally(() => this.next(accountId));
+      };
+      const timer = setTimeout(() => finish(() => reject(new DnsTimeout(started
+        ? `DNS timeout: host ${host} did not resolve within ${this.deadlineMs} ms`
+        : `DNS timeout: host ${host} was not looked up within ${this.deadlineMs} ms (this account's lookup before it has not answered)`))), this.deadlineMs);
+      const onAbort = () => finish(() => reject(signal!.reason));
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (!this.busy.has(accountId)) return start();
+      this.waiting.set(accountId, queue);
+      queue.push(start);
+    });
+  }
+
+  /** This account's lookups, as resolveAllowed takes them. */
+  for(accountId: string): HostLookup {
+    return (host, signal) => this.lookup(accountId, host, signal);
+  }
+
+  /** Lookups of `accountId` running (0 or 1) and waiting. */
+  pending(accountId: string): { running: number; waiting: number } {
+    return { running: this.busy.has(accountId) ? 1 : 0, waiting: this.waiting.get(accountId)?.length ?? 0 };
+  }
+
+  /** The account's lookup has answered: the first waiter still waiting starts, or the account is free. */
+  private next(accountId: string): void {
+    const queue = this.waiting.get(accountId);
+    const first = queue?.shift();
+    if (queue && queue.length === 0) this.waiting.delete(accountId);
+    if (first) return first();
+    this.busy.delete(accountId);
+  }
+}
+
+/** The process's one gate: the API routes, the CLI and the webhook sender all resolve through it. */
+export const sharedLookups = new LookupGate();
