@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
-import { newApiKey, sha256 } from '../../src/server/auth/secrets.js';
+import { newApiKey, newTerminalKey, sha256 } from '../../src/server/auth/secrets.js';
 import type { Store } from '../../src/server/store/repositories.js';
 import { bobina, CLI_TEST_TIMEOUT, STACK } from '../support/cli.js';
 import { freshDatabase, type TestDatabase } from '../support/store-target.js';
@@ -122,6 +122,40 @@ describe('bobina jobs', () => {
       expect(refused.stderr).not.toMatch(STACK);
     }
     expect((await getById(original.id)).reimpressoes).toBe(1);
+  });
+
+  it('shows what a terminal or a partner wrote with its control characters escaped, in text and in --json', async () => {
+    // A terminal key chooses versaoAgente (Sinal) and detalhe (Reportar), the partner its reference:
+    // each could clear the operator's screen (ESC [2J), set its title (OSC 0) or plant a link (OSC 8).
+    const terminalKey = newTerminalKey();
+    await store.terminals.put({ accountId: aliceId, terminalId: 'CAIXA-ESC', printerId: 1, enabled: true });
+    await store.credentials.setTerminalKey(aliceId, 'CAIXA-ESC', sha256(terminalKey), terminalKey.slice(0, 11));
+    const terminal = { authorization: `Bearer ${terminalKey}` };
+    const version = '1.0\x1b[2J\x1b]0;pwned\x07\u009b31m\u202e';
+    const detail = 'paper \x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\ out\x7f';
+    const sinal = await app.inject({ method: 'POST', url: '/TerminalImpressao/Sinal', headers: terminal, payload: { impressora: { pronta: true, motivos: [] }, versaoAgente: version } });
+    expect(sinal.statusCode, sinal.body).toBe(200);
+    const job = await insert({ conteudo: 'x', terminalId: 'CAIXA-ESC', referencia: 'ref\u009b2J\u007f' });
+    const offer = (await app.inject({ method: 'POST', url: '/TerminalImpressao/ObterProxima?espera=0', headers: terminal })).json();
+    expect(offer.trabalho?.intencaoImpressaoId).toBe(job.id);
+    const reported = await app.inject({ method: 'POST', url: '/TerminalImpressao/Reportar', headers: terminal, payload: { intencaoImpressaoId: job.id, tokenEntrega: offer.trabalho.tokenEntrega, estado: 'failed', motivos: ['other'], detalhe: detail } });
+    expect(reported.statusCode, reported.body).toBe(200);
+    const unsafe = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/;
+    const status = bobina(['terminals', 'status', '--user', 'alice@example.com', ...database.flags]);
+    const shown = [status, run('show', String(job.id)), run('list', '--user', 'alice@example.com', '--referencia', 'ref\u009b2J\u007f')];
+    for (const r of shown) {
+      expect(r.code, r.stderr.toString()).toBe(0);
+      expect(r.stdout.toString('utf8')).not.toMatch(unsafe);
+    }
+    expect(status.stdout.toString('utf8')).toContain('1.0\\x1b[2J\\x1b]0;pwned\\x07\\x9b31m\\u202e');
+    expect(shown[1]!.stdout.toString('utf8')).toContain('by printer: paper \\x1b]8;;https://evil.example/\\x1b\\click\\x1b]8;;\\x1b\\ out\\x7f');
+    expect(shown[1]!.stdout.toString('utf8')).toContain('reference "ref\\u009b2J\\u007f"');
+    expect(shown[2]!.stdout.toString('utf8')).toContain('"ref\\u009b2J\\u007f"');
+    // --json: the same values once parsed, and nothing unsafe as written.
+    const json = [bobina(['terminals', 'status', '--user', 'alice@example.com', '--json', ...database.flags]), run('show', String(job.id), '--json')];
+    for (const r of json) expect(r.stdout.toString('utf8')).not.toMatch(unsafe);
+    expect(JSON.parse(json[0]!.stdout.toString('utf8')).find((t: { terminalId: string }) => t.terminalId === 'CAIXA-ESC').versaoAgente).toBe(version);
+    expect(JSON.parse(json[1]!.stdout.toString('utf8')).historico.at(-1).detalhe).toBe(detail);
   });
 
   it('names --user in the usage of every subcommand that takes it (each one does)', () => {

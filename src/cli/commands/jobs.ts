@@ -8,6 +8,7 @@ import { JOB_ID_PATTERN } from '../../delivery/job-id.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
+import { json, printable, quoted } from '../printable.js';
 import { columns } from '../table.js';
 import { accountByEmail, STORE_OPTIONS, withStore } from '../with-store.js';
 import type { Store } from '../../server/store/repositories.js';
@@ -91,13 +92,13 @@ async function list(args: string[], io: Io): Promise<number> {
     const emails = account ? undefined : new Map((await store.accounts.list()).map((a) => [a.id, a.email]));
     const rows = page.jobs.map((j) => ({ ...intentionRow(j), ...(emails ? { usuario: emails.get(j.accountId) ?? j.accountId } : {}) }));
     if (values.json) {
-      io.stdout.write(`${JSON.stringify({ intencoes: rows, proximoCursor: page.nextCursor }, null, 2)}\n`);
+      io.stdout.write(`${json({ intencoes: rows, proximoCursor: page.nextCursor })}\n`);
       return EXIT.ok;
     }
     const header = ['ID', 'CREATED', 'STATE', 'REASONS', 'TERMINAL', 'PRINTER', 'BYTES', 'REPRINT OF', 'REPRINTS', ...(emails ? ['USER'] : []), 'REFERENCE'];
     io.stdout.write(columns(header, page.jobs.map((j, i) => [
       String(j.id), j.createdAt.toISOString(), j.estado, j.motivos.join(',') || '-', j.terminalId ?? '(template)', j.codigoImpressora, String(j.size),
-      j.reprintOf === null ? '-' : String(j.reprintOf), String(j.reprints), ...(emails ? [String(rows[i]!.usuario)] : []), JSON.stringify(j.referencia),
+      j.reprintOf === null ? '-' : String(j.reprintOf), String(j.reprints), ...(emails ? [String(rows[i]!.usuario)] : []), quoted(j.referencia),
     ])));
     if (page.nextCursor) io.stderr.write(`more: bobina jobs list … --cursor ${page.nextCursor}\n`);
     return EXIT.ok;
@@ -118,17 +119,17 @@ async function show(args: string[], io: Io): Promise<number> {
     }
     const record = intentionRecord(found.job, found.history);
     if (values.json) {
-      io.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+      io.stdout.write(`${json(record)}\n`);
       return EXIT.ok;
     }
     const j = found.job;
     io.stdout.write([
       `job ${j.id}: ${j.estado}${j.motivos.length ? ` (${j.motivos.join(', ')})` : ''}, status ${j.status}, confirmation ${j.confirmacao}`,
-      `  created ${j.createdAt.toISOString()}, terminal ${j.terminalId ?? '(template job)'}, printer ${j.codigoImpressora} (id ${j.impressoraId}), ${j.bytes.length} bytes`,
-      `  reference ${JSON.stringify(j.referencia)}, attempts ${j.tentativas}, reprint of ${j.reprintOf ?? '-'}, reprints ${j.reprints}`,
+      `  created ${j.createdAt.toISOString()}, terminal ${j.terminalId === null ? '(template job)' : printable(j.terminalId)}, printer ${j.codigoImpressora} (id ${j.impressoraId}), ${j.bytes.length} bytes`,
+      `  reference ${quoted(j.referencia)}, attempts ${j.tentativas}, reprint of ${j.reprintOf ?? '-'}, reprints ${j.reprints}`,
       `  diagnostics: ${record.diagnostics.length ? record.diagnostics.map((d) => `${d.severity} ${d.code} at ${d.line}:${d.column}`).join('; ') : 'none'}`,
       '  history:',
-      ...record.historico.map((h) => `    ${h.data}  ${h.evento} → ${h.estado}${h.motivos.length ? ` (${h.motivos.join(', ')})` : ''} by ${h.origem}${h.detalhe ? `: ${h.detalhe}` : ''}`),
+      ...record.historico.map((h) => `    ${h.data}  ${h.evento} → ${h.estado}${h.motivos.length ? ` (${h.motivos.join(', ')})` : ''} by ${h.origem}${h.detalhe ? `: ${printable(h.detalhe)}` : ''}`),
     ].join('\n') + '\n');
     return EXIT.ok;
   });

@@ -10,6 +10,7 @@ import { terminalIdRefusal } from '../../server/terminal-id.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
+import { json } from '../printable.js';
 import { columns } from '../table.js';
 import { accountByEmail, STORE_OPTIONS, withAccount, withStore } from '../with-store.js';
 
@@ -69,7 +70,7 @@ async function list(args: string[], io: Io): Promise<number> {
       device: t.device ?? null,
       templateJobs: t.templateJobs === true,
     }));
-    if (values.json) io.stdout.write(`${JSON.stringify(terminals, null, 2)}\n`);
+    if (values.json) io.stdout.write(`${json(terminals)}\n`);
     else {
       io.stdout.write(columns(['TERMINAL', 'PRINTER', 'ENABLED', 'TEMPLATE JOBS', 'DEVICE'], terminals.map((t) => [
         t.terminal, t.printer ?? '(none)', t.enabled ? 'yes' : 'no', t.templateJobs ? 'yes' : 'no', t.device ?? '-',
@@ -120,7 +121,7 @@ async function status(args: string[], io: Io): Promise<number> {
     const now = new Date();
     const shown = (await store.terminals.health(account ? { accountId: account.id } : {}))
       .map((t) => ({ email: emails.get(t.accountId) ?? t.accountId, ...healthView(t, now, settings, (d) => d.toISOString()) }));
-    if (values.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+    if (values.json) io.stdout.write(`${json(shown)}\n`);
     else {
       const age = (s: number | null) => (s === null ? '-' : s < 120 ? `${s}s` : s < 7200 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);
       io.stdout.write(columns(['USER', 'TERMINAL', 'ONLINE', 'LAST CONTACT', 'AGENT', 'PRINTER', 'QUEUE', 'OLDEST'], shown.map((t) => [

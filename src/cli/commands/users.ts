@@ -6,6 +6,7 @@ import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
 import { PASSWORD_OPTIONS, readPassword } from '../password.js';
+import { json } from '../printable.js';
 import { columns } from '../table.js';
 import { STORE_OPTIONS, withAccount, withStore } from '../with-store.js';
 
@@ -48,7 +49,7 @@ async function list(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { json: { type: 'boolean' }, ...STORE_OPTIONS }, 0);
   const accounts = await withStore(values, (store) => store.accounts.list());
   const shown = accounts.map((a) => ({ id: a.id, email: a.email, name: a.name, roles: a.roles, tags: a.tags, created: a.createdAt.toISOString() }));
-  if (values.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+  if (values.json) io.stdout.write(`${json(shown)}\n`);
   else io.stdout.write(columns(['ID', 'EMAIL', 'NAME', 'CREATED', 'ROLES', 'TAGS'], shown.map((a) => [a.id, a.email, a.name, a.created, a.roles.join(','), a.tags])));
   return EXIT.ok;
 }

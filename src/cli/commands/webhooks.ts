@@ -7,6 +7,7 @@ import { variablesOf, webhookPolicy } from '../../server/environment.js';
 import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
+import { json } from '../printable.js';
 import { columns } from '../table.js';
 import { STORE_OPTIONS, withAccount } from '../with-store.js';
 
@@ -45,7 +46,7 @@ async function list(args: string[], io: Io): Promise<number> {
   const { endpointView } = await server();
   return withAccount(values, values.email!, io, 'webhooks', async (store, account) => {
     const shown = (await store.webhooks.listEndpoints(account.id)).map(endpointView);
-    if (values.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+    if (values.json) io.stdout.write(`${json(shown)}\n`);
     else {
       const state = (e: (typeof shown)[number]) => (e.enabled ? (e.failingSince ? `failing since ${e.failingSince}` : 'enabled') : `disabled (${e.disabledReason ?? 'operator'})`);
       io.stdout.write(columns(['ID', 'STATE', 'EVENTS', 'URL'], shown.map((e) => [e.id, state(e), e.events.join(','), e.url])));
@@ -108,7 +109,7 @@ async function log(args: string[], io: Io): Promise<number> {
       ...(values.id ? { endpointId: values.id } : {}), ...(values.message ? { messageId: values.message } : {}),
       ...(values.intention ? { intencaoImpressaoId: Number(values.intention) } : {}),
     })).map(attemptView);
-    if (values.json) io.stdout.write(`${JSON.stringify(attempts, null, 2)}\n`);
+    if (values.json) io.stdout.write(`${json(attempts)}\n`);
     else {
       io.stdout.write(columns(['TIME', 'MESSAGE', 'WEBHOOK', 'INTENTION', 'STATUS', 'LATENCY', 'NOW', 'ERROR'], attempts.map((a) => [
         a.at, a.messageId, a.webhookId ?? '(urlCallback)', String(a.intencaoImpressaoId), a.statusCode === null ? '-' : String(a.statusCode),
