@@ -100,6 +100,14 @@ export const TerminalStateJson = Type.Object({
 }, { description: 'The terminal as it is now (its printer may have been changed since a job was compiled)' });
 export type TerminalStateJson = Static<typeof TerminalStateJson>;
 
+/**
+ * A client's free text (Sinal's and ObterProxima's versaoAgente, Reportar's detalhe): any character
+ * but a lone surrogate, which has no UTF-8 (PostgreSQL would store U+FFFD, SQLite other bytes), so
+ * what was accepted would not be what GetById, GetAll and the CLI show. Refused by the route's
+ * validation (400 invalid-request) as any other bad field; a surrogate pair is a character and passes.
+ */
+const FreeText = (maxLength: number) => Type.String({ maxLength, pattern: '^\\P{Cs}*$' });
+
 /** A reason's word on the wire (Reportar's `motivos` and the printer's). */
 const Motivo = Type.String({ pattern: '^[a-z][a-z0-9-]{0,63}$' });
 
@@ -110,7 +118,7 @@ export const ReportJson = Type.Object({
   estado: ReportStateJson,
   motivos: Type.Optional(Type.Array(Motivo, { maxItems: 16 })),
   confirmacao: Type.Optional(Type.Union([Type.Literal('sent'), Type.Literal('printer')])),
-  detalhe: Type.Optional(Type.String({ maxLength: 500 })),
+  detalhe: Type.Optional(FreeText(500)),
 }, { additionalProperties: false });
 export type ReportJson = Static<typeof ReportJson>;
 
@@ -131,14 +139,14 @@ export const SignalJson = Type.Object({
   impressora: Type.Optional(Type.Union([PrinterStatusJson], {
     description: 'Left out only by a client that could not ask its printer yet (a terminal without a linked printer, before its first job)',
   })),
-  versaoAgente: Type.String({ maxLength: 100 }),
+  versaoAgente: FreeText(100),
 }, { additionalProperties: false });
 export type SignalJson = Static<typeof SignalJson>;
 
 /** ObterProxima's optional body: the same as a heartbeat says, with the poll (a client that sends none is heard all the same). */
 export const PollJson = Type.Union([Type.Object({
   impressora: Type.Optional(PrinterStatusJson),
-  versaoAgente: Type.Optional(Type.String({ maxLength: 100 })),
+  versaoAgente: Type.Optional(FreeText(100)),
 }, { additionalProperties: false }), Type.Null()]);
 export type PollJson = Static<typeof PollJson>;
 

@@ -140,6 +140,22 @@ describe('the fleet view', EACH, () => {
     expect(asTerminal.statusCode).toBe(403);
   });
 
+  it('refuses a versaoAgente with a lone surrogate (Sinal and ObterProxima), which would be stored as other characters, and keeps a surrogate pair as sent', async () => {
+    const { h, key, terminalKey } = await service();
+    const auth = { authorization: `Bearer ${terminalKey}` };
+    for (const url of ['/TerminalImpressao/Sinal', '/TerminalImpressao/ObterProxima?espera=0']) {
+      for (const versaoAgente of ['1.0\ud800', '\udc00', 'a\ud83d']) {
+        const res = await h.app.inject({ method: 'POST', url, headers: auth, payload: { impressora: { pronta: true, motivos: [] }, versaoAgente } });
+        expect(res.statusCode, `${url} ${res.body}`).toBe(400);
+        expect(res.json()).toMatchObject({ code: 'invalid-request', errors: expect.arrayContaining([expect.objectContaining({ path: '/versaoAgente' })]) });
+      }
+    }
+    expect(await one(h, key)).toMatchObject({ versaoAgente: null, ultimoContato: null });
+    const pair = await h.app.inject({ method: 'POST', url: '/TerminalImpressao/Sinal', headers: auth, payload: { impressora: { pronta: true, motivos: [] }, versaoAgente: '1.0 \ud83d\ude00' } });
+    expect(pair.statusCode, pair.body).toBe(200);
+    expect((await one(h, key)).versaoAgente).toBe('1.0 \ud83d\ude00');
+  });
+
   it('answers a page at a time: limite (default 100, at most 500) and the cursor, no terminal twice or skipped', async () => {
     const { h, key, alice } = await service();
     // 150 more terminals: the default page holds 100 of the 153, the second the rest.

@@ -145,6 +145,21 @@ describe('the terminal client protocol', () => {
     ]);
   });
 
+  it('refuses a detalhe with a lone surrogate in Reportar, changing nothing, and keeps a surrogate pair as sent', async () => {
+    const key = await terminalKey(aliceId, 'CAIXA-01');
+    const i = (await insert({ conteudo: 'x', terminalId: 'CAIXA-01' })).json().intencaoImpressao;
+    const t = (await next(key)).json().trabalho;
+    for (const detalhe of ['paper \ud800', '\udfff out']) {
+      const res = await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'failed', motivos: ['other'], detalhe });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'invalid-request', errors: [{ path: '/detalhe' }] });
+    }
+    expect((await getById(i.id)).json().intencaoImpressao).toMatchObject({ estado: 'acquired', reportesIgnorados: 0 });
+    const ok = await report(key, { intencaoImpressaoId: i.id, tokenEntrega: t.tokenEntrega, estado: 'failed', motivos: ['other'], detalhe: 'sem papel \ud83d\udcc4' });
+    expect(ok.json().aceito, ok.body).toBe(true);
+    expect((await getById(i.id)).json().intencaoImpressao.historico.at(-1)).toMatchObject({ estado: 'failed', detalhe: 'sem papel \ud83d\udcc4' });
+  });
+
   it('refuses a job id in Reportar or Renovar past the query\'s 15 digits with the 400 problem body (PostgreSQL answered 500)', async () => {
     const key = await terminalKey(aliceId, 'CAIXA-01');
     const post = (route: string, id: string) => h.app.inject({

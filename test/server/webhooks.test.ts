@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook, WebhookVerificationError } from '../../src/index.js';
 import type { JobEvent } from '../../src/server/jobs/events.js';
 import type { Store } from '../../src/server/store/repositories.js';
-import { isPrivateAddress, STRICT_POLICY, type AddressPolicy } from '../../src/server/webhooks/address-policy.js';
+import { AddressRefused, checkUrlShape, isPrivateAddress, STRICT_POLICY, type AddressPolicy } from '../../src/server/webhooks/address-policy.js';
 import { webhookOutbox } from '../../src/server/webhooks/outbox.js';
 import { afterFailure, DEFAULT_SCHEDULE } from '../../src/server/webhooks/retry.js';
 import { webhookSender, type SenderOptions, type WebhookSender } from '../../src/server/webhooks/sender.js';
@@ -583,6 +583,19 @@ describe('addresses', { timeout: 30_000 }, () => {
     const res = await h.app.inject({ method: 'POST', url: `/IntencaoImpressao/Insert?key=${key}`, payload: { conteudo: 'x', terminalId: 'ANDROID', urlCallback } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'webhook-url-refused', errors: [{ path: '/urlCallback', message: expect.stringMatching(/control character/) }] });
+  });
+
+  it('refuses a URL with a lone surrogate (it would be stored as other characters than the ones checked), on every path; a surrogate pair passes', async () => {
+    // The probe: 200 echoing https://8.8.8.8/\ud800, stored as U+FFFD on PostgreSQL and other bytes on SQLite.
+    const res = await h.app.inject({ method: 'POST', url: `/Webhook/Insert?key=${key}`, payload: { url: 'https://8.8.8.8/\ud800' } });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'webhook-url-refused', errors: [{ path: '/url', message: expect.stringMatching(/lone surrogate \(U\+D800\) at offset 16/) }] });
+    expect((await h.app.inject({ url: `/Webhook/GetAll?key=${key}` })).json().webhooks).toEqual([]);
+    // The shape check is the one every path shares (Webhook/Insert, the CLI, urlCallback, the sender), whatever the policy.
+    for (const url of ['https://example.com/\udc00x', 'https://example.com/a\ud83d', 'https://\ud800example.com/']) {
+      expect(() => checkUrlShape(url, { allowPrivate: true, httpHosts: [] }), url).toThrow(AddressRefused);
+    }
+    expect(checkUrlShape('https://example.com/\ud83d\ude00', STRICT_POLICY).pathname).toBe('/%F0%9F%98%80');
   });
 
   it('refuses a private urlCallback on Insert, before recording anything', async () => {

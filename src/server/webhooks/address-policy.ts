@@ -63,10 +63,19 @@ export class AddressRefused extends Error {
  */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+/**
+ * A surrogate that is not half of a pair (the unicode flag makes the class match only those). It has
+ * no UTF-8: the URL parser writes it as %EF%BF%BD, PostgreSQL stores U+FFFD, SQLite other bytes, so
+ * the URL checked and echoed would not be the one stored and posted to.
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /** The URL's scheme and shape; throws AddressRefused. */
 export function checkUrlShape(raw: string, policy: AddressPolicy): URL {
   const control = CONTROL.exec(raw);
   if (control) throw new AddressRefused(`a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) at offset ${control.index} is not accepted in a URL`);
+  const lone = LONE_SURROGATE.exec(raw);
+  if (lone) throw new AddressRefused(`a lone surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at offset ${lone.index} is not well-formed Unicode, so it cannot be stored as sent`);
   let url: URL;
   try {
     url = new URL(raw);
