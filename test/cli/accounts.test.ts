@@ -69,6 +69,38 @@ describe('bobina users', () => {
     }
   });
 
+  it('refuses an e-mail with a space or a control character, or of no e-mail shape, with a usage error, and stores nothing', async () => {
+    // The probe: ' a@x.com' and 'a@x.com ' were accounts of their own beside a@x.com.
+    expect(run(['users', 'add', '--email', 'a@x.com', '--name', 'A', '--password', 'pw-a-1']).code).toBe(0);
+    for (const [email, why] of [
+      [' a@x.com', /--email " a@x\.com" has a space or a line break at its start or end/],
+      ['a@x.com ', /at its start or end/],
+      ['a@x.com\n', /at its start or end/],
+      ['\u00a0a@x.com', /at its start or end/],
+      ['a\u0007@x.com', /--email "a\\u0007@x\.com" has a control character \(U\+0007\) at offset 1/],
+      ['a\u0085@x.com', /control character \(U\+0085\)/],
+      ['a b@x.com', /is not an e-mail address/],
+      ['ax.com', /is not an e-mail address/],
+      ['@x.com', /is not an e-mail address/],
+      ['a@', /is not an e-mail address/],
+      ['a@b@x.com', /is not an e-mail address/],
+    ] as const) {
+      const refused = run(['users', 'add', '--email', email, '--name', 'A', '--password', 'pw-a-1']);
+      expect(refused.code, JSON.stringify(email)).toBe(2);
+      expect(refused.stderr.toString()).toMatch(why);
+      expect(refused.stderr.toString()).not.toMatch(STACK);
+    }
+    // Whatever creates an account goes through the same rule: the store refuses it too.
+    const store = await database.open();
+    try {
+      await expect(store.accounts.create({ email: 'a@x.com ', name: 'A', passwordHash: 'unused', metadata: [], roles: [] })).rejects.toThrow(/at its start or end/);
+      expect((await store.accounts.list()).map((a) => a.email).filter((e) => e.includes('x.com'))).toEqual(['a@x.com']);
+    } finally {
+      await store.close();
+    }
+    expect(run(['users', 'add', '--email', 'A@X.com', '--name', 'A', '--password', 'pw-a-1']).code).toBe(1);
+  });
+
   it('lists the accounts without their password hashes', () => {
     const list = run(['users', 'list']);
     expect(list.code).toBe(0);
@@ -76,7 +108,7 @@ describe('bobina users', () => {
     expect(list.out).toMatch(/bia@example\.com/);
     expect(list.out).not.toMatch(/scrypt/);
     const json = JSON.parse(run(['users', 'list', '--json']).out) as Array<Record<string, unknown>>;
-    expect(json.map((u) => u.email)).toEqual(['ana@example.com', 'bia@example.com']);
+    expect(json.map((u) => u.email)).toEqual(['ana@example.com', 'bia@example.com', 'a@x.com']);
     expect(json[0]).toEqual({ id: expect.any(String), email: 'ana@example.com', name: 'Ana', roles: [], tags: 'all', created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
   });
 

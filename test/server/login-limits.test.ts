@@ -54,6 +54,23 @@ describe('failed-login limits', () => {
     expect((await attempt(h, BOB.email, BOB.password, { 'x-forwarded-for': '198.51.100.7' })).statusCode).toBe(200);
   });
 
+  it('counts failures for an e-mail as the account lookup finds it: case aside, nothing trimmed', async () => {
+    // The limits trimmed the e-mail and the lookup did not: failures for " alice@example.com" (no
+    // account: it is refused at creation) locked alice@example.com's own counter.
+    const h = await start({ trustProxy: true, loginLimits: { pair: 2, account: 6, address: 20 } });
+    for (let i = 0; i < 6; i++) {
+      const email = [` ${ALICE.email}`, `${ALICE.email} `, `${ALICE.email}\t`][i % 3]!;
+      expect((await attempt(h, email, 'wrong', { 'x-forwarded-for': `203.0.113.${i}` })).statusCode).toBe(401);
+    }
+    expect((await attempt(h, ALICE.email, ALICE.password, { 'x-forwarded-for': '198.51.100.7' })).statusCode).toBe(200);
+    expect((await attempt(h, ` ${ALICE.email}`, ALICE.password, { 'x-forwarded-for': '198.51.100.8' })).statusCode).toBe(401);
+    // The same account in other letters is found, so counted, as itself.
+    for (let i = 0; i < 6; i++) {
+      expect((await attempt(h, ALICE.email.toUpperCase(), 'wrong', { 'x-forwarded-for': `203.0.113.${10 + i}` })).statusCode).toBe(401);
+    }
+    expect((await attempt(h, ALICE.email, ALICE.password, { 'x-forwarded-for': '198.51.100.9' })).statusCode).toBe(429);
+  });
+
   it('keeps password spraying from one address in check with a per-address cap over all accounts', async () => {
     const h = await start({ trustProxy: true, loginLimits: { pair: 2, account: 6, address: 8 } });
     const sprayer = { 'x-forwarded-for': '203.0.113.9' };

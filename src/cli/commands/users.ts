@@ -6,7 +6,7 @@ import { parse } from '../args.js';
 import { EXIT, UsageError, type Command, type Io } from '../io.js';
 import { dispatch, type Subcommand } from '../subcommands.js';
 import { PASSWORD_OPTIONS, readPassword } from '../password.js';
-import { json } from '../printable.js';
+import { json, quoted } from '../printable.js';
 import { columns } from '../table.js';
 import { STORE_OPTIONS, withAccount, withStore } from '../with-store.js';
 
@@ -24,6 +24,9 @@ async function add(args: string[], io: Io): Promise<number> {
     meta: { type: 'string', multiple: true }, role: { type: 'string', multiple: true }, tags: { type: 'string' }, ...STORE_OPTIONS,
   }, 0);
   if (!values.email || !values.name) throw new UsageError('--email and --name are required');
+  const { emailRefusal } = await import('../../server/auth/email.js');
+  const refused = emailRefusal(values.email);
+  if (refused) throw new UsageError(`--email ${quoted(values.email)} ${refused}`);
   const tags = tagsOption(values.tags) ?? 'all';
   const metadata = (values.meta ?? []).map((m) => {
     const at = m.indexOf('=');

@@ -10,6 +10,7 @@
 import { Problem } from '../errors.js';
 import type { Store } from '../store/repositories.js';
 import type { AttemptCounter } from '../store/types.js';
+import { emailKey } from './email.js';
 import { sha256 } from './secrets.js';
 
 export interface LoginLimits {
@@ -54,7 +55,8 @@ export class LoginGuard {
    */
   async admit(address: string, email?: string): Promise<Admission> {
     const l = this.limits;
-    const account = email?.trim().toLowerCase();
+    // The key findByEmail looks the account up by (auth/email.ts): the counter is that account's.
+    const account = email === undefined ? undefined : emailKey(email);
     const wanted = [{ key: key('address', address), limit: l.address }];
     if (account !== undefined) wanted.push({ key: key('pair', account, address), limit: l.pair }, { key: key('account', account), limit: l.account });
     const now = new Date();

@@ -1,6 +1,8 @@
 // accounts (the `users` table): partner accounts with scrypt password hashes. E-mails are stored
-// lower-cased and unique (the dialect's emailKey), so "taken" is case-insensitive.
+// lower-cased and unique (the dialect's emailKey), so "taken" is case-insensitive; what may be an
+// e-mail and the key it is found by are auth/email.ts's, as the login limits count it.
 import { randomUUID } from 'node:crypto';
+import { emailKey, emailRefusal, EmailRefused } from '../../auth/email.js';
 import type { AccountRepository } from '../repositories.js';
 import { DuplicateError, type Account } from '../types.js';
 import { asJson, asTime, Table } from './columns.js';
@@ -20,13 +22,15 @@ export function accounts(x: Exec): AccountRepository {
   const find = (where: Sql) => ACCOUNT.one(x, sql`SELECT ${ACCOUNT.select()} FROM users WHERE ${where}`);
   return {
     async create(a) {
-      const account: Account = { ...a, id: randomUUID(), email: a.email.toLowerCase(), tags: a.tags ?? 'all', stuckAfterMs: null, createdAt: new Date() };
+      const refused = emailRefusal(a.email);
+      if (refused) throw new EmailRefused(`the e-mail ${JSON.stringify(a.email)} ${refused}`);
+      const account: Account = { ...a, id: randomUUID(), email: emailKey(a.email), tags: a.tags ?? 'all', stuckAfterMs: null, createdAt: new Date() };
       // DO NOTHING rather than a unique violation, which would abort an enclosing PostgreSQL transaction.
       const n = await x.run(sql`INSERT INTO users ${ACCOUNT.insert(account)} ON CONFLICT DO NOTHING`);
       if (n === 0) throw new DuplicateError(`a user with e-mail ${account.email} already exists`);
       return account;
     },
-    findByEmail: (email) => find(sql`${d.emailKey} = ${email.toLowerCase()}`),
+    findByEmail: (email) => find(sql`${d.emailKey} = ${emailKey(email)}`),
     findById: (id) => find(sql`id = ${id}`),
     list: () => ACCOUNT.all(x, sql`SELECT ${ACCOUNT.select()} FROM users ORDER BY created_at, ${d.insertOrder}`),
     setPasswordHash: async (id, hash) => (await x.run(sql`UPDATE users SET password_hash = ${hash} WHERE id = ${id}`)) === 1,

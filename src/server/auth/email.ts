@@ -1,0 +1,36 @@
+// An account's e-mail: what may be one, and the key every lookup compares. Written once for the
+// paths that create an account (`bobina users add`, the store's create) and the ones that find or
+// count one (findByEmail, the login limits), so they cannot disagree: the limits used to trim while
+// the lookup did not, so " a@x.com" and "a@x.com" were two accounts sharing one failure counter.
+//
+// Before: emailRefusal(' a@x.com'), emailRefusal('a@x.com'), emailKey('Ana@Example.com')
+// After:  'has a space or a line break at its start or end', undefined, 'ana@example.com'
+
+/** At most RFC 5321's path limit: 254 characters. */
+export const EMAIL_MAX = 254;
+
+/** Something@something with no whitespace (Unicode's too), no control character and no lone surrogate anywhere. */
+const SHAPE = /^[^\s@\p{Cc}\p{Cs}]+@[^\s@\p{Cc}\p{Cs}]+$/u;
+
+/** An account created with an e-mail emailRefusal refuses: a caller's error (the CLI checks first and says why). */
+export class EmailRefused extends Error {
+  override name = 'EmailRefused';
+}
+
+/** Why `email` cannot be an account's e-mail, or undefined when it can. */
+export function emailRefusal(email: string): string | undefined {
+  if (email.length === 0) return 'is empty';
+  if (/^\s|\s$/u.test(email)) return 'has a space or a line break at its start or end';
+  const control = /\p{Cc}/u.exec(email);
+  if (control) return `has a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) at offset ${control.index}`;
+  if (/\p{Cs}/u.test(email)) return 'is not well-formed Unicode (a lone surrogate)';
+  if (email.length > EMAIL_MAX) return `is longer than ${EMAIL_MAX} characters`;
+  if (!SHAPE.test(email)) return 'is not an e-mail address (one @ between a name and a domain, no spaces)';
+  return undefined;
+}
+
+/**
+ * The key an e-mail is stored, found and counted by: the address as written, lower-cased, nothing
+ * trimmed (an account's e-mail never has a space at its ends, so " a@x.com" finds none).
+ */
+export const emailKey = (email: string): string => email.toLowerCase();
