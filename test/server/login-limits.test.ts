@@ -82,6 +82,26 @@ describe('failed-login limits', () => {
     expect((await attempt(h, BOB.email, BOB.password, { 'x-forwarded-for': '198.51.100.7' })).statusCode).toBe(200);
   });
 
+  it('counts an IPv6 client by its /64 and an IPv4-mapped IPv6 address as the IPv4 address', async () => {
+    // Keyed on the full address, one /64 had 2^64 per-address budgets of 8.
+    const h = await start({ trustProxy: true, loginLimits: { pair: 2, account: 50, address: 8 } });
+    for (let i = 0; i < 8; i++) {
+      const from = { 'x-forwarded-for': `2001:db8:1:2:${(i + 1).toString(16)}::${i + 1}` };
+      expect((await attempt(h, `user${i}@example.com`, 'x', from)).statusCode).toBe(401);
+    }
+    for (const same of ['2001:db8:1:2::99', '2001:0db8:0001:0002:ffff:ffff:ffff:ffff', '2001:DB8:1:2:0:0:0:1']) {
+      expect((await attempt(h, BOB.email, BOB.password, { 'x-forwarded-for': same })).statusCode, same).toBe(429);
+    }
+    expect((await attempt(h, BOB.email, BOB.password, { 'x-forwarded-for': '2001:db8:1:3::1' })).statusCode).toBe(200);
+    for (let i = 0; i < 8; i++) {
+      const from = { 'x-forwarded-for': i % 2 ? '203.0.113.9' : '::ffff:203.0.113.9' };
+      expect((await attempt(h, `user${i}@example.com`, 'x', from)).statusCode).toBe(401);
+    }
+    for (const same of ['203.0.113.9', '::ffff:203.0.113.9', '::ffff:cb00:7109']) {
+      expect((await attempt(h, BOB.email, BOB.password, { 'x-forwarded-for': same })).statusCode, same).toBe(429);
+    }
+  });
+
   it('ignores X-Forwarded-For unless trustProxy is set, so a client cannot pick its own address', async () => {
     const h = await start({ loginLimits: { pair: 2, account: 6, address: 4 } });
     for (let i = 0; i < 4; i++) await attempt(h, `user${i}@example.com`, 'x', { 'x-forwarded-for': `203.0.113.${i}` });

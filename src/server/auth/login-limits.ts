@@ -5,11 +5,14 @@
 // - account (default 50, from every address): past it the account is under attack and refused
 //   from everywhere until the window ends, the right password included;
 // - address (default 100, over every account): the cap on password spraying from one address.
+// An address is the client's as client-address.ts counts it: IPv4 as itself, IPv6 by its /64
+// (IPv4-mapped IPv6 as the IPv4 address), so one IPv6 client cannot take 2^64 counters.
 // An attempt is counted before its password is checked (so concurrent guesses cannot slip past a
 // limit) and taken back when it succeeds. A refused attempt is not counted.
 import { Problem } from '../errors.js';
 import type { Store } from '../store/repositories.js';
 import type { AttemptCounter } from '../store/types.js';
+import { clientKey } from './client-address.js';
 import { emailKey } from './email.js';
 import { sha256 } from './secrets.js';
 
@@ -50,11 +53,12 @@ export class LoginGuard {
   constructor(private readonly store: Store, private readonly limits: LoginLimits) {}
 
   /**
-   * Counts one attempt from `address` (for `email`, when the attempt names an account), or
+   * Counts one attempt from `ip` (request.ip; counted for its client, clientKey: an IPv6 /64) (for `email`, when the attempt names an account), or
    * throws 429 `too-many-attempts` with Retry-After when a counter is already at its limit.
    */
-  async admit(address: string, email?: string): Promise<Admission> {
+  async admit(ip: string, email?: string): Promise<Admission> {
     const l = this.limits;
+    const address = clientKey(ip);
     // The key findByEmail looks the account up by (auth/email.ts): the counter is that account's.
     const account = email === undefined ? undefined : emailKey(email);
     const wanted = [{ key: key('address', address), limit: l.address }];
