@@ -8,6 +8,7 @@
 // partner's free text (conteudo, referencia, a report's detalhe) is BYTEA holding UTF-8, and JSON
 // that may quote it (diagnostics) is JSON, kept as written, not JSONB (which refuses \u0000).
 // JSONB is kept where a query looks inside (motivos) or the values are bobina's own names.
+import { WEBHOOK_LOG_BY_INDEX } from './migrations-both.js';
 import type { Migration } from './sqlite-migrations.js';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
@@ -282,20 +283,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX refresh_tokens_live ON refresh_tokens(user_id, expires_at, family) WHERE used_at IS NULL;
     `,
   },
-  {
-    version: 13,
-    name: "an account's webhook log (GetLog) by index: attempts by account, messages by account and job, and by account and endpoint",
-    sql: `
-      -- An account's webhook log read from its own newest attempts and messages (indexes), not by
-      -- sorting every attempt of all its messages: each attempt names its account (older ones take
-      -- it from their message here), and messages are found by job and by endpoint within an account.
-      ALTER TABLE webhook_attempts ADD COLUMN user_id TEXT;
-      UPDATE webhook_attempts SET user_id = (SELECT m.user_id FROM webhook_messages m WHERE m.seq = webhook_attempts.message_seq);
-      CREATE INDEX webhook_attempts_user ON webhook_attempts(user_id, id);
-      CREATE INDEX webhook_messages_user_intention ON webhook_messages(user_id, intention_id, seq);
-      CREATE INDEX webhook_messages_user_endpoint ON webhook_messages(user_id, endpoint_id, seq);
-    `,
-  },
+  { version: 13, ...WEBHOOK_LOG_BY_INDEX },
   {
     version: 14,
     name: "a job list's referencia filter by the whole reference, not its first 64 characters",

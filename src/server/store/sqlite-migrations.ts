@@ -1,5 +1,7 @@
 // Numbered SQLite migrations, applied in order once each, under a write lock (see
 // sqlite/migrate.ts); never edit one that has shipped, add the next number instead.
+import { WEBHOOK_LOG_BY_INDEX } from './migrations-both.js';
+
 export interface Migration {
   version: number;
   name: string;
@@ -312,20 +314,7 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX refresh_tokens_live ON refresh_tokens(user_id, expires_at, family) WHERE used_at IS NULL;
     `,
   },
-  {
-    version: 17,
-    name: "an account's webhook log (GetLog) by index: attempts by account, messages by account and job, and by account and endpoint",
-    sql: `
-      -- An account's webhook log read from its own newest attempts and messages (indexes), not by
-      -- sorting every attempt of all its messages: each attempt names its account (older ones take
-      -- it from their message here), and messages are found by job and by endpoint within an account.
-      ALTER TABLE webhook_attempts ADD COLUMN user_id TEXT;
-      UPDATE webhook_attempts SET user_id = (SELECT m.user_id FROM webhook_messages m WHERE m.seq = webhook_attempts.message_seq);
-      CREATE INDEX webhook_attempts_user ON webhook_attempts(user_id, id);
-      CREATE INDEX webhook_messages_user_intention ON webhook_messages(user_id, intention_id, seq);
-      CREATE INDEX webhook_messages_user_endpoint ON webhook_messages(user_id, endpoint_id, seq);
-    `,
-  },
+  { version: 17, ...WEBHOOK_LOG_BY_INDEX },
   {
     version: 18,
     name: "a job list's referencia filter by the whole reference, not its first 64 characters",
