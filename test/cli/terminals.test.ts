@@ -106,9 +106,12 @@ describe('bobina terminals status', () => {
     const { openSqliteStore } = await import('../../src/server/store/sqlite.js');
     const store = openSqliteStore(db);
     try {
-      // Heard from 50 s ago: offline by the default rule (2 × 15 s + 5 s), online by one with a 30 s heartbeat (65 s).
+      // Heard from an hour ago: offline by the default rule (2 × 15 s + 5 s), online by one with a
+      // 1 h heartbeat (2 h 5 s) or a 2 h grace (2 h 30 s). Each CLI run judges it at its own now, so
+      // the contact grows older as the test goes on (a loaded machine takes seconds per run): an
+      // hour on either side of each rule, not seconds, so no run of this test can cross one.
       const ana = (await store.accounts.findByEmail('ana@example.com'))!;
-      await store.terminals.recordContact({ accountId: ana.id, terminalId: 'LENTO', at: new Date(Date.now() - 50_000), agentVersion: '0.1.0' });
+      await store.terminals.recordContact({ accountId: ana.id, terminalId: 'LENTO', at: new Date(Date.now() - 3_600_000), agentVersion: '0.1.0' });
     } finally {
       await store.close();
     }
@@ -118,12 +121,13 @@ describe('bobina terminals status', () => {
       return (JSON.parse(r.out) as Array<{ terminalId: string; online: boolean }>).find((t) => t.terminalId === 'LENTO')!.online;
     };
     expect(online({})).toBe(false);
-    expect(online({}, '--heartbeat', '30s')).toBe(true);
-    expect(online({}, '--offline-grace', '25s')).toBe(true);
-    expect(online({ BOBINA_HEARTBEAT: '30s' })).toBe(true);
-    expect(online({ BOBINA_OFFLINE_GRACE: '25' })).toBe(true);
+    expect(online({}, '--heartbeat', '1h')).toBe(true);
+    expect(online({}, '--offline-grace', '2h')).toBe(true);
+    expect(online({ BOBINA_HEARTBEAT: '1h' })).toBe(true);
+    // A bare number is seconds (read as milliseconds, the rule would be 37.2 s: offline).
+    expect(online({ BOBINA_OFFLINE_GRACE: '7200' })).toBe(true);
     // A flag wins over the environment.
-    expect(online({ BOBINA_HEARTBEAT: '30s' }, '--heartbeat', '15s')).toBe(false);
+    expect(online({ BOBINA_HEARTBEAT: '1h' }, '--heartbeat', '15s')).toBe(false);
     const bad = runIn({ BOBINA_HEARTBEAT: 'often' }, 'terminals', 'status', '--user', 'ana@example.com');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/invalid BOBINA_HEARTBEAT "often"/);
