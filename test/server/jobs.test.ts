@@ -2,7 +2,7 @@
 // history on Insert/GetById; cancel; expiry; held jobs; the terminal client protocol (long-poll,
 // reports with the delivery token, stale tokens, leases); credentials scoped to one terminal; and
 // the JobEvent every change hands to the app's sink, numbered like the history.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { compile } from '../../src/index.js';
 import { sha256 } from '../../src/server/auth/secrets.js';
 import type { JobEvent } from '../../src/server/jobs/events.js';
@@ -532,7 +532,11 @@ describe('what a terminal key can make a job cost (issue 20)', () => {
     const waiting = Array.from({ length: POLLS_PER_TERMINAL }, () => next(key, '30'));
     const settled = new Set<number>();
     waiting.forEach((w, n) => void w.then(() => settled.add(n)));
-    await new Promise((r) => setTimeout(r, 100));
+    // Each poll counts once its key is checked, which on PostgreSQL takes database round trips (on
+    // new pool connections: the harness is new). Not a fixed sleep: a loaded machine took longer
+    // than the 100 ms this slept, and the extra poll then took a place among the four and waited
+    // its 30 s. The bound is for a hang only.
+    await vi.waitFor(() => expect(h.app.jobs.terminal.waiting(aliceId, 'CAIXA-01')).toBe(POLLS_PER_TERMINAL), { timeout: 20_000, interval: 5 });
     // Answered before any of the 30-second waits ends, with nothing to take.
     const extra = await next(key, '30');
     expect(extra.statusCode).toBe(200);

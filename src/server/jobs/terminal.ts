@@ -44,6 +44,11 @@ export class TerminalJobs {
   /** The long-polls waiting now, per terminal. */
   private readonly polls = new Map<string, number>();
 
+  /** A terminal's long-polls waiting now in this process (at most POLLS_PER_TERMINAL: one more only looks). */
+  waiting(accountId: string, terminalId: string): number {
+    return this.polls.get(QueueNotifier.terminal(accountId, terminalId)) ?? 0;
+  }
+
   /** The queue a terminal's client serves, or undefined when the terminal is unknown or disabled. */
   private async route(p: Principal): Promise<ClaimRoute | undefined> {
     const { accountId, terminalId } = terminalOf(p);
