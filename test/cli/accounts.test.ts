@@ -146,7 +146,7 @@ describe('bobina keys', () => {
     expect(run(['keys', 'revoke', '--email', 'ana@example.com', '--id', pos.id]).code).toBe(0);
     expect(await keyStatus(key)).toBe(401);
     expect(JSON.parse(run(['keys', 'list', '--email', 'ana@example.com', '--json']).out)).toHaveLength(1);
-  }, 30_000);
+  });
 });
 
 describe('bobina terminals list', () => {
@@ -190,8 +190,7 @@ async function insertAs(email: string, password: string, conteudo: string) {
 
 const opensDrawer = (bytes: Uint8Array) => bytes.some((b, i) => b === 0x1b && bytes[i + 1] === 0x70);
 
-// Each test runs the CLI a few times and opens the app in-process: bounded well past a loaded machine's pace.
-describe('bobina users --tags', { timeout: 60_000 }, () => {
+describe('bobina users --tags', () => {
   const conteudo = '<textAlignLeft>Pão <cashDrawerOpen>\n';
 
   it("adds an account whose Inserts use only the partner's eight tags, and shows it in the list", async () => {
