@@ -158,6 +158,25 @@ describe('the PostgreSQL store across instances', () => {
     expect((await b.webhooks.listAttempts(accountId, { messageId: 'msg_lease', limit: 10 })).map((x) => x.statusCode)).toEqual([200, 500]);
   });
 
+  it('shows in GetLog an attempt an instance of an earlier version recorded during a rolling upgrade (without its account and endpoint)', async () => {
+    const e = await a.webhooks.createEndpoint({ accountId, url: 'https://rolling.example/hook', events: ['completed'], secret: 's1' }, 20) as WebhookEndpoint;
+    await a.webhooks.enqueue([{ id: 'msg_rolling', accountId, endpointId: e.id, url: e.url, target: 'origin:https://rolling.example', eventType: 'intencao.completed', intencaoImpressaoId: 9, body: '{}', createdAt: new Date() }]);
+    // The INSERT of the version before migration 13, as such an instance sends it.
+    const client = new pg.Client({ connectionString: PG_BASE_URL });
+    await client.connect();
+    try {
+      const schema = new URL(url).searchParams.get('schema');
+      await client.query(`INSERT INTO "${schema}".webhook_attempts (message_seq, at, status_code, latency_ms, error)
+        SELECT seq, 1000, 204, 5, NULL FROM "${schema}".webhook_messages WHERE id = 'msg_rolling'`);
+    } finally {
+      await client.end();
+    }
+    const ids = async (f: { endpointId?: string }) => (await b.webhooks.listAttempts(accountId, { ...f, limit: 500 })).map((x) => x.messageId);
+    expect(await ids({})).toContain('msg_rolling');
+    expect(await ids({ endpointId: e.id })).toEqual(['msg_rolling']);
+    expect(await b.webhooks.removeEndpoint(accountId, e.id)).toBe(true);
+  });
+
   it('shares login counters between instances: 40 concurrent failures count 1…40', async () => {
     const now = new Date();
     const hits = await Promise.all(Array.from({ length: 40 }, (_, n) => (n % 2 ? a : b).loginAttempts.hit(['shared-key'], now, 60_000)));

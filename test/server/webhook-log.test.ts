@@ -56,13 +56,16 @@ describe('GetLog on SQLite', () => {
       const [messages, attempts] = statements.map((s) => plan(db, s).join(' | '));
       expect(messages, JSON.stringify(f)).not.toMatch(/\bSCAN\b|TEMP B-TREE/);
       expect(attempts, JSON.stringify(f)).not.toMatch(/\bSCAN\b/);
-      // Sorted only when found from one job's or one message's messages; else walked newest first.
+      // Sorted only when found from one job's or one message's messages; else walked newest first,
+      // on an index whose search holds every filter (a rare or unknown endpoint reads nothing else).
       if (!('intencaoImpressaoId' in f) && !('messageId' in f)) expect(attempts, JSON.stringify(f)).not.toMatch(/TEMP B-TREE/);
+      if ('endpointId' in f) expect(attempts).toMatch(/^SEARCH a USING INDEX webhook_attempts_user_endpoint \(user_id=\? AND endpoint_id=\?\)/);
+      if (Object.keys(f).length === 0) expect(attempts).toMatch(/^SEARCH a USING INDEX webhook_attempts_user \(user_id=\?\)/);
     }
     db.close();
   });
 
-  it('keeps each account\'s log its own: migration 17 gives attempts made before it their message\'s account', async () => {
+  it('keeps each account\'s log its own: migration 17 gives attempts made before it their message\'s account and endpoint', async () => {
     const db = new Database(':memory:');
     migrate(db, SQLITE_MIGRATIONS.filter((m) => m.version <= 16));
     user(db, 'u1');
@@ -73,11 +76,15 @@ describe('GetLog on SQLite', () => {
     attempt.run(1, 1000);
     attempt.run(2, 2000);
     migrate(db);
-    expect(db.prepare('SELECT message_seq, user_id FROM webhook_attempts ORDER BY id').all()).toEqual([{ message_seq: 1, user_id: 'u1' }, { message_seq: 2, user_id: 'u2' }]);
+    expect(db.prepare('SELECT message_seq, user_id, endpoint_id FROM webhook_attempts ORDER BY id').all()).toEqual([
+      { message_seq: 1, user_id: 'u1', endpoint_id: 'wh_1' }, { message_seq: 2, user_id: 'u2', endpoint_id: 'wh_1' },
+    ]);
     const { repository } = recorded(db);
     expect((await repository.listAttempts('u1', { limit: 50 })).map((a) => a.messageId)).toEqual(['msg_1']);
     expect((await repository.listAttempts('u2', { limit: 50 })).map((a) => a.messageId)).toEqual(['msg_2']);
     expect(await repository.listAttempts('u2', { intencaoImpressaoId: 7, limit: 50 })).toEqual([]);
+    expect((await repository.listAttempts('u1', { endpointId: 'wh_1', limit: 50 })).map((a) => a.messageId)).toEqual(['msg_1']);
+    expect(await repository.listAttempts('u1', { endpointId: 'wh_2', limit: 50 })).toEqual([]);
     db.close();
   });
 });

@@ -283,16 +283,33 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX refresh_tokens_live ON refresh_tokens(user_id, expires_at, family) WHERE used_at IS NULL;
     `,
   },
-  { version: 13, ...WEBHOOK_LOG_BY_INDEX },
+  {
+    version: 13,
+    name: WEBHOOK_LOG_BY_INDEX.name,
+    sql: `${WEBHOOK_LOG_BY_INDEX.sql}
+      -- Instances of an earlier version, during a rolling upgrade, record attempts without their
+      -- account and endpoint: taken from the message as such a row is written, or GetLog, which
+      -- finds attempts by them, would never show it.
+      CREATE FUNCTION webhook_attempt_owner() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+      BEGIN
+        IF NEW.user_id IS NULL THEN
+          SELECT m.user_id, m.endpoint_id INTO NEW.user_id, NEW.endpoint_id FROM webhook_messages m WHERE m.seq = NEW.message_seq;
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER webhook_attempts_owner BEFORE INSERT ON webhook_attempts FOR EACH ROW EXECUTE FUNCTION webhook_attempt_owner();
+    `,
+  },
   {
     version: 14,
     name: "a job list's referencia filter by the whole reference, not its first 64 characters",
     sql: `
       -- referencia by its whole value, not its first 64 bytes: references sharing a longer prefix
       -- (URLs, namespaced order ids) made each lookup of one read all of them. A B-tree entry
-      -- holds at most ~2.7 kB, so by the value's SHA-256 (the dialect's textKey).
+      -- holds at most ~2.7 kB, so by the value's SHA-256 (the dialect's textKey). The index by the
+      -- first 64 bytes stays while instances of an earlier version may still look references up
+      -- by it (a rolling upgrade); a later migration drops it.
       CREATE INDEX intentions_list_referencia_whole ON intentions(user_id, sha256(referencia), created_at, id);
-      DROP INDEX intentions_list_referencia;
     `,
   },
 ];

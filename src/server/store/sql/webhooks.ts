@@ -246,8 +246,8 @@ export function webhooks(x: Exec): WebhookRepository {
       const state = retried ? raw(", state = CASE WHEN state = 'held' THEN 'held' ELSE 'pending' END") : empty;
       const [changed] = await x.batch([
         sql`UPDATE webhook_messages SET ${set}${state}, attempts = attempts + 1, lease_until = NULL WHERE id = ${m.id} AND lease_until = ${m.leaseUntil} AND state IN ('pending', 'held')`,
-        sql`INSERT INTO webhook_attempts (message_seq, user_id, at, status_code, latency_ms, error)
-          SELECT seq, user_id, CAST(${a.at} AS BIGINT), CAST(${a.statusCode} AS INTEGER), CAST(${a.latencyMs} AS INTEGER), CAST(${a.error} AS TEXT)
+        sql`INSERT INTO webhook_attempts (message_seq, user_id, endpoint_id, at, status_code, latency_ms, error)
+          SELECT seq, user_id, endpoint_id, CAST(${a.at} AS BIGINT), CAST(${a.statusCode} AS INTEGER), CAST(${a.latencyMs} AS INTEGER), CAST(${a.error} AS TEXT)
           FROM webhook_messages WHERE id = ${m.id}`,
       ]);
       return changed === 1;
@@ -285,11 +285,13 @@ export function webhooks(x: Exec): WebhookRepository {
     getMessage: (accountId, messageId) => message(sql`SELECT * FROM webhook_messages WHERE user_id = ${accountId} AND id = ${messageId}`),
     listMessages: (accountId, f) => MESSAGE.all(x, sql`SELECT m.* FROM webhook_messages m WHERE ${messagesOf(accountId, f)} ORDER BY m.seq DESC LIMIT ${f.limit}`),
     listAttempts(accountId, f) {
-      // Walked newest first on the account's own attempts (webhook_attempts_user), unless it asks for
-      // one job's or one message's: then from their few messages (by index), sorted.
+      // Walked newest first on the account's own attempts (webhook_attempts_user), or on one
+      // endpoint's (webhook_attempts_user_endpoint), unless it asks for one job's or one message's:
+      // then from their few messages (by index), sorted.
       const few = f.intencaoImpressaoId !== undefined || f.messageId !== undefined;
+      const own = few ? empty : sql`a.user_id = ${accountId} AND ${f.endpointId === undefined ? empty : sql`a.endpoint_id = ${f.endpointId} AND `}`;
       return ATTEMPT.all(x, sql`SELECT ${ATTEMPT.select()} FROM webhook_attempts a JOIN webhook_messages m ON m.seq = a.message_seq
-        WHERE ${few ? empty : sql`a.user_id = ${accountId} AND `}${messagesOf(accountId, f)} ORDER BY a.id DESC LIMIT ${f.limit}`);
+        WHERE ${own}${messagesOf(accountId, f)} ORDER BY a.id DESC LIMIT ${f.limit}`);
     },
   };
 }
