@@ -54,6 +54,41 @@ describe('LookupGate', () => {
     expect(await again).toEqual([{ address: '192.0.2.9', family: 4 }]);
   });
 
+  it("uses a host's answer again for a while, and answers a host that ran past the deadline so at once, neither taking the account's turn", async () => {
+    const dns = manualLookup();
+    const gate = new LookupGate(50, dns.lookup, 60_000);
+    const first = gate.lookup('alice', 'erp.test');
+    await new Promise((r) => setImmediate(r));
+    dns.calls[0]!.answer('192.0.2.1');
+    expect(await first).toEqual([{ address: '192.0.2.1', family: 4 }]);
+    await expect(gate.lookup('alice', 'dead.test')).rejects.toThrow('DNS timeout: host dead.test did not resolve within 50 ms');
+    // dead.test's lookup still holds alice's turn: erp.test is answered from before, dead.test at once, no new lookup.
+    expect(await gate.lookup('alice', 'erp.test')).toEqual([{ address: '192.0.2.1', family: 4 }]);
+    await expect(gate.lookup('bob', 'dead.test')).rejects.toThrow(/^DNS timeout: host dead\.test did not resolve within 50 ms \(on a try less than 60000 ms ago\)$/);
+    expect(dns.calls.map((c) => c.host)).toEqual(['erp.test', 'dead.test']);
+    expect(gate.pending('alice')).toEqual({ running: 1, waiting: 0 });
+    // Once it answers, it is a host like any other.
+    dns.calls[1]!.answer('192.0.2.7');
+    await new Promise((r) => setImmediate(r));
+    expect(await gate.lookup('bob', 'dead.test')).toEqual([{ address: '192.0.2.7', family: 4 }]);
+    expect(dns.calls).toHaveLength(2);
+  });
+
+  it('forgets what it knows of a host after a while', async () => {
+    const dns = manualLookup();
+    const gate = new LookupGate(10_000, dns.lookup, 1);
+    const first = gate.lookup('alice', 'erp.test');
+    await new Promise((r) => setImmediate(r));
+    dns.calls[0]!.answer('192.0.2.1');
+    await first;
+    await new Promise((r) => setTimeout(r, 5));
+    const again = gate.lookup('alice', 'erp.test');
+    await new Promise((r) => setImmediate(r));
+    expect(dns.calls).toHaveLength(2);
+    dns.calls[1]!.answer('192.0.2.2');
+    expect(await again).toEqual([{ address: '192.0.2.2', family: 4 }]);
+  });
+
   it('lets a waiter that is aborted take no turn', async () => {
     const dns = manualLookup();
     const gate = new LookupGate(10_000, dns.lookup);
