@@ -16,6 +16,24 @@ describe('printable', () => {
     for (const safe of ['Ação ç ñ ü', '😀 emoji (a pair)', 'C:\\path\\x', '', '\u00a0nbsp \u00ff']) expect(printable(safe)).toBe(safe);
   });
 
+  it('writes invisible format characters (zero-width, soft hyphen, word joiner, tags) as escapes, so two e-mails never look alike', () => {
+    // The probe: `users list` showed a@x.com and a@x.com\u200b (or a\u00ad@x.com, a@x.com\u2060) as two identical rows.
+    expect(printable('a@x.com\u200b')).toBe('a@x.com\\u200b');
+    expect(printable('a\u00ad@x.com')).toBe('a\\xad@x.com');
+    expect(printable('a@x.com\u2060')).toBe('a@x.com\\u2060');
+    expect(printable('a@x.com\u180e')).toBe('a@x.com\\u180e');
+    expect(printable('\ufeffa\u200c\u200d\u2061\u206f\ufff9')).toBe('\\ufeffa\\u200c\\u200d\\u2061\\u206f\\ufff9');
+    expect(printable('ok\u{e0001}\u{e0041}\u{e007f}')).toBe('ok\\u{e0001}\\u{e0041}\\u{e007f}');
+    // An emoji joined by ZWJ shows its joiner: the price of escaping every format character.
+    expect(printable('\u{1f468}\u200d\u{1f469}')).toBe('\u{1f468}\\u200d\u{1f469}');
+    for (const safe of ['e\u0301', '\u00a0', '\u3000', '\u{1f600}', 'ã']) expect(printable(safe)).toBe(safe);
+    expect(columns(['E-MAIL'], [['a@x.com'], ['a@x.com\u200b']])).toBe('E-MAIL\na@x.com\na@x.com\\u200b\n');
+    const value = { e: 'a@x.com\u200b', s: 'a\u00ad', t: '\u{e0041}' };
+    const text = json(value);
+    expect(text).toBe('{\n  "e": "a@x.com\\u200b",\n  "s": "a\\u00ad",\n  "t": "\\udb40\\udc41"\n}');
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
   it('leaves every code point below U+3000 either as itself or escaped, never an unsafe one', () => {
     for (let c = 0; c < 0x3000; c++) {
       const s = String.fromCharCode(c);
