@@ -6,7 +6,8 @@
 //   from everywhere until the window ends, the right password included;
 // - address (default 100, over every account): the cap on password spraying from one address.
 // An address is the client's as client-address.ts counts it: IPv4 as itself, IPv6 by its /64
-// (IPv4-mapped IPv6 as the IPv4 address), so one IPv6 client cannot take 2^64 counters.
+// (an IPv4 client seen through IPv6, mapped, NAT64 or SIIT, as its IPv4 address), so one IPv6
+// client cannot take 2^64 counters.
 // An attempt is counted before its password is checked (so concurrent guesses cannot slip past a
 // limit) and taken back when it succeeds. A refused attempt is not counted.
 import { Problem } from '../errors.js';
