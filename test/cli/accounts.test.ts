@@ -70,6 +70,14 @@ describe('bobina users', () => {
     }
   });
 
+
+  /** `users add` with this e-mail exits 2 with `why` in one clear line, no stack. */
+  const refusesEmail = (email: string, why: RegExp) => {
+    const refused = run(['users', 'add', '--email', email, '--name', 'A', '--password', 'pw-a-1']);
+    expect(refused.code, JSON.stringify(email)).toBe(2);
+    expect(refused.stderr.toString()).toMatch(why);
+    expect(refused.stderr.toString()).not.toMatch(STACK);
+  };
   it('refuses an e-mail with a space or a control character, or of no e-mail shape, with a usage error, and stores nothing', async () => {
     // The probe: ' a@x.com' and 'a@x.com ' were accounts of their own beside a@x.com.
     expect(run(['users', 'add', '--email', 'a@x.com', '--name', 'A', '--password', 'pw-a-1']).code).toBe(0);
@@ -86,10 +94,7 @@ describe('bobina users', () => {
       ['a@', /is not an e-mail address/],
       ['a@b@x.com', /is not an e-mail address/],
     ] as const) {
-      const refused = run(['users', 'add', '--email', email, '--name', 'A', '--password', 'pw-a-1']);
-      expect(refused.code, JSON.stringify(email)).toBe(2);
-      expect(refused.stderr.toString()).toMatch(why);
-      expect(refused.stderr.toString()).not.toMatch(STACK);
+      refusesEmail(email, why);
     }
     // Whatever creates an account goes through the same rule: the store refuses it too.
     const store = await database.open();
@@ -132,10 +137,7 @@ describe('bobina users', () => {
       ['a@x\ufeff.com', /format character \(U\+FEFF\) at offset 3/],
       ['a@x.com\u{e0041}', /format character \(U\+E0041\) at offset 7/],
     ] as const) {
-      const refused = run(['users', 'add', '--email', email, '--name', 'A', '--password', 'pw-a-1']);
-      expect(refused.code, JSON.stringify(email)).toBe(2);
-      expect(refused.stderr.toString()).toMatch(why);
-      expect(refused.stderr.toString()).not.toMatch(STACK);
+      refusesEmail(email, why);
     }
     const store = await database.open();
     try {
