@@ -70,7 +70,6 @@ describe('bobina users', () => {
     }
   });
 
-
   /** `users add` with this e-mail exits 2 with `why` in one clear line, no stack. */
   const refusesEmail = (email: string, why: RegExp) => {
     const refused = run(['users', 'add', '--email', email, '--name', 'A', '--password', 'pw-a-1']);
