@@ -9,6 +9,7 @@
 // Before: emailRefusal(' a@x.com'), emailRefusal('a@x.com\u200b'), emailRefusal('a@x.com'), emailKey('Ana@Example.com')
 // After:  'has a space or a line break at its start or end',
 //         'has an invisible or text-reordering format character (U+200B) at offset 7', undefined, 'ana@example.com'
+import { loneSurrogate } from '../well-formed.js';
 
 /** At most RFC 5321's path limit: 254 characters. */
 export const EMAIL_MAX = 254;
@@ -40,7 +41,7 @@ export function emailRefusal(email: string): string | undefined {
   if (control) return `has a control character (${codePoint(control[0])}) at offset ${control.index}`;
   const format = FORMAT.exec(email);
   if (format) return `has an invisible or text-reordering format character (${codePoint(format[0])}) at offset ${format.index}`;
-  if (/\p{Cs}/u.test(email)) return 'is not well-formed Unicode (a lone surrogate)';
+  if (loneSurrogate(email)) return 'is not well-formed Unicode (a lone surrogate)';
   if (email.length > EMAIL_MAX) return `is longer than ${EMAIL_MAX} characters`;
   if (!SHAPE.test(email)) return 'is not an e-mail address (one @ between a name and a domain, no spaces)';
   return undefined;

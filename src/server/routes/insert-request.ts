@@ -5,11 +5,9 @@
 import { sha256 } from '../auth/secrets.js';
 import { Problem } from '../errors.js';
 import { InsertBody } from '../schemas/intentions.js';
+import { loneSurrogate } from '../well-formed.js';
 
 const FIELDS = Object.keys(InsertBody.properties) as (keyof InsertBody)[];
-
-/** In unicode mode a surrogate class matches only a surrogate that is not half of a pair. */
-const LONE_SURROGATE = /\p{Cs}/u;
 
 /** Fields added after keys were first stored join the hash only when given, so a stored key's hash stays what it was. */
 const LATER: ReadonlySet<keyof InsertBody> = new Set(['urlCallback']);
@@ -24,12 +22,11 @@ export function assertWellFormed(body: InsertBody): void {
   for (const field of FIELDS) {
     const value = body[field];
     if (typeof value !== 'string') continue;
-    const m = LONE_SURROGATE.exec(value);
-    if (!m) continue;
-    const unit = `U+${m[0].charCodeAt(0).toString(16).toUpperCase()}`;
+    const lone = loneSurrogate(value);
+    if (!lone) continue;
     throw new Problem(
       'invalid-request',
-      { errors: [{ path: `/${field}`, message: `lone surrogate ${unit} at offset ${m.index}: not well-formed Unicode, so it cannot be stored as sent` }] },
+      { errors: [{ path: `/${field}`, message: `lone surrogate ${lone.unit} at offset ${lone.offset}: not well-formed Unicode, so it cannot be stored as sent` }] },
       `body/${field} is not well-formed Unicode`,
     );
   }

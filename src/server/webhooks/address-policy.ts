@@ -5,6 +5,7 @@
 // The lookup is the caller's (dns-gate.ts: one per account at a time, each within a deadline).
 import { BlockList, isIP } from 'node:net';
 import { DnsTimeout, type HostAddress, type HostLookup } from './dns-gate.js';
+import { loneSurrogate } from '../well-formed.js';
 
 export interface AddressPolicy {
   /** Private, loopback and link-local addresses allowed (BOBINA_WEBHOOKS_ALLOW_PRIVATE=1: tests, a shop LAN). */
@@ -63,19 +64,14 @@ export class AddressRefused extends Error {
  */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-/**
- * A surrogate that is not half of a pair (the unicode flag makes the class match only those). It has
- * no UTF-8: the URL parser writes it as %EF%BF%BD, PostgreSQL stores U+FFFD, SQLite other bytes, so
- * the URL checked and echoed would not be the one stored and posted to.
- */
-const LONE_SURROGATE = /\p{Cs}/u;
 
 /** The URL's scheme and shape; throws AddressRefused. */
 export function checkUrlShape(raw: string, policy: AddressPolicy): URL {
   const control = CONTROL.exec(raw);
   if (control) throw new AddressRefused(`a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) at offset ${control.index} is not accepted in a URL`);
-  const lone = LONE_SURROGATE.exec(raw);
-  if (lone) throw new AddressRefused(`a lone surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at offset ${lone.index} is not well-formed Unicode, so it cannot be stored as sent`);
+  // The URL parser would write it as %EF%BF%BD: the URL checked and echoed would not be the one stored and posted to.
+  const lone = loneSurrogate(raw);
+  if (lone) throw new AddressRefused(`a lone surrogate (${lone.unit}) at offset ${lone.offset} is not well-formed Unicode, so it cannot be stored as sent`);
   let url: URL;
   try {
     url = new URL(raw);
