@@ -54,8 +54,9 @@ export class LoginGuard {
   constructor(private readonly store: Store, private readonly limits: LoginLimits) {}
 
   /**
-   * Counts one attempt from `ip` (request.ip; counted for its client, clientKey: an IPv6 /64) (for `email`, when the attempt names an account), or
-   * throws 429 `too-many-attempts` with Retry-After when a counter is already at its limit.
+   * Counts one attempt from `ip` (request.ip, counted for its client: clientKey) for `email`, when
+   * the attempt names an account, or throws 429 `too-many-attempts` with Retry-After when a counter
+   * is already at its limit.
    */
   async admit(ip: string, email?: string): Promise<Admission> {
     const l = this.limits;
